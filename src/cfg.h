@@ -1,0 +1,74 @@
+/*
+** cfg.h — basic blocks, dominators, post-dominators, natural loops.
+**
+** Blocks follow language.md §4.3: a block starts at the first instruction,
+** at every branch or jump target and after every bz, bnz, jump, stop and
+** exit; a label alone does not start a block, and sync/barrier do not end
+** one. Post-dominance is computed on the reverse graph with a virtual exit
+** (index nblocks) that every stop/exit block reaches; blocks that cannot
+** reach a stop or exit (endless loops) get an edge to it too, so every
+** reachable block has an immediate post-dominator.
+*/
+#ifndef MUSIMD_CFG_H
+#define MUSIMD_CFG_H
+
+#include "ir.h"
+
+typedef struct Block {
+	int32_t first, last;  /* instruction range, inclusive */
+	int32_t *succ;        /* successors (virtual exit = Cfg.nblocks); branch: [fall-through, target] */
+	int32_t nsucc;
+	int32_t *pred;        /* predecessors, in program order, each once */
+	int32_t npred;
+	int32_t idom;         /* immediate dominator; -1 for the entry and unreachable blocks */
+	int32_t ipdom;        /* immediate post-dominator (Cfg.nblocks = virtual exit); -1 if unreachable */
+	bool reachable;       /* from the entry */
+	int32_t ngsa;         /* GSA instructions at the start of the block */
+	bool implicit_sync;   /* starts with a γ or η: an implicit sync (semantics.md §4) */
+	int32_t loop;         /* innermost loop containing the block, or -1 */
+	int32_t *mu_index;    /* for a μ block: per predecessor (same order as pred), the μ operand it selects */
+} Block;
+
+typedef struct Loop {
+	int32_t header;
+	int32_t *blocks;      /* body, ascending, header included */
+	int32_t nblocks;
+	int32_t *latches;     /* sources of the back edges, in program order */
+	int32_t nlatches;
+	int32_t parent;       /* enclosing loop or -1 */
+} Loop;
+
+typedef struct Cfg {
+	int32_t nblocks;      /* blocks 0..nblocks-1; nblocks is the virtual exit */
+	Block *blocks;
+	int32_t *block_of;    /* pc → block */
+	int32_t *rpo;         /* reachable blocks in reverse post-order */
+	int32_t nrpo;
+	Loop *loops;
+	int32_t nloops;
+} Cfg;
+
+Cfg *cfg_build(const Program *p);
+void cfg_free(Cfg *g);
+
+bool cfg_is_block_start(const Cfg *g, int32_t pc);
+bool cfg_dominates(const Cfg *g, int32_t a, int32_t b);     /* block a dominates block b */
+bool cfg_postdominates(const Cfg *g, int32_t a, int32_t b); /* a post-dominates b (a may be the exit) */
+/* Reconvergence point of the branch at pc: the first instruction of the
+** immediate post-dominator of its block, or -1 for the virtual exit. */
+int32_t cfg_ipdom_pc(const Cfg *g, int32_t pc);
+/* Index of the φ operand for the edge pred → block (position of pred among
+** the block's predecessors), or -1. */
+int32_t cfg_phi_index(const Cfg *g, int32_t block, int32_t pred);
+/* Index of the μ operand for the edge pred → block: 0 for entry edges,
+** k for the k-th back edge (an edge from a block the header dominates). */
+int32_t cfg_mu_index(const Cfg *g, int32_t block, int32_t pred);
+/* Number of μ operands a header block needs: 1 + number of back edges. */
+int32_t cfg_mu_arity(const Cfg *g, int32_t block);
+
+/* `musimd cfg`: blocks, edges, dominator and post-dominator trees, the
+** immediate post-dominator of each branch, loops. */
+void cfg_print(Buf *b, const Program *p, const Cfg *g);
+void cfg_print_dot(Buf *b, const Program *p, const Cfg *g);
+
+#endif

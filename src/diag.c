@@ -1,0 +1,161 @@
+/*
+** diag.c — diagnostics: collection, ordering and GNU-style rendering.
+*/
+#include "diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void diag_init(Diags *d, const char *path, const char *src, size_t srclen)
+{
+	memset(d, 0, sizeof *d);
+	d->path = path;
+	d->src = src;
+	d->srclen = srclen;
+}
+
+void diag_free(Diags *d)
+{
+	for (int i = 0; i < d->n; i++)
+		free(d->v[i].msg);
+	free(d->v);
+	d->v = NULL;
+	d->n = d->cap = 0;
+}
+
+void diag_vadd(Diags *d, Severity sev, Loc loc, const char *fmt, va_list ap)
+{
+	if (sev == SEV_ERROR && d->max_errors > 0 && d->nerrors >= d->max_errors) {
+		d->dropped = true;
+		d->nerrors++;
+		return;
+	}
+	Buf b = {0};
+	buf_vprintf(&b, fmt, ap);
+	if (loc.off >= 0 && loc.line == 0 && d->src)
+		loc = diag_locate(d->src, d->srclen, loc.off, loc.len);
+	Diag g = {sev, loc, buf_steal(&b)};
+	VEC_PUSH(d->v, d->n, d->cap, g);
+	if (sev == SEV_ERROR)
+		d->nerrors++;
+	else if (sev == SEV_WARNING)
+		d->nwarnings++;
+}
+
+void diag_add(Diags *d, Severity sev, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vadd(d, sev, loc, fmt, ap);
+	va_end(ap);
+}
+
+static int diag_cmp(const Diag *a, const Diag *b)
+{
+	if (a->loc.line != b->loc.line)
+		return a->loc.line < b->loc.line ? -1 : 1;
+	if (a->loc.col != b->loc.col)
+		return a->loc.col < b->loc.col ? -1 : 1;
+	return 0;
+}
+
+void diag_sort(Diags *d)
+{
+	/* insertion sort: stable, and lists are short */
+	for (int i = 1; i < d->n; i++) {
+		Diag x = d->v[i];
+		int j = i;
+		while (j > 0 && diag_cmp(&d->v[j - 1], &x) > 0) {
+			d->v[j] = d->v[j - 1];
+			j--;
+		}
+		d->v[j] = x;
+	}
+}
+
+static int32_t display_col(const char *line, size_t n)
+{
+	int32_t col = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)line[i];
+		if (c == '\t')
+			col = (col / 8 + 1) * 8;
+		else if ((c & 0xC0) != 0x80)
+			col++;
+	}
+	return col + 1;
+}
+
+Loc diag_locate(const char *src, size_t srclen, int32_t off, int32_t len)
+{
+	Loc l = {1, 1, off, len};
+	if (!src || off < 0)
+		return l;
+	if ((size_t)off > srclen)
+		off = (int32_t)srclen;
+	size_t ls = 0;
+	for (size_t i = 0; i < (size_t)off; i++)
+		if (src[i] == '\n') {
+			l.line++;
+			ls = i + 1;
+		}
+	l.col = display_col(src + ls, (size_t)off - ls);
+	return l;
+}
+
+static const char *sev_name(Severity s)
+{
+	switch (s) {
+	case SEV_ERROR: return "error";
+	case SEV_WARNING: return "warning";
+	default: return "note";
+	}
+}
+
+void diag_render_one(Buf *out, const char *path, const char *src, size_t srclen,
+                     Severity sev, Loc loc, const char *msg)
+{
+	if (loc.line > 0)
+		buf_printf(out, "%s:%d:%d: %s: %s\n", path, loc.line, loc.col, sev_name(sev), msg);
+	else
+		buf_printf(out, "%s: %s: %s\n", path, sev_name(sev), msg);
+	if (!src || loc.line <= 0 || loc.off < 0 || (size_t)loc.off > srclen)
+		return;
+	/* the source line holding loc.off */
+	size_t ls = (size_t)loc.off, le = (size_t)loc.off;
+	while (ls > 0 && src[ls - 1] != '\n')
+		ls--;
+	while (le < srclen && src[le] != '\n' && src[le] != '\r')
+		le++;
+	buf_printf(out, "%5d | ", loc.line);
+	for (size_t i = ls; i < le; i++)
+		buf_putc(out, src[i] ? src[i] : ' ');
+	buf_puts(out, "\n      | ");
+	/* caret line: copy tabs so the caret lines up whatever the tab width */
+	for (size_t i = ls; i < (size_t)loc.off; i++) {
+		unsigned char c = (unsigned char)src[i];
+		if (c == '\t')
+			buf_putc(out, '\t');
+		else if ((c & 0xC0) != 0x80)
+			buf_putc(out, ' ');
+	}
+	buf_putc(out, '^');
+	size_t end = (size_t)loc.off + (loc.len > 0 ? (size_t)loc.len : 1);
+	if (end > le)
+		end = le;
+	for (size_t i = (size_t)loc.off + 1; i < end; i++)
+		if (((unsigned char)src[i] & 0xC0) != 0x80)
+			buf_putc(out, '~');
+	buf_putc(out, '\n');
+}
+
+void diag_render(const Diags *d, Buf *out)
+{
+	for (int i = 0; i < d->n; i++) {
+		const Diag *g = &d->v[i];
+		diag_render_one(out, d->path, d->src, d->srclen, g->sev, g->loc, g->msg);
+	}
+	if (d->dropped)
+		buf_printf(out, "%s: note: too many errors; %d more not shown\n", d->path,
+		            d->nerrors - d->max_errors);
+}

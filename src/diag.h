@@ -1,0 +1,66 @@
+/*
+** diag.h — source locations and diagnostics (errors as values).
+**
+** Library code records diagnostics in a Diags list; only main.c and repl.c
+** print them. Rendering follows the GNU coding standards:
+**     FILE:LINE:COL: error: MESSAGE
+**         <source line>
+**         <caret>
+** Columns are 1-based display columns: a tab advances to the next multiple
+** of 8, every other code point counts one.
+*/
+#ifndef MUSIMD_DIAG_H
+#define MUSIMD_DIAG_H
+
+#include "util.h"
+
+/* A span of source text. off/len are byte offsets into the source; line
+** is 1-based; col is the 1-based display column of off (diag_locate fills it). */
+typedef struct Loc {
+	int32_t line, col;
+	int32_t off, len;
+} Loc;
+
+#define LOC_NONE ((Loc){0, 0, -1, 0})
+
+typedef enum Severity { SEV_ERROR, SEV_WARNING, SEV_NOTE } Severity;
+
+typedef struct Diag {
+	Severity sev;
+	Loc loc; /* loc.line == 0: no location (whole file) */
+	char *msg;
+} Diag;
+
+typedef struct Diags {
+	const char *path; /* file name shown in messages (not owned) */
+	const char *src;  /* source text for caret lines (not owned), may be NULL */
+	size_t srclen;
+	Diag *v;
+	int n, cap;
+	int nerrors, nwarnings;
+	int max_errors; /* 0: unlimited; after that many errors, further ones are dropped */
+	bool dropped;   /* some errors were dropped */
+} Diags;
+
+void diag_init(Diags *d, const char *path, const char *src, size_t srclen);
+void diag_free(Diags *d);
+void diag_add(Diags *d, Severity sev, Loc loc, const char *fmt, ...) MU_PRINTF(4, 5);
+void diag_vadd(Diags *d, Severity sev, Loc loc, const char *fmt, va_list ap);
+#define diag_error(d, loc, ...) diag_add((d), SEV_ERROR, (loc), __VA_ARGS__)
+#define diag_warning(d, loc, ...) diag_add((d), SEV_WARNING, (loc), __VA_ARGS__)
+#define diag_note(d, loc, ...) diag_add((d), SEV_NOTE, (loc), __VA_ARGS__)
+
+/* Sort diagnostics by position (stable), so errors found by different
+** passes come out in source order. */
+void diag_sort(Diags *d);
+
+/* Compute line and display column of a byte offset in src. */
+Loc diag_locate(const char *src, size_t srclen, int32_t off, int32_t len);
+
+/* Render every diagnostic (GNU style, with source line and caret). */
+void diag_render(const Diags *d, Buf *out);
+/* Render one message at a location of the given source. */
+void diag_render_one(Buf *out, const char *path, const char *src, size_t srclen,
+                     Severity sev, Loc loc, const char *msg);
+
+#endif

@@ -1,0 +1,736 @@
+/*
+** ir.c — the Program: builder, name tables, the whole-file checks of
+** ir_finish, and the canonical printer (language.md). ir_load lives in
+** validate.c; the grammar in grammar/parser.y.
+*/
+#include "ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser.h" /* ir_parse_src */
+
+/* ---- names ------------------------------------------------------------- */
+
+/* Open-addressing hash set of indices (into vars or labels), -1 = empty. */
+typedef struct Table {
+	int32_t *slot;
+	uint32_t cap; /* power of two */
+} Table;
+
+struct IrNames {
+	Table vars, labels;
+	bool *defined; /* per label: a definition was seen */
+	int32_t capdefined;
+	int32_t *pending; /* labels waiting for the next instruction */
+	int32_t npending, cappending;
+	int32_t parse_errors; /* errors reported by ir_parse_src */
+};
+
+static uint32_t hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static bool name_eq(const char *name, const char *s, size_t n)
+{
+	return strncmp(name, s, n) == 0 && name[n] == '\0';
+}
+
+static const char *entry_name(const Program *p, bool label, int32_t i)
+{
+	return label ? p->labels[i].name : p->vars[i].name;
+}
+
+/* The slot holding name s, or the empty slot where it would go. */
+static int32_t *table_slot(const Table *t, const Program *p, bool label, const char *s, size_t n)
+{
+	uint32_t m = t->cap - 1, h = hash(s, n) & m;
+	for (;;) {
+		int32_t i = t->slot[h];
+		if (i < 0 || name_eq(entry_name(p, label, i), s, n))
+			return &t->slot[h];
+		h = (h + 1) & m;
+	}
+}
+
+static void table_init(Table *t, uint32_t cap)
+{
+	t->cap = cap;
+	t->slot = xmalloc(cap * sizeof *t->slot);
+	memset(t->slot, 0xff, cap * sizeof *t->slot);
+}
+
+/* Keep the load factor under 1/2: called after count entries exist. */
+static void table_grow(Table *t, const Program *p, bool label, int32_t count)
+{
+	if ((uint32_t)count * 2 < t->cap)
+		return;
+	Table old = *t;
+	table_init(t, old.cap * 2);
+	for (int32_t i = 0; i < count; i++) {
+		const char *s = entry_name(p, label, i);
+		*table_slot(t, p, label, s, strlen(s)) = i;
+	}
+	free(old.slot);
+}
+
+/* ---- builder ----------------------------------------------------------- */
+
+Program *ir_new(const char *path, const char *src, size_t len)
+{
+	Program *p = xcalloc(1, sizeof *p);
+	p->path = xstrdup(path ? path : "");
+	p->src = xmalloc(len + 1);
+	if (len)
+		memcpy(p->src, src, len);
+	p->src[len] = '\0';
+	p->srclen = len;
+	p->names = xcalloc(1, sizeof *p->names);
+	table_init(&p->names->vars, 64);
+	table_init(&p->names->labels, 64);
+	return p;
+}
+
+static void opnd_free(Opnd *o)
+{
+	if (o->kind == OPND_LIT)
+		num_free(&o->lit);
+}
+
+void ir_free(Program *p)
+{
+	if (!p)
+		return;
+	for (int32_t i = 0; i < p->nins; i++) {
+		Ins *ins = &p->ins[i];
+		opnd_free(&ins->a);
+		opnd_free(&ins->b);
+		opnd_free(&ins->c);
+		for (int32_t j = 0; j < ins->nargs; j++)
+			opnd_free(&ins->args[j]);
+		free(ins->args);
+	}
+	free(p->ins);
+	for (int32_t i = 0; i < p->nvars; i++) {
+		free(p->vars[i].name);
+		num_free(&p->vars[i].value);
+	}
+	free(p->vars);
+	for (int32_t i = 0; i < p->nlabels; i++)
+		free(p->labels[i].name);
+	free(p->labels);
+	for (int32_t i = 0; i < p->ndata; i++)
+		num_free(&p->data[i].value);
+	free(p->data);
+	if (p->names) {
+		free(p->names->vars.slot);
+		free(p->names->labels.slot);
+		free(p->names->defined);
+		free(p->names->pending);
+		free(p->names);
+	}
+	free(p->kernel);
+	free(p->path);
+	free(p->src);
+	free(p);
+}
+
+int32_t ir_var(Program *p, const char *name, size_t len, Loc loc)
+{
+	int32_t *slot = table_slot(&p->names->vars, p, false, name, len);
+	if (*slot >= 0)
+		return *slot;
+	Var v = {.name = xstrndup(name, len), .value = NUM_I(0), .loc = loc};
+	VEC_PUSH(p->vars, p->nvars, p->capvars, v);
+	*slot = p->nvars - 1;
+	table_grow(&p->names->vars, p, false, p->nvars);
+	return p->nvars - 1;
+}
+
+int32_t ir_find_var(const Program *p, const char *name)
+{
+	return *table_slot(&p->names->vars, p, false, name, strlen(name));
+}
+
+int32_t ir_label(Program *p, const char *name, size_t len, Loc loc)
+{
+	int32_t *slot = table_slot(&p->names->labels, p, true, name, len);
+	if (*slot >= 0)
+		return *slot;
+	Label l = {.name = xstrndup(name, len), .ins = -1, .loc = loc};
+	VEC_PUSH(p->labels, p->nlabels, p->caplabels, l);
+	*slot = p->nlabels - 1;
+	table_grow(&p->names->labels, p, true, p->nlabels);
+	struct IrNames *nm = p->names;
+	if (nm->capdefined < p->caplabels) {
+		nm->defined = xrealloc(nm->defined, (size_t)p->caplabels * sizeof *nm->defined);
+		memset(nm->defined + nm->capdefined, 0,
+		       (size_t)(p->caplabels - nm->capdefined) * sizeof *nm->defined);
+		nm->capdefined = p->caplabels;
+	}
+	return p->nlabels - 1;
+}
+
+int32_t ir_find_label(const Program *p, const char *name)
+{
+	return *table_slot(&p->names->labels, p, true, name, strlen(name));
+}
+
+void ir_define_label(Program *p, int32_t label, Loc loc, Diags *d)
+{
+	struct IrNames *nm = p->names;
+	Label *l = &p->labels[label];
+	if (nm->defined[label]) {
+		diag_error(d, loc, "duplicate label '%s'", l->name);
+		diag_note(d, l->loc, "'%s' first defined here", l->name);
+		return;
+	}
+	nm->defined[label] = true;
+	l->loc = loc;
+	VEC_PUSH(nm->pending, nm->npending, nm->cappending, label);
+}
+
+int32_t ir_append(Program *p, const Ins *ins)
+{
+	VEC_PUSH(p->ins, p->nins, p->capins, *ins);
+	int32_t pc = p->nins - 1;
+	Ins *in = &p->ins[pc];
+	struct IrNames *nm = p->names;
+	for (int32_t i = 0; i < nm->npending; i++)
+		p->labels[nm->pending[i]].ins = pc;
+	if (nm->npending > 0 && in->label < 0)
+		in->label = nm->pending[0];
+	nm->npending = 0;
+	if (ir_is_gsa((Op)in->op))
+		p->has_gsa = true;
+	return pc;
+}
+
+static Opnd opnd_none(void)
+{
+	return (Opnd){.kind = OPND_NONE, .var = -1, .lit = NUM_I(0), .loc = LOC_NONE};
+}
+
+Ins ir_ins_init(Op op, Loc loc)
+{
+	return (Ins){
+		.op = (uint8_t)op,
+		.dst = -1,
+		.dst_loc = LOC_NONE,
+		.a = opnd_none(),
+		.b = opnd_none(),
+		.c = opnd_none(),
+		.target = -1,
+		.target_label = -1,
+		.target_loc = LOC_NONE,
+		.label = -1,
+		.group = -1,
+		.loc = loc,
+	};
+}
+
+Opnd ir_opnd_var(int32_t var, Loc loc)
+{
+	Opnd o = opnd_none();
+	o.kind = OPND_VAR;
+	o.var = var;
+	o.loc = loc;
+	return o;
+}
+
+Opnd ir_opnd_lit(Num value, Loc loc)
+{
+	Opnd o = opnd_none();
+	o.kind = OPND_LIT;
+	o.lit = value;
+	o.loc = loc;
+	return o;
+}
+
+Opnd ir_opnd_special(Special s, Loc loc)
+{
+	Opnd o = opnd_none();
+	o.kind = OPND_SPECIAL;
+	o.special = (uint8_t)s;
+	o.loc = loc;
+	return o;
+}
+
+void ir_declare_param(Program *p, const char *name, size_t len, Loc loc, bool has_value, Num value,
+                      Diags *d)
+{
+	int32_t v = ir_var(p, name, len, loc);
+	Var *var = &p->vars[v];
+	if (var->is_param) {
+		diag_error(d, loc, "parameter '%s' declared twice", var->name);
+		diag_note(d, var->loc, "'%s' first declared here", var->name);
+		num_free(&value);
+		return;
+	}
+	var->is_param = true;
+	var->has_value = has_value;
+	var->value = has_value ? value : NUM_I(0);
+	if (!has_value)
+		num_free(&value);
+	var->loc = loc;
+}
+
+void ir_add_data(Program *p, int64_t addr, int64_t count, Num value, Loc loc)
+{
+	MemInit m = {addr, count, value, loc};
+	VEC_PUSH(p->data, p->ndata, p->capdata, m);
+}
+
+/* ---- whole-file checks ------------------------------------------------- */
+
+void ir_finish(Program *p, Diags *d)
+{
+	struct IrNames *nm = p->names;
+	/* a label at the end of the file names nothing (§1) */
+	for (int32_t i = 0; i < nm->npending; i++) {
+		const Label *l = &p->labels[nm->pending[i]];
+		diag_error(d, l->loc, "label '%s' names no instruction", l->name);
+	}
+	nm->npending = 0;
+
+	for (int32_t pc = 0; pc < p->nins; pc++) {
+		Ins *ins = &p->ins[pc];
+		if (ins->target_label >= 0) {
+			const Label *l = &p->labels[ins->target_label];
+			ins->target = l->ins;
+			if (l->ins < 0)
+				diag_error(d, ins->target_loc, "undefined label '%s'", l->name);
+		}
+		if (ins->dst >= 0 && p->vars[ins->dst].is_param) {
+			const Var *v = &p->vars[ins->dst];
+			diag_error(d, ins->dst_loc, "cannot assign to parameter '%s'", v->name);
+			diag_note(d, v->loc, "'%s' declared here", v->name);
+		}
+	}
+
+	/* GSA programs are in SSA form: one definition per variable (§5) */
+	if (p->has_gsa && p->nvars > 0) {
+		int32_t *def = xmalloc((size_t)p->nvars * sizeof *def);
+		for (int32_t i = 0; i < p->nvars; i++)
+			def[i] = -1;
+		for (int32_t pc = 0; pc < p->nins; pc++) {
+			const Ins *ins = &p->ins[pc];
+			if (ins->dst < 0 || p->vars[ins->dst].is_param)
+				continue;
+			if (def[ins->dst] < 0) {
+				def[ins->dst] = pc;
+				continue;
+			}
+			const char *name = p->vars[ins->dst].name;
+			diag_error(d, ins->dst_loc,
+			           "'%s' is defined twice, but a program with GSA instructions must be in SSA "
+			           "form",
+			           name);
+			diag_note(d, p->ins[def[ins->dst]].dst_loc, "first definition of '%s'", name);
+		}
+		free(def);
+	}
+
+	/* After a syntax error these would mostly echo it. */
+	if (nm->parse_errors > 0)
+		return;
+	if (p->nins == 0) {
+		diag_error(d, LOC_NONE, "the program has no instructions");
+		return;
+	}
+	const Ins *last = &p->ins[p->nins - 1];
+	if (last->op != OP_STOP && last->op != OP_EXIT && last->op != OP_JUMP)
+		diag_error(d, last->loc,
+		           "the program can fall off its end: the last instruction must be stop, exit or "
+		           "jump");
+}
+
+Program *ir_parse(const char *path, const char *src, size_t len, Diags *d)
+{
+	Program *p = ir_new(path, src, len);
+	if (len > (size_t)INT32_MAX - 2) { /* Loc offsets are int32 */
+		diag_error(d, LOC_NONE, "file too large (2 GiB at most)");
+		return p;
+	}
+	int errs = d->nerrors;
+	ir_parse_src(p, d);
+	p->names->parse_errors = d->nerrors - errs;
+	ir_finish(p, d);
+	return p;
+}
+
+/* ---- queries ----------------------------------------------------------- */
+
+const char *ir_special_name(Special s)
+{
+	static const char *const names[SPEC__COUNT] = {
+		"tid", "laneid", "warpid", "ntid", "nwarps", "warpsize", /* ORDER SPECIAL */
+	};
+	return (unsigned)s < SPEC__COUNT ? names[s] : "?";
+}
+
+const char *ir_op_name(Op op)
+{
+	static const char *const names[OP__COUNT] = {
+		"copy", "unary", "binary", "load", "store", "lload", "lstore",
+		"atominc", "atomadd", "atomcas", "atomexch",
+		"phi", "gamma", "mu", "eta",
+		"bz", "bnz", "jump", "sync", "stop", "exit", "barrier",
+	};
+	return (unsigned)op < OP__COUNT ? names[op] : "?";
+}
+
+bool ir_is_gsa(Op op)
+{
+	return op == OP_PHI || op == OP_GAMMA || op == OP_MU || op == OP_ETA;
+}
+
+bool ir_is_branch(Op op)
+{
+	return op == OP_BZ || op == OP_BNZ;
+}
+
+bool ir_ends_block(Op op)
+{
+	return op == OP_BZ || op == OP_BNZ || op == OP_JUMP || op == OP_STOP || op == OP_EXIT;
+}
+
+bool ir_is_atomic(Op op)
+{
+	return op == OP_ATOMINC || op == OP_ATOMADD || op == OP_ATOMCAS || op == OP_ATOMEXCH;
+}
+
+const char *ir_label_of(const Program *p, int32_t pc)
+{
+	if (pc < 0 || pc >= p->nins || p->ins[pc].label < 0)
+		return NULL;
+	return p->labels[p->ins[pc].label].name;
+}
+
+void ir_print_where(Buf *b, const Program *p, int32_t pc)
+{
+	const char *l = ir_label_of(p, pc);
+	if (l)
+		buf_puts(b, l);
+	else if (pc >= 0 && pc < p->nins)
+		buf_printf(b, "@%d", (int)p->ins[pc].loc.line);
+	else
+		buf_printf(b, "@pc%d", (int)pc);
+}
+
+/* ---- printing ---------------------------------------------------------- */
+
+void ir_print_opnd(Buf *b, const Program *p, const Opnd *o)
+{
+	switch (o->kind) {
+	case OPND_VAR:
+		buf_puts(b, o->var >= 0 && o->var < p->nvars ? p->vars[o->var].name : "?");
+		break;
+	case OPND_LIT: num_buf(b, o->lit); break;
+	case OPND_SPECIAL: buf_puts(b, ir_special_name((Special)o->special)); break;
+	default: buf_puts(b, "?"); break;
+	}
+}
+
+static void print_dst(Buf *b, const Program *p, const Ins *ins)
+{
+	buf_puts(b, ins->dst >= 0 && ins->dst < p->nvars ? p->vars[ins->dst].name : "?");
+	buf_puts(b, " = ");
+}
+
+/* A branch target with no label of its own (built by a pass, not parsed)
+** is printed as this synthetic label. */
+static void print_target(Buf *b, const Program *p, const Ins *ins)
+{
+	if (ins->target_label >= 0 && ins->target_label < p->nlabels)
+		buf_puts(b, p->labels[ins->target_label].name);
+	else if (ir_label_of(p, ins->target))
+		buf_puts(b, ir_label_of(p, ins->target));
+	else
+		buf_printf(b, "__pc%d", (int)ins->target);
+}
+
+static void print_call(Buf *b, const Program *p, const char *name, const Opnd *const *o, int n)
+{
+	buf_printf(b, "%s(", name);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			buf_puts(b, ", ");
+		ir_print_opnd(b, p, o[i]);
+	}
+	buf_putc(b, ')');
+}
+
+void ir_print_ins(Buf *b, const Program *p, const Ins *ins)
+{
+	const Opnd *abc[3] = {&ins->a, &ins->b, &ins->c};
+	switch ((Op)ins->op) {
+	case OP_COPY:
+		print_dst(b, p, ins);
+		ir_print_opnd(b, p, &ins->a);
+		break;
+	case OP_UNARY:
+		print_dst(b, p, ins);
+		buf_puts(b, num_unop_sym((UnOp)ins->sub));
+		/* `x = - 3` negates 3; `x = -3` would copy the literal -3 (§1) */
+		if (ins->sub == UN_NEG && ins->a.kind == OPND_LIT)
+			buf_putc(b, ' ');
+		ir_print_opnd(b, p, &ins->a);
+		break;
+	case OP_BINARY:
+		print_dst(b, p, ins);
+		if (ins->sub == BIN_MIN || ins->sub == BIN_MAX) {
+			print_call(b, p, ins->sub == BIN_MIN ? "min" : "max", abc, 2);
+		} else {
+			ir_print_opnd(b, p, &ins->a);
+			buf_printf(b, " %s ", num_binop_sym((BinOp)ins->sub));
+			ir_print_opnd(b, p, &ins->b);
+		}
+		break;
+	case OP_LOAD:
+	case OP_LLOAD:
+		print_dst(b, p, ins);
+		buf_puts(b, ins->op == OP_LOAD ? "mem[" : "local[");
+		ir_print_opnd(b, p, &ins->a);
+		buf_putc(b, ']');
+		break;
+	case OP_STORE:
+	case OP_LSTORE:
+		buf_puts(b, ins->op == OP_STORE ? "mem[" : "local[");
+		ir_print_opnd(b, p, &ins->a);
+		buf_puts(b, "] = ");
+		ir_print_opnd(b, p, &ins->b);
+		break;
+	case OP_ATOMINC:
+	case OP_ATOMADD:
+	case OP_ATOMCAS:
+	case OP_ATOMEXCH:
+	case OP_GAMMA:
+	case OP_ETA: {
+		static const int8_t arity[OP__COUNT] = {
+			[OP_ATOMINC] = 1, [OP_ATOMADD] = 2, [OP_ATOMCAS] = 3, [OP_ATOMEXCH] = 2,
+			[OP_GAMMA] = 3, [OP_ETA] = 2,
+		};
+		print_dst(b, p, ins);
+		print_call(b, p, ir_op_name((Op)ins->op), abc, arity[ins->op]);
+		break;
+	}
+	case OP_PHI:
+	case OP_MU:
+		print_dst(b, p, ins);
+		buf_printf(b, "%s(", ir_op_name((Op)ins->op));
+		for (int32_t i = 0; i < ins->nargs; i++) {
+			if (i)
+				buf_puts(b, ", ");
+			ir_print_opnd(b, p, &ins->args[i]);
+		}
+		buf_putc(b, ')');
+		break;
+	case OP_BZ:
+	case OP_BNZ:
+		buf_puts(b, ins->op == OP_BZ ? "bz " : "bnz ");
+		ir_print_opnd(b, p, &ins->a);
+		buf_puts(b, ", ");
+		print_target(b, p, ins);
+		break;
+	case OP_JUMP:
+		buf_puts(b, "jump ");
+		print_target(b, p, ins);
+		break;
+	case OP_SYNC:
+	case OP_STOP:
+	case OP_EXIT:
+	case OP_BARRIER: buf_puts(b, ir_op_name((Op)ins->op)); break;
+	default: buf_puts(b, "?"); break;
+	}
+}
+
+static bool opnd_eq(const Opnd *x, const Opnd *y)
+{
+	if (x->kind != y->kind)
+		return false;
+	switch (x->kind) {
+	case OPND_VAR: return x->var == y->var;
+	case OPND_LIT: return num_eq(x->lit, y->lit);
+	case OPND_SPECIAL: return x->special == y->special;
+	default: return true;
+	}
+}
+
+/* How many rows from pc on print as one matrix statement: rows of one
+** group, one operator, one predicate, one width, labelled only at the
+** first row. 0: not a group. */
+static int32_t group_rows(const Program *p, const bool *synth, int32_t pc)
+{
+	const Ins *f = &p->ins[pc];
+	if (f->group < 0 || !ir_is_gsa((Op)f->op))
+		return 0;
+	int32_t k = 1;
+	while (pc + k < p->nins) {
+		const Ins *r = &p->ins[pc + k];
+		if (r->group != f->group || r->op != f->op || r->label >= 0 || synth[pc + k])
+			break;
+		if ((f->op == OP_GAMMA || f->op == OP_ETA) && !opnd_eq(&r->a, &f->a))
+			break;
+		if ((f->op == OP_PHI || f->op == OP_MU) && r->nargs != f->nargs)
+			break;
+		k++;
+	}
+	return k;
+}
+
+/* The j-th value column of a matrix GSA row. */
+static const Opnd *gsa_col(const Ins *r, int32_t j)
+{
+	if (r->op == OP_PHI || r->op == OP_MU)
+		return &r->args[j];
+	return j == 0 ? &r->b : &r->c;
+}
+
+static void print_matrix(Buf *b, const Program *p, int32_t pc, int32_t k)
+{
+	const Ins *f = &p->ins[pc];
+	buf_putc(b, '[');
+	for (int32_t i = 0; i < k; i++) {
+		const Ins *r = &p->ins[pc + i];
+		buf_printf(b, "%s%s", i ? ", " : "", r->dst >= 0 ? p->vars[r->dst].name : "?");
+	}
+	buf_printf(b, "] = %s(", ir_op_name((Op)f->op));
+	int32_t ncols = f->op == OP_GAMMA ? 2 : f->op == OP_ETA ? 1 : f->nargs;
+	if (f->op == OP_GAMMA || f->op == OP_ETA) {
+		ir_print_opnd(b, p, &f->a);
+		buf_puts(b, ", ");
+	}
+	for (int32_t j = 0; j < ncols; j++) {
+		if (j)
+			buf_puts(b, ", ");
+		if (k > 1)
+			buf_putc(b, '(');
+		for (int32_t i = 0; i < k; i++) {
+			if (i)
+				buf_puts(b, ", ");
+			ir_print_opnd(b, p, gsa_col(&p->ins[pc + i], j));
+		}
+		if (k > 1)
+			buf_putc(b, ')');
+	}
+	buf_putc(b, ')');
+}
+
+static void print_directives(Buf *b, const Program *p)
+{
+	size_t start = b->len;
+	if (p->kernel)
+		buf_printf(b, ".kernel %s\n", p->kernel);
+	if (p->threads)
+		buf_printf(b, ".threads %d\n", (int)p->threads);
+	if (p->warpsize)
+		buf_printf(b, ".warpsize %d\n", (int)p->warpsize);
+	if (p->memory_zero)
+		buf_puts(b, ".memory zero\n");
+	for (int32_t i = 0; i < p->nvars; i++) {
+		const Var *v = &p->vars[i];
+		if (!v->is_param)
+			continue;
+		buf_printf(b, ".param %s", v->name);
+		if (v->has_value) {
+			buf_puts(b, " = ");
+			num_buf(b, v->value);
+		}
+		buf_putc(b, '\n');
+	}
+	/* single cells at consecutive addresses become one .data line */
+	for (int32_t i = 0; i < p->ndata;) {
+		const MemInit *m = &p->data[i];
+		if (m->count != 1) {
+			buf_printf(b, ".fill %lld %lld ", (long long)m->addr, (long long)m->count);
+			num_buf(b, m->value);
+			buf_putc(b, '\n');
+			i++;
+			continue;
+		}
+		buf_printf(b, ".data %lld:", (long long)m->addr);
+		int32_t j = i;
+		do {
+			buf_putc(b, ' ');
+			num_buf(b, p->data[j].value);
+			j++;
+		} while (j < p->ndata && j - i < 16 && p->data[j].count == 1 &&
+		         p->data[j - 1].addr < INT64_MAX && p->data[j].addr == p->data[j - 1].addr + 1);
+		buf_putc(b, '\n');
+		i = j;
+	}
+	if (b->len > start)
+		buf_putc(b, '\n');
+}
+
+void ir_print(Buf *b, const Program *p)
+{
+	print_directives(b, p);
+	int32_t n = p->nins;
+	if (n == 0)
+		return;
+	/* labels per instruction: counting sort, the first label (Ins.label) first */
+	int32_t *start = xcalloc((size_t)n + 1, sizeof *start);
+	int32_t *byins = xmalloc(((size_t)p->nlabels + 1) * sizeof *byins);
+	bool *synth = xcalloc((size_t)n, sizeof *synth);
+	for (int32_t i = 0; i < p->nlabels; i++)
+		if (p->labels[i].ins >= 0 && p->labels[i].ins < n)
+			start[p->labels[i].ins + 1]++;
+	for (int32_t pc = 0; pc < n; pc++)
+		start[pc + 1] += start[pc];
+	int32_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
+	memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
+	for (int32_t pc = 0; pc < n; pc++)
+		if (p->ins[pc].label >= 0)
+			byins[fill[pc]++] = p->ins[pc].label;
+	for (int32_t i = 0; i < p->nlabels; i++) {
+		int32_t pc = p->labels[i].ins;
+		if (pc >= 0 && pc < n && p->ins[pc].label != i)
+			byins[fill[pc]++] = i;
+	}
+	for (int32_t pc = 0; pc < n; pc++) {
+		const Ins *ins = &p->ins[pc];
+		int32_t t = ins->target;
+		if ((ins->op == OP_BZ || ins->op == OP_BNZ || ins->op == OP_JUMP) && ins->target_label < 0 &&
+		    t >= 0 && t < n && p->ins[t].label < 0)
+			synth[t] = true;
+	}
+	/* align statements after the labels, up to a point */
+	size_t width = 0;
+	for (int32_t pc = 0; pc < n; pc++) {
+		size_t w = synth[pc] ? 16 : 0;
+		for (int32_t i = start[pc]; i < start[pc + 1]; i++)
+			w += strlen(p->labels[byins[i]].name) + 2;
+		if (w > width)
+			width = w;
+	}
+	if (width > 8)
+		width = 8;
+	for (int32_t pc = 0; pc < n;) {
+		size_t line = b->len;
+		for (int32_t i = start[pc]; i < start[pc + 1]; i++)
+			buf_printf(b, "%s: ", p->labels[byins[i]].name);
+		if (synth[pc])
+			buf_printf(b, "__pc%d: ", (int)pc);
+		while (b->len - line < width)
+			buf_putc(b, ' ');
+		int32_t k = group_rows(p, synth, pc);
+		if (k > 0) {
+			print_matrix(b, p, pc, k);
+			pc += k;
+		} else {
+			ir_print_ins(b, p, &p->ins[pc]);
+			pc++;
+		}
+		buf_putc(b, '\n');
+	}
+	free(start);
+	free(byins);
+	free(fill);
+	free(synth);
+}

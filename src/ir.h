@@ -1,0 +1,191 @@
+/*
+** ir.h — the μ-SIMD program as musimd holds it (language.md).
+**
+** A Program is a vector of instructions indexed by pc (0-based; "pc + 1" of
+** the papers is the next index), a table of variables (parameters are
+** variables marked is_param), a table of labels, and the directives. The
+** parser (grammar/) builds it through the builder functions below;
+** ir_finish resolves labels and performs the checks that need the whole
+** file; cfg.c and validate.c do the rest of language.md §5.
+**
+** Matrix GSA statements ([v1, v2] = mu((a1, a2), (b1, b2))) are expanded
+** into one instruction per destination, consecutive, sharing `group`.
+*/
+#ifndef MUSIMD_IR_H
+#define MUSIMD_IR_H
+
+#include "diag.h"
+#include "num.h"
+
+struct Cfg;
+
+typedef enum OpndKind { OPND_NONE, OPND_VAR, OPND_LIT, OPND_SPECIAL } OpndKind;
+
+/* Special variables (language.md §3). ORDER SPECIAL: keep ir_special_name in step. */
+typedef enum Special {
+	SPEC_TID, SPEC_LANEID, SPEC_WARPID, SPEC_NTID, SPEC_NWARPS, SPEC_WARPSIZE,
+	SPEC__COUNT
+} Special;
+
+typedef struct Opnd {
+	uint8_t kind;    /* OpndKind */
+	uint8_t special; /* Special, when kind == OPND_SPECIAL */
+	int32_t var;     /* variable index, when kind == OPND_VAR (else -1) */
+	Num lit;         /* value, when kind == OPND_LIT (owned by the Program) */
+	Loc loc;
+} Opnd;
+
+typedef enum Op {
+	/* data instructions: rule IT applies the data rules of Table 3.5 */
+	OP_COPY,     /* dst = a                 CT / AS */
+	OP_UNARY,    /* dst = (UnOp)sub a */
+	OP_BINARY,   /* dst = a (BinOp)sub b    BP (min/max too) */
+	OP_LOAD,     /* dst = mem[a]            LD */
+	OP_STORE,    /* mem[a] = b              ST */
+	OP_LLOAD,    /* dst = local[a]          (ext) */
+	OP_LSTORE,   /* local[a] = b            (ext) */
+	OP_ATOMINC,  /* dst = atominc(a)        AT: Σ[a] += 1, dst = the new value */
+	OP_ATOMADD,  /* dst = atomadd(a, b)     (ext) dst = old value */
+	OP_ATOMCAS,  /* dst = atomcas(a, b, c)  (ext) if Σ[a] == b then Σ[a] = c; dst = old */
+	OP_ATOMEXCH, /* dst = atomexch(a, b)    (ext) dst = old value */
+	/* gated SSA (language.md §4.3): only at the start of a basic block */
+	OP_PHI,      /* dst = phi(args[0..nargs-1]), one per predecessor */
+	OP_GAMMA,    /* dst = gamma(a, b, c): b where a != 0, else c */
+	OP_MU,       /* dst = mu(args): args[0] on entry, args[k] on the k-th back edge */
+	OP_ETA,      /* dst = eta(a, b): b */
+	/* control (Table 3.4) */
+	OP_BZ,       /* bz a, target:  jump where a == 0 (mnemonic polarity) */
+	OP_BNZ,      /* bnz a, target: jump where a != 0; also branch(a, target) */
+	OP_JUMP,     /* jump target */
+	OP_SYNC,     /* SS / SP */
+	OP_STOP,     /* SF */
+	OP_EXIT,     /* (ext) the executing threads terminate */
+	OP_BARRIER,  /* (ext) block-wide barrier */
+	OP__COUNT
+} Op;
+
+typedef struct Ins {
+	uint8_t op;  /* Op */
+	uint8_t sub; /* BinOp for OP_BINARY, UnOp for OP_UNARY */
+	int32_t dst; /* defined variable, or -1 */
+	Loc dst_loc;
+	Opnd a, b, c;
+	Opnd *args; /* OP_PHI, OP_MU operands (owned) */
+	int32_t nargs;
+	int32_t target;       /* OP_BZ/OP_BNZ/OP_JUMP: pc of the target (set by ir_finish), else -1 */
+	int32_t target_label; /* index in Program.labels of the named target, else -1 */
+	Loc target_loc;
+	int32_t label; /* first label naming this instruction, or -1 */
+	int32_t group; /* expanded matrix GSA statement: id shared by its rows; else -1 */
+	Loc loc;       /* the whole statement */
+} Ins;
+
+typedef struct Var {
+	char *name;
+	bool is_param;
+	bool has_value; /* parameter with a default (.param NAME = INT) */
+	Num value;
+	Loc loc; /* declaration (parameters) or first occurrence */
+} Var;
+
+typedef struct Label {
+	char *name;
+	int32_t ins; /* pc of the instruction it names; -1 while undefined */
+	Loc loc;     /* definition, or first use while undefined */
+} Label;
+
+/* .data / .fill: count cells from addr on are set to value. */
+typedef struct MemInit {
+	int64_t addr, count;
+	Num value;
+	Loc loc;
+} MemInit;
+
+typedef struct Program {
+	char *path;   /* as given (owned) */
+	char *src;    /* the source text (owned), for diagnostics */
+	size_t srclen;
+	char *kernel; /* .kernel NAME or NULL */
+	int32_t threads, warpsize; /* .threads / .warpsize, 0 when not given */
+	bool memory_zero;          /* .memory zero (default strict) */
+	Var *vars;
+	int32_t nvars, capvars;
+	Label *labels;
+	int32_t nlabels, caplabels;
+	Ins *ins;
+	int32_t nins, capins;
+	MemInit *data;
+	int32_t ndata, capdata;
+	int32_t ngroups;     /* matrix GSA groups allocated so far */
+	bool has_gsa;        /* some instruction is φ, γ, μ or η */
+	struct Cfg *cfg;     /* set by ir_load after a clean parse */
+	struct IrNames *names; /* private: name → index hash tables */
+} Program;
+
+/* ---- front end --------------------------------------------------------- */
+
+/* Parse src (grammar/parser.y) into a Program and resolve labels
+** (ir_finish). Always returns a Program, partial on error; errors and
+** warnings go to d (d->nerrors tells whether it is usable). The Program
+** takes a copy of path and src. */
+Program *ir_parse(const char *path, const char *src, size_t len, Diags *d);
+
+/* The whole front end: ir_parse, then the control-flow graph (cfg_build)
+** and the checks of language.md §5 (validate). p->cfg is set when there
+** were no errors. */
+Program *ir_load(const char *path, const char *src, size_t len, Diags *d);
+
+void ir_free(Program *p);
+
+/* ---- builder (used by the parser) -------------------------------------- */
+
+Program *ir_new(const char *path, const char *src, size_t len);
+/* Find or create the variable called name. */
+int32_t ir_var(Program *p, const char *name, size_t len, Loc loc);
+/* Find the variable called name, or -1. */
+int32_t ir_find_var(const Program *p, const char *name);
+/* Find or create a label (created undefined, ins = -1). */
+int32_t ir_label(Program *p, const char *name, size_t len, Loc loc);
+int32_t ir_find_label(const Program *p, const char *name);
+/* Bind label to the next instruction appended (pending until then). A
+** label defined twice is reported at its second definition. */
+void ir_define_label(Program *p, int32_t label, Loc loc, Diags *d);
+/* Append an instruction (copied; takes ownership of args and literals).
+** Binds pending labels to it. Returns its pc. */
+int32_t ir_append(Program *p, const Ins *ins);
+/* An Ins with every field empty (dst/target/label/group -1, operands NONE). */
+Ins ir_ins_init(Op op, Loc loc);
+Opnd ir_opnd_var(int32_t var, Loc loc);
+Opnd ir_opnd_lit(Num value, Loc loc);
+Opnd ir_opnd_special(Special s, Loc loc);
+/* Directives. */
+void ir_declare_param(Program *p, const char *name, size_t len, Loc loc, bool has_value, Num value, Diags *d);
+void ir_add_data(Program *p, int64_t addr, int64_t count, Num value, Loc loc);
+
+/* After the last statement: resolve branch targets, report undefined and
+** duplicate labels, labels naming no instruction, assignments to
+** parameters, GSA arities and SSA form, a program that can fall off its
+** end, and bad directive values. */
+void ir_finish(Program *p, Diags *d);
+
+/* ---- queries and printing ---------------------------------------------- */
+
+const char *ir_special_name(Special s); /* "tid", "laneid", ... */
+const char *ir_op_name(Op op);          /* "copy", "bz", "gamma", ... */
+bool ir_is_gsa(Op op);
+bool ir_is_branch(Op op); /* bz / bnz */
+bool ir_ends_block(Op op); /* bz bnz jump stop exit */
+bool ir_is_atomic(Op op);
+/* Name of the first label of instruction pc, or NULL. */
+const char *ir_label_of(const Program *p, int32_t pc);
+/* How a report names an instruction: its first label, else "@LINE". */
+void ir_print_where(Buf *b, const Program *p, int32_t pc);
+
+void ir_print_opnd(Buf *b, const Program *p, const Opnd *o);
+/* One instruction in canonical syntax (no label, no newline). */
+void ir_print_ins(Buf *b, const Program *p, const Ins *ins);
+/* The whole program, re-parsable: directives, then one statement per line
+** with its labels; matrix groups are printed as one matrix statement. */
+void ir_print(Buf *b, const Program *p);
+
+#endif

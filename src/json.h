@@ -1,0 +1,38 @@
+/*
+** json.h — a small JSON writer into a Buf (output only, stable key order,
+** integers of any size as JSON numbers, cli.md "JSON").
+**
+** Top-level members go one per line; nested values stay on their line, so
+** the output is both diffable and compact for thousands of threads.
+*/
+#ifndef MUSIMD_JSON_H
+#define MUSIMD_JSON_H
+
+#include "num.h"
+#include "util.h"
+
+typedef struct Json {
+	Buf *b;
+	int depth;
+	bool need_comma[32];
+	bool after_key;
+} Json;
+
+void json_init(Json *j, Buf *b);
+void json_obj(Json *j);     /* { */
+void json_obj_end(Json *j); /* } */
+void json_arr(Json *j);     /* [ */
+void json_arr_end(Json *j); /* ] */
+void json_key(Json *j, const char *k);
+void json_str(Json *j, const char *s); /* NULL → null */
+void json_int(Json *j, int64_t v);
+void json_num(Json *j, Num v);
+void json_real(Json *j, double v);
+void json_bool(Json *j, bool v);
+void json_null(Json *j);
+/* A value already rendered as JSON text. */
+void json_raw(Json *j, const char *text);
+/* Escape s as a JSON string literal (with quotes) into b. */
+void json_escape(Buf *b, const char *s);
+
+#endif

@@ -1,0 +1,550 @@
+/*
+** report.c — formatting runs (report.h).
+*/
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_threads(Buf *b, const int32_t *t, int32_t n)
+{
+	buf_putc(b, '{');
+	for (int32_t i = 0; i < n; i++)
+		buf_printf(b, i ? ",%d" : "%d", t[i]);
+	buf_putc(b, '}');
+}
+
+static const char *where(Buf *tmp, const Program *p, int32_t pc)
+{
+	buf_reset(tmp);
+	if (pc < 0)
+		buf_puts(tmp, "exit");
+	else
+		ir_print_where(tmp, p, pc);
+	return buf_str(tmp);
+}
+
+/* ---- trace --------------------------------------------------------------------- */
+
+void report_trace_line(Buf *b, const Machine *m, const StepInfo *s)
+{
+	const Program *p = m->prog;
+	size_t start = b->len;
+	buf_printf(b, "%5llu", (unsigned long long)s->step);
+	if (m->nwarps > 1)
+		buf_printf(b, "  w%d", s->warp);
+	buf_puts(b, "  ");
+	Buf tmp = {0};
+	buf_puts(b, where(&tmp, p, s->pc));
+	buf_puts(b, ": ");
+	buf_reset(&tmp);
+	ir_print_ins(&tmp, p, &p->ins[s->pc]);
+	buf_puts(b, buf_str(&tmp));
+	(void)start;
+	buf_pad(b, (m->nwarps > 1 ? 40 : 36));
+	buf_printf(b, "%-3s  ", sem_rule_name(s->rule));
+	buf_puts(b, "Θ ");
+	sem_print_set(b, m, s->warp, s->active);
+	buf_puts(b, "  Π ");
+	sem_print_stack(b, m, s->warp);
+	const Warp *w = &m->warps[s->warp];
+	if (w->status == WARP_RUN) {
+		buf_puts(b, "  → ");
+		buf_puts(b, where(&tmp, p, w->pc));
+	} else if (w->status == WARP_DONE) {
+		buf_puts(b, "  (warp done)");
+	} else {
+		buf_puts(b, "  (waits at the barrier)");
+	}
+	buf_putc(b, '\n');
+	buf_free(&tmp);
+}
+
+static void json_set(Json *j, const Machine *m, int32_t wi, const uint64_t *set)
+{
+	const Warp *w = &m->warps[wi];
+	json_arr(j);
+	for (int32_t l = 0; l < w->size; l++)
+		if ((set[l >> 6] >> (l & 63)) & 1)
+			json_int(j, w->base + l);
+	json_arr_end(j);
+}
+
+static void json_where(Json *j, const Program *p, int32_t pc)
+{
+	if (pc < 0) {
+		json_str(j, "exit");
+		return;
+	}
+	Buf tmp = {0};
+	ir_print_where(&tmp, p, pc);
+	json_str(j, buf_str(&tmp));
+	buf_free(&tmp);
+}
+
+static void json_stack(Json *j, const Machine *m, int32_t wi)
+{
+	const Warp *w = &m->warps[wi];
+	const Program *p = m->prog;
+	json_arr(j);
+	if (m->opt.model == MODEL_IPDOM) {
+		for (int32_t k = w->nents - 1; k >= 0; k--) {
+			json_obj(j);
+			json_key(j, "pc");
+			json_where(j, p, w->ents[k].pc);
+			json_key(j, "rpc");
+			json_where(j, p, w->ents[k].rpc);
+			json_key(j, "mask");
+			json_set(j, m, wi, w->entbits + (size_t)k * (size_t)w->nw);
+			json_obj_end(j);
+		}
+	} else {
+		for (int32_t k = w->nnodes - 1; k >= 0; k--) {
+			json_obj(j);
+			json_key(j, "l_id");
+			json_where(j, p, w->nodes[k].lid);
+			json_key(j, "done");
+			json_set(j, m, wi, w->nodebits + (size_t)(2 * k) * (size_t)w->nw);
+			json_key(j, "l_next");
+			json_where(j, p, w->nodes[k].lnext);
+			json_key(j, "todo");
+			json_set(j, m, wi, w->nodebits + (size_t)(2 * k + 1) * (size_t)w->nw);
+			json_obj_end(j);
+		}
+	}
+	json_arr_end(j);
+}
+
+void report_trace_json(Buf *b, const Machine *m, const StepInfo *s)
+{
+	const Program *p = m->prog;
+	Json j;
+	json_init(&j, b);
+	j.depth = 2; /* nested: keep it on one line */
+	j.need_comma[2] = false;
+	buf_putc(b, '{');
+	json_key(&j, "step");
+	json_int(&j, (int64_t)s->step);
+	json_key(&j, "warp");
+	json_int(&j, s->warp);
+	json_key(&j, "label");
+	json_str(&j, ir_label_of(p, s->pc));
+	json_key(&j, "pc");
+	json_int(&j, s->pc);
+	json_key(&j, "line");
+	json_int(&j, p->ins[s->pc].loc.line);
+	json_key(&j, "rule");
+	json_str(&j, sem_rule_name(s->rule));
+	json_key(&j, "active");
+	json_set(&j, m, s->warp, s->active);
+	json_key(&j, "stack");
+	json_stack(&j, m, s->warp);
+	buf_putc(b, '}');
+}
+
+/* ---- grid ------------------------------------------------------------------------- */
+
+static int grid_col(const Machine *m)
+{
+	int w = 2;
+	char tmp[32];
+	int n = snprintf(tmp, sizeof tmp, "t%d", m->nthreads - 1);
+	return n + 1 > w ? n + 1 : w;
+}
+
+void report_grid_header(Buf *b, const Machine *m)
+{
+	buf_puts(b, " step  where  instruction");
+	buf_pad(b, 44);
+	int cw = grid_col(m);
+	for (int32_t t = 0; t < m->nthreads; t++) {
+		char tmp[32];
+		snprintf(tmp, sizeof tmp, "t%d", t);
+		for (int k = (int)strlen(tmp); k < cw; k++)
+			buf_putc(b, ' ');
+		buf_puts(b, tmp);
+	}
+	buf_puts(b, "  rule\n");
+}
+
+void report_grid_row(Buf *b, const Machine *m, const StepInfo *s)
+{
+	const Program *p = m->prog;
+	const Warp *w = &m->warps[s->warp];
+	Buf tmp = {0};
+	buf_printf(b, "%5llu  ", (unsigned long long)s->step);
+	buf_puts(b, where(&tmp, p, s->pc));
+	buf_pad(b, 14);
+	buf_putc(b, ' ');
+	buf_reset(&tmp);
+	ir_print_ins(&tmp, p, &p->ins[s->pc]);
+	buf_puts(b, buf_str(&tmp));
+	buf_pad(b, 44);
+	int cw = grid_col(m);
+	for (int32_t t = 0; t < m->nthreads; t++) {
+		int32_t l = t - w->base;
+		bool on = l >= 0 && l < w->size && ((s->active[l >> 6] >> (l & 63)) & 1);
+		for (int k = 1; k < cw; k++)
+			buf_putc(b, ' ');
+		buf_puts(b, on ? "✓" : "•");
+	}
+	buf_printf(b, "  %s\n", sem_rule_name(s->rule));
+	buf_free(&tmp);
+}
+
+/* ---- final state ------------------------------------------------------------------- */
+
+typedef struct CellRun {
+	Buf *b;
+	const char *name; /* "Σ" or "local" */
+	int64_t start, next;
+	Buf vals;
+	bool open;
+} CellRun;
+
+static void run_flush(CellRun *r)
+{
+	if (!r->open)
+		return;
+	if (r->next - 1 == r->start)
+		buf_printf(r->b, "  %s[%lld] = %s\n", r->name, (long long)r->start, buf_str(&r->vals));
+	else
+		buf_printf(r->b, "  %s[%lld..%lld] = %s\n", r->name, (long long)r->start,
+		           (long long)(r->next - 1), buf_str(&r->vals));
+	buf_reset(&r->vals);
+	r->open = false;
+}
+
+static void run_cell(void *ctx, int64_t addr, Num v)
+{
+	CellRun *r = ctx;
+	if (r->open && addr != r->next)
+		run_flush(r);
+	if (!r->open) {
+		r->open = true;
+		r->start = addr;
+	} else {
+		buf_putc(&r->vals, ' ');
+	}
+	num_buf(&r->vals, v);
+	r->next = addr + 1;
+}
+
+static void print_cells(Buf *b, const Mem *mem, const char *name)
+{
+	CellRun r = {b, name, 0, 0, {0}, false};
+	mem_each(mem, run_cell, &r);
+	run_flush(&r);
+	buf_free(&r.vals);
+}
+
+/* Variables a thread assigned, in declaration order (not parameters). */
+static bool var_listed(const Machine *m, int32_t v)
+{
+	return !m->prog->vars[v].is_param && m->ndef[v] > 0;
+}
+
+static void print_profile(Buf *b, const Machine *m)
+{
+	const Program *p = m->prog;
+	const Cfg *g = m->cfg;
+	Buf tmp = {0};
+	buf_puts(b, "divergence profile (seed 003 ch. 4: per conditional branch):\n");
+	buf_puts(b, "  branch        line     visits  divergences\n");
+	bool any = false;
+	for (int32_t pc = 0; pc < p->nins; pc++) {
+		if (!ir_is_branch(p->ins[pc].op))
+			continue;
+		any = true;
+		buf_puts(b, "  ");
+		buf_puts(b, where(&tmp, p, pc));
+		buf_pad(b, 14);
+		buf_printf(b, "%5d %10llu %12llu\n", p->ins[pc].loc.line, (unsigned long long)m->visits[pc],
+		           (unsigned long long)m->divergences[pc]);
+	}
+	if (!any)
+		buf_puts(b, "  (no conditional branches)\n");
+	buf_puts(b, "block executions (by a warp):\n");
+	for (int32_t blk = 0; blk < g->nblocks; blk++) {
+		buf_printf(b, "  B%-4d %-10s %llu\n", blk, where(&tmp, p, g->blocks[blk].first),
+		           (unsigned long long)m->block_execs[blk]);
+	}
+	uint64_t total = 0;
+	for (int32_t blk = 0; blk < g->nblocks; blk++)
+		total += m->block_execs[blk];
+	buf_printf(b, "  total  %llu\n", (unsigned long long)total);
+	buf_free(&tmp);
+}
+
+static double efficiency(const Machine *m)
+{
+	double width = m->opt.model == MODEL_MIMD ? 1.0 : (double)m->warpsize;
+	return m->steps ? (double)m->thread_instructions / ((double)m->steps * width) : 0.0;
+}
+
+void report_run_text(Buf *b, const Machine *m, bool profile, bool state)
+{
+	const Program *p = m->prog;
+	buf_printf(b, "%s: %s (model %s, %d thread%s", p->path, sem_status_name(m->status),
+	           sem_model_name(m->opt.model), m->nthreads, m->nthreads == 1 ? "" : "s");
+	int32_t nw = (m->nthreads + m->warpsize - 1) / m->warpsize;
+	if (m->opt.model == MODEL_MIMD)
+		buf_printf(b, ", each its own warp");
+	else
+		buf_printf(b, " in %d warp%s of %d", nw, nw == 1 ? "" : "s", m->warpsize);
+	buf_puts(b, ")\n");
+	if (state) {
+		print_cells(b, &m->shared, "Σ");
+		for (int32_t v = 0; v < m->nvars; v++) {
+			if (!var_listed(m, v))
+				continue;
+			buf_printf(b, "  %s =", p->vars[v].name);
+			for (int32_t t = 0; t < m->nthreads; t++) {
+				Num x;
+				buf_putc(b, ' ');
+				if (sem_get(m, v, t, &x))
+					num_buf(b, x);
+				else
+					buf_putc(b, '-');
+			}
+			buf_putc(b, '\n');
+		}
+		for (int32_t t = 0; t < m->nthreads; t++)
+			if (m->local[t] && m->local[t]->npages > 0) {
+				char name[48];
+				snprintf(name, sizeof name, "t%d: local", t);
+				print_cells(b, m->local[t], name);
+			}
+	}
+	buf_printf(b, "%llu steps, %llu thread instructions, SIMD efficiency %.3f, max stack depth %d, "
+	              "%d race%s\n",
+	           (unsigned long long)m->steps, (unsigned long long)m->thread_instructions,
+	           efficiency(m), m->max_depth, m->nraces, m->nraces == 1 ? "" : "s");
+	buf_puts(b, "rules:");
+	for (int r = 0; r < RULE__COUNT; r++)
+		if (m->rule_count[r])
+			buf_printf(b, " %s %llu", sem_rule_name((Rule)r), (unsigned long long)m->rule_count[r]);
+	buf_putc(b, '\n');
+	if (profile)
+		print_profile(b, m);
+}
+
+typedef struct JsonCells {
+	Json *j;
+} JsonCells;
+
+static void json_cell(void *ctx, int64_t addr, Num v)
+{
+	Json *j = ((JsonCells *)ctx)->j;
+	char key[32];
+	snprintf(key, sizeof key, "%lld", (long long)addr);
+	json_key(j, key);
+	json_num(j, v);
+}
+
+void report_run_json(Buf *b, const Machine *m, const char *trace)
+{
+	const Program *p = m->prog;
+	Json j;
+	json_init(&j, b);
+	json_obj(&j);
+	json_key(&j, "file");
+	json_str(&j, p->path);
+	json_key(&j, "status");
+	json_str(&j, sem_status_name(m->status));
+	json_key(&j, "error");
+	if (m->status == SEM_OK || m->status == SEM_RUNNING) {
+		json_null(&j);
+	} else {
+		json_obj(&j);
+		json_key(&j, "rule");
+		json_str(&j, m->err.rule);
+		json_key(&j, "message");
+		json_str(&j, m->err.msg);
+		json_key(&j, "label");
+		json_str(&j, m->err.pc >= 0 ? ir_label_of(p, m->err.pc) : NULL);
+		json_key(&j, "line");
+		if (m->err.pc >= 0)
+			json_int(&j, p->ins[m->err.pc].loc.line);
+		else
+			json_null(&j);
+		json_key(&j, "threads");
+		json_arr(&j);
+		for (int32_t i = 0; i < m->err.nthreads; i++)
+			json_int(&j, m->err.threads[i]);
+		json_arr_end(&j);
+		json_key(&j, "warp");
+		json_int(&j, m->err.warp);
+		json_key(&j, "stack");
+		json_str(&j, m->err.stack);
+		json_obj_end(&j);
+	}
+	json_key(&j, "threads");
+	json_int(&j, m->nthreads);
+	json_key(&j, "warpsize");
+	json_int(&j, m->warpsize);
+	json_key(&j, "model");
+	json_str(&j, sem_model_name(m->opt.model));
+	json_key(&j, "steps");
+	json_int(&j, (int64_t)m->steps);
+	json_key(&j, "thread_instructions");
+	json_int(&j, (int64_t)m->thread_instructions);
+	json_key(&j, "simd_efficiency");
+	json_real(&j, efficiency(m));
+	json_key(&j, "max_stack_depth");
+	json_int(&j, m->max_depth);
+	json_key(&j, "shared");
+	json_obj(&j);
+	JsonCells jc = {&j};
+	mem_each(&m->shared, json_cell, &jc);
+	json_obj_end(&j);
+	json_key(&j, "vars");
+	json_arr(&j);
+	for (int32_t t = 0; t < m->nthreads; t++) {
+		json_obj(&j);
+		json_key(&j, "tid");
+		json_int(&j, t);
+		json_key(&j, "values");
+		json_obj(&j);
+		for (int32_t v = 0; v < m->nvars; v++) {
+			Num x;
+			if (p->vars[v].is_param || !sem_get(m, v, t, &x))
+				continue;
+			json_key(&j, p->vars[v].name);
+			json_num(&j, x);
+		}
+		json_obj_end(&j);
+		if (m->local[t] && m->local[t]->npages > 0) {
+			json_key(&j, "local");
+			json_obj(&j);
+			mem_each(m->local[t], json_cell, &jc);
+			json_obj_end(&j);
+		}
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "profile");
+	json_arr(&j);
+	for (int32_t pc = 0; pc < p->nins; pc++) {
+		if (!ir_is_branch(p->ins[pc].op))
+			continue;
+		json_obj(&j);
+		json_key(&j, "label");
+		json_str(&j, ir_label_of(p, pc));
+		json_key(&j, "line");
+		json_int(&j, p->ins[pc].loc.line);
+		json_key(&j, "visits");
+		json_int(&j, (int64_t)m->visits[pc]);
+		json_key(&j, "divergences");
+		json_int(&j, (int64_t)m->divergences[pc]);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "blocks");
+	json_arr(&j);
+	for (int32_t blk = 0; blk < m->cfg->nblocks; blk++) {
+		json_obj(&j);
+		json_key(&j, "block");
+		json_int(&j, blk);
+		json_key(&j, "label");
+		json_str(&j, ir_label_of(p, m->cfg->blocks[blk].first));
+		json_key(&j, "line");
+		json_int(&j, p->ins[m->cfg->blocks[blk].first].loc.line);
+		json_key(&j, "executions");
+		json_int(&j, (int64_t)m->block_execs[blk]);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_key(&j, "rules");
+	json_obj(&j);
+	for (int r = 0; r < RULE__COUNT; r++) {
+		json_key(&j, sem_rule_name((Rule)r));
+		json_int(&j, (int64_t)m->rule_count[r]);
+	}
+	json_obj_end(&j);
+	json_key(&j, "races");
+	json_arr(&j);
+	for (int32_t i = 0; i < m->nraces; i++) {
+		const Race *r = &m->races[i];
+		json_obj(&j);
+		json_key(&j, "cell");
+		json_int(&j, r->cell);
+		json_key(&j, "threads");
+		json_arr(&j);
+		for (int32_t k = 0; k < r->n; k++)
+			json_int(&j, r->threads[k]);
+		json_arr_end(&j);
+		json_key(&j, "values");
+		json_arr(&j);
+		for (int32_t k = 0; k < r->n; k++)
+			json_num(&j, r->values[k]);
+		json_arr_end(&j);
+		json_key(&j, "label");
+		json_str(&j, ir_label_of(p, r->pc));
+		json_key(&j, "line");
+		json_int(&j, p->ins[r->pc].loc.line);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	if (trace) {
+		json_key(&j, "trace");
+		json_raw(&j, trace);
+	}
+	json_obj_end(&j);
+}
+
+/* ---- errors -------------------------------------------------------------------------- */
+
+void report_error(Buf *b, const Machine *m)
+{
+	const Program *p = m->prog;
+	const RunError *e = &m->err;
+	if (m->status == SEM_OK || m->status == SEM_RUNNING)
+		return;
+	Buf msg = {0};
+	const char *what = m->status == SEM_LIMIT ? "step limit" : sem_status_name(m->status);
+	buf_printf(&msg, "%s (rule %s): %s", what, e->rule, e->msg);
+	Loc loc = e->pc >= 0 ? p->ins[e->pc].loc : LOC_NONE;
+	diag_render_one(b, p->path, p->src, p->srclen, SEV_ERROR, loc, buf_str(&msg));
+	buf_reset(&msg);
+	if (e->warp >= 0) {
+		if (m->nwarps > 1 || m->opt.model == MODEL_MIMD)
+			buf_printf(&msg, "warp %d", e->warp);
+		if (e->nthreads > 0) {
+			buf_puts(&msg, msg.len ? ", threads " : "threads ");
+			print_threads(&msg, e->threads, e->nthreads);
+		}
+		if (e->stack) {
+			buf_puts(&msg, msg.len ? "; stack " : "stack ");
+			buf_puts(&msg, e->stack);
+		}
+		if (msg.len)
+			diag_render_one(b, p->path, NULL, 0, SEV_NOTE, loc, buf_str(&msg));
+	}
+	buf_free(&msg);
+}
+
+void report_races(Buf *b, const Machine *m)
+{
+	const Program *p = m->prog;
+	for (int32_t i = 0; i < m->nraces; i++) {
+		const Race *r = &m->races[i];
+		Buf msg = {0};
+		buf_printf(&msg, "data race on shared cell %lld: threads ", (long long)r->cell);
+		print_threads(&msg, r->threads, r->n);
+		buf_puts(&msg, " store ");
+		for (int32_t k = 0; k < r->n; k++) {
+			if (k)
+				buf_putc(&msg, ',');
+			num_buf(&msg, r->values[k]);
+		}
+		buf_printf(&msg, " (in %s lane order; thread %d's value remains)",
+		           m->opt.lane_order == ORDER_ASCENDING    ? "ascending"
+		           : m->opt.lane_order == ORDER_DESCENDING ? "descending"
+		                                                   : "random",
+		           r->threads[r->n - 1]);
+		diag_render_one(b, p->path, p->src, p->srclen, SEV_WARNING, p->ins[r->pc].loc, buf_str(&msg));
+		buf_free(&msg);
+	}
+}

@@ -1,0 +1,244 @@
+/*
+** sem.h — the semantics of μ-SIMD (semantics.md): machine state and the one
+** step function that every driver (runner, tracer, profiler, REPL,
+** explorer) uses.
+**
+** The state is plain data. Lanes are stored structure-of-arrays: for
+** variable v and thread t, val[v * nthreads + t] holds the value when it
+** fits int64 and big[v][t] the mpz otherwise (Num's two fields, split).
+** Each warp is a machine (Θ, Π, pc) of semantics.md §1 over the one shared
+** memory Σ; Θ is a bitset over the warp's lanes.
+*/
+#ifndef MUSIMD_SEM_H
+#define MUSIMD_SEM_H
+
+#include "cfg.h"
+#include "ir.h"
+
+typedef enum Model { MODEL_SYNC, MODEL_IPDOM, MODEL_MIMD } Model;
+typedef enum LaneOrder { ORDER_ASCENDING, ORDER_DESCENDING, ORDER_RANDOM } LaneOrder;
+
+/* What one step did: the rule of Table 3.4 that fired, or an extension.
+** ORDER RULE: keep sem_rule_name in step. */
+typedef enum Rule {
+	RULE_SF,  /* stop */
+	RULE_BT,  /* branch: every active PE jumps */
+	RULE_BF,  /* branch: every active PE falls through */
+	RULE_BD,  /* branch: divergent */
+	RULE_SS,  /* sync: switch to the deferred PEs */
+	RULE_SP,  /* sync: pop and merge */
+	RULE_JP,  /* jump */
+	RULE_IT,  /* any other instruction: the data rules (a GSA group counts once) */
+	RULE_EX,  /* exit (ext) */
+	RULE_BAR, /* arrival at a barrier (ext); its release is free */
+	RULE_NOP, /* sync where the model ignores it (ipdom, mimd) */
+	RULE__COUNT
+} Rule;
+
+const char *sem_rule_name(Rule r);
+const char *sem_model_name(Model m);
+
+typedef enum SemStatus {
+	SEM_RUNNING,  /* more steps to go */
+	SEM_OK,       /* every warp finished: the result (Θ, Σ) */
+	SEM_STUCK,    /* no rule applies (or a race under --races=error) */
+	SEM_LIMIT,    /* --max-steps reached */
+	SEM_DEADLOCK, /* a barrier that can never complete */
+} SemStatus;
+
+const char *sem_status_name(SemStatus s); /* "running", "ok", "stuck", "step-limit", "deadlock" */
+
+typedef struct ParamSetting {
+	const char *name;
+	Num value;
+} ParamSetting;
+
+typedef struct SemOptions {
+	Model model;
+	int32_t threads, warpsize; /* 0: from .threads/.warpsize, else 4 threads in one warp */
+	bool bz_rules;             /* --bz-polarity=rules: bz jumps where v != 0 (Table 3.4 read literally) */
+	bool strict_push;          /* push exactly as printed in Table 3.3 */
+	bool taken_first;          /* ipdom: run the taken side first (NVIDIA) */
+	LaneOrder lane_order;
+	uint64_t seed;             /* for ORDER_RANDOM */
+	bool races_error;
+	uint64_t max_steps;        /* 0: default 10^7 */
+	uint64_t max_cells;        /* shared + local cells; 0: default */
+	const ParamSetting *params; /* overrides of .param values */
+	int32_t nparams;
+	const MemInit *data;       /* extra initial memory (--data), applied after .data */
+	int32_t ndata;
+} SemOptions;
+
+#define SEM_DEFAULT_MAX_STEPS 10000000ull
+#define SEM_DEFAULT_MAX_CELLS (1ull << 26)
+#define SEM_MAX_THREADS (1 << 22)
+
+/* ---- memory: a partial map ℕ → ℤ, in pages of 256 cells ---------------- */
+
+#define MEM_PAGE_BITS 8
+#define MEM_PAGE_SIZE (1 << MEM_PAGE_BITS)
+
+typedef struct MemPage {
+	int64_t key;                   /* address >> MEM_PAGE_BITS */
+	uint64_t init[MEM_PAGE_SIZE / 64];
+	int64_t val[MEM_PAGE_SIZE];
+	__mpz_struct **big;            /* NULL until a cell holds a big value */
+} MemPage;
+
+typedef struct Mem {
+	MemPage **pages;               /* in creation order */
+	int32_t npages, cappages;
+	int32_t *slots;                /* open-addressing table of page indexes, -1 empty */
+	int32_t nslots;
+	int32_t last;                  /* last page looked up (a cache) */
+} Mem;
+
+/* ---- the machine ------------------------------------------------------- */
+
+/* A node of the synchronisation stack Π: (l_id, Θ_done, l_next, Θ_todo).
+** done_pc remembers the sync where Θ_done are parked (needed when exit
+** empties Θ; semantics.md §4). The two sets live in Warp.nodebits. */
+typedef struct SyncNode {
+	int32_t lid, lnext, done_pc;
+} SyncNode;
+
+/* An entry of the hardware SIMT stack: (pc, rpc, mask); rpc -1 = exit. */
+typedef struct IpdomEntry {
+	int32_t pc, rpc;
+} IpdomEntry;
+
+typedef enum WarpStatus { WARP_RUN, WARP_BARRIER, WARP_DONE } WarpStatus;
+
+typedef struct Warp {
+	int32_t id;
+	int32_t base, size;  /* threads base .. base+size-1 */
+	int32_t nw;          /* words per lane bitset */
+	int32_t pc;
+	uint64_t *active;    /* Θ */
+	uint64_t *live;      /* threads neither finished nor exited */
+	WarpStatus status;
+	bool entered;        /* the next issue starts a block execution */
+	/* model sync: Π, bottom first; node k's Θ_done is nodebits[2k*nw..],
+	** its Θ_todo nodebits[(2k+1)*nw..] */
+	SyncNode *nodes;
+	int32_t nnodes, capnodes;
+	uint64_t *nodebits;
+	/* model ipdom: the SIMT stack, bottom first; entry k's mask is entbits[k*nw..] */
+	IpdomEntry *ents;
+	int32_t nents, capents;
+	uint64_t *entbits;
+	/* cached list of active threads, ascending (valid while idx_ok) */
+	int32_t *idx;
+	int32_t nidx;
+	bool idx_ok;
+} Warp;
+
+typedef struct Race {
+	int64_t cell;
+	int32_t pc;
+	int32_t warp;
+	int32_t n;
+	int32_t *threads; /* lane order */
+	Num *values;
+} Race;
+
+typedef struct RunError {
+	const char *rule; /* "SF", "SP", "BT", "BF", "BD", "MV", "MM", "LD", "ST", "AT", "BP", "TL", "limit", "BAR" */
+	char *msg;
+	int32_t pc;       /* -1: none */
+	int32_t warp;
+	int32_t *threads;
+	int32_t nthreads;
+	char *stack;      /* the warp's stack, rendered */
+} RunError;
+
+/* What one step did, for tracers and profilers. */
+typedef struct StepInfo {
+	uint64_t step;          /* 1-based number of this step */
+	int32_t warp;
+	int32_t pc;             /* the instruction issued */
+	Rule rule;
+	const uint64_t *active; /* Θ at the start of the step (warp's lanes); valid until the next step */
+	int32_t nactive;
+} StepInfo;
+
+typedef struct Machine {
+	const Program *prog;
+	const Cfg *cfg;
+	SemOptions opt;
+	int32_t nthreads, warpsize, nwarps; /* warpsize of the program; mimd runs nthreads warps of one */
+	int32_t sched_warpsize;             /* lanes per scheduled warp: warpsize, or 1 for mimd */
+	int32_t nvars;
+	int64_t *val;           /* nvars × nthreads */
+	__mpz_struct ***big;    /* per variable: NULL, or nthreads mpz pointers (NULL = small) */
+	int32_t *nbig;          /* per variable: lanes holding a big value */
+	uint8_t *def;           /* nvars × nthreads: assigned? */
+	int32_t *ndef;          /* per variable: lanes assigned */
+	int64_t *spec[SPEC__COUNT]; /* per-thread values of tid, laneid, warpid (others uniform) */
+	int32_t *from_block;    /* per thread: the block it last came from (φ/μ), -1 at the start */
+	bool track_edges;       /* the program has φ or μ */
+	Mem shared;
+	Mem **local;            /* per thread, NULL until used */
+	uint64_t cells;         /* initialised cells, shared + local */
+	Warp *warps;
+	int32_t cursor;         /* round robin */
+	int32_t arrived;        /* threads waiting at the barrier */
+	int32_t nlive;          /* threads neither finished nor exited */
+	SemStatus status;
+	RunError err;
+	/* measures (semantics.md §7) */
+	uint64_t steps, thread_instructions;
+	uint64_t *visits, *divergences; /* per pc; meaningful for branches */
+	uint64_t *block_execs;          /* per block: warp executions */
+	uint64_t rule_count[RULE__COUNT];
+	int32_t max_depth;
+	Race *races;
+	int32_t nraces, capraces;
+	/* scratch */
+	uint64_t *step_active;
+	int64_t *tmp;           /* nthreads */
+	Num *res;               /* nthreads */
+	int32_t *order;         /* nthreads: lanes in lane order */
+	int64_t *addr;          /* nthreads */
+	int32_t *hslot;         /* race detection table */
+	int32_t nhslot;
+	uint64_t rng;
+} Machine;
+
+/* Build the initial state (semantics.md §1). Problems with the options
+** (unknown --param name, too many threads, ...) go to d as errors and the
+** result is NULL. */
+Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d);
+void sem_free(Machine *m);
+/* Deep copy (the REPL's history, the explorer's branching). */
+Machine *sem_clone(const Machine *m);
+
+/* The next warp the deterministic round-robin scheduler runs, or -1. */
+int32_t sem_pick(const Machine *m);
+/* THE step function: one warp instruction of warp w (semantics.md §2-§6).
+** Returns the machine status afterwards; fills *info when info != NULL. */
+SemStatus sem_step(Machine *m, int32_t w, StepInfo *info);
+/* Run to the end with the round-robin scheduler, calling hook after every
+** step (hook may be NULL). */
+typedef void (*SemHook)(void *ctx, const Machine *m, const StepInfo *info);
+SemStatus sem_run(Machine *m, SemHook hook, void *ctx);
+
+/* ---- reading the state ------------------------------------------------- */
+
+/* Value of variable v in thread t (borrowed), false if unassigned. */
+bool sem_get(const Machine *m, int32_t v, int32_t t, Num *out);
+/* Shared memory cell (borrowed), false if uninitialised. */
+bool mem_get(const Mem *mem, int64_t addr, Num *out);
+/* Visit initialised cells in ascending address order. */
+typedef void (*MemVisit)(void *ctx, int64_t addr, Num value);
+void mem_each(const Mem *mem, MemVisit visit, void *ctx);
+int32_t sem_stack_depth(const Machine *m, int32_t w);
+/* The warp's stack as the papers write it, top first:
+** "(l6, ∅, l15, {0}) : []" for sync, "(l15, exit, {0,1}) : ..." for ipdom. */
+void sem_print_stack(Buf *b, const Machine *m, int32_t w);
+/* A thread set as "{0,1,2}" (runs of five or more as "0..9"). */
+void sem_print_set(Buf *b, const Machine *m, int32_t w, const uint64_t *set);
+int32_t bits_count(const uint64_t *set, int32_t nw);
+
+#endif
