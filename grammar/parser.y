@@ -497,20 +497,19 @@ directive
 	}
 	;
 
-/* .data ADDR: INT INT ...; the value is the next cell's address, -1 after
-** an error. */
+/* .data ADDR: INT INT ...; the value is the next cell's address, -1
+** after an error, -2 past the largest address. */
 data
 	: DIR_DATA intlit ':' { $$ = data_addr(c, $2, @2); num_free(&$2); }
 	| data intlit {
 		$$ = $1;
+		if ($$ == -2) {
+			diag_error(c->d, @2, "this .data runs past the largest address");
+			$$ = -1;
+		}
 		if ($$ >= 0) {
 			ir_add_data(c->p, $$, 1, $2, @2);
-			if ($$ == INT64_MAX) {
-				diag_error(c->d, @2, "this .data runs past the largest address");
-				$$ = -1;
-			} else {
-				$$++;
-			}
+			$$ = $$ == INT64_MAX ? -2 : $$ + 1;
 		} else {
 			num_free(&$2);
 		}
@@ -673,10 +672,15 @@ static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matri
 		ParseList *a = g->v[j];
 		if (a->n == k)
 			continue;
-		if (matrix)
+		if (matrix && a->tuple)
 			diag_error(c->d, a->loc,
-			           "expected a tuple of %d operands (one per destination), found %s%d",
-			           (int)k, a->tuple ? "" : "a single operand, not ", (int)(a->tuple ? a->n : k));
+			           "expected a tuple of %d operands (one per destination), found %d", (int)k,
+			           (int)a->n);
+		else if (matrix)
+			diag_error(c->d, a->loc,
+			           "expected a tuple of %d operands (one per destination), found a single "
+			           "operand",
+			           (int)k);
 		else
 			diag_error(c->d, a->loc, "expected a single operand, found a tuple of %d", (int)a->n);
 		ok = false;

@@ -219,7 +219,8 @@ static void run_flush(CellRun *r)
 static void run_cell(void *ctx, int64_t addr, Num v)
 {
 	CellRun *r = ctx;
-	if (r->open && addr != r->next)
+	/* rows of consecutive cells, broken at multiples of 16 like a hex dump */
+	if (r->open && (addr != r->next || addr % 16 == 0))
 		run_flush(r);
 	if (!r->open) {
 		r->open = true;
