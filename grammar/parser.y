@@ -179,7 +179,9 @@ line
 	| labels stmt NL
 	| stmt NL
 	| directive NL
-	| error NL { yyerrok; }
+	/* yyerrok before the end of line is shifted: reducing this rule waits
+	** for the next line's first token, which may be an error to report */
+	| error { yyerrok; } NL
 	;
 
 labels

@@ -5,9 +5,11 @@
 */
 #include "ir.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfg.h"    /* cfg_free: the Program owns its Cfg */
 #include "parser.h" /* ir_parse_src */
 
 /* ---- names ------------------------------------------------------------- */
@@ -105,6 +107,8 @@ void ir_free(Program *p)
 {
 	if (!p)
 		return;
+	if (p->cfg)
+		cfg_free(p->cfg);
 	for (int32_t i = 0; i < p->nins; i++) {
 		Ins *ins = &p->ins[i];
 		opnd_free(&ins->a);
@@ -703,7 +707,7 @@ void ir_print(Buf *b, const Program *p)
 	/* align statements after the labels, up to a point */
 	size_t width = 0;
 	for (int32_t pc = 0; pc < n; pc++) {
-		size_t w = synth[pc] ? 16 : 0;
+		size_t w = synth[pc] ? (size_t)snprintf(NULL, 0, "__pc%d: ", (int)pc) : 0;
 		for (int32_t i = start[pc]; i < start[pc + 1]; i++)
 			w += strlen(p->labels[byins[i]].name) + 2;
 		if (w > width)

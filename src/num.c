@@ -58,21 +58,42 @@ const char *num_err_msg(NumErr e)
 	return "?";
 }
 
-void num_free(Num *a)
-{
-	if (a->z) {
-		mpz_clear(a->z);
-		free(a->z);
-		a->z = NULL;
-	}
-	a->i = 0;
-}
+
+/* A small pool of initialised mpz values: lanes that stay beyond int64 keep
+** reusing limbs instead of going through malloc, mpz_init and mpz_clear for
+** every result (GMP manual, "Efficiency": "a language interpreter might want
+** to keep a free list or stack of initialized variables ready for use"). */
+#define POOL_MAX 1024
+static __mpz_struct *pool[POOL_MAX];
+static int npool;
 
 static __mpz_struct *mpz_new(void)
 {
+	if (npool > 0)
+		return pool[--npool];
 	__mpz_struct *z = xmalloc(sizeof *z);
 	mpz_init(z);
 	return z;
+}
+
+static void mpz_release(__mpz_struct *z)
+{
+	/* keep modest values only: a pooled giant would pin its memory */
+	if (npool < POOL_MAX && z->_mp_alloc <= 64) {
+		pool[npool++] = z;
+		return;
+	}
+	mpz_clear(z);
+	free(z);
+}
+
+void num_free(Num *a)
+{
+	if (a->z) {
+		mpz_release(a->z);
+		a->z = NULL;
+	}
+	a->i = 0;
 }
 
 Num num_copy(Num a)
@@ -92,9 +113,18 @@ bool num_fits64(Num a)
 /* Canonical Num of z (z is copied). Portable: no assumption on sizeof(long). */
 Num num_from_mpz(const mpz_t z)
 {
-	size_t bits = mpz_sizeinbase(z, 2);
 	if (mpz_sgn(z) == 0)
 		return NUM_I(0);
+#if GMP_NUMB_BITS >= 64 && GMP_NAIL_BITS == 0
+	if (mpz_size(z) == 1) {
+		uint64_t u = (uint64_t)mpz_getlimbn(z, 0);
+		if (mpz_sgn(z) > 0 && u <= (uint64_t)INT64_MAX)
+			return NUM_I((int64_t)u);
+		if (mpz_sgn(z) < 0 && u <= (uint64_t)INT64_MAX + 1)
+			return NUM_I((int64_t)(0 - u));
+	}
+#endif
+	size_t bits = mpz_sizeinbase(z, 2);
 	if (bits <= 63) {
 		uint64_t u = 0;
 		mpz_export(&u, NULL, -1, sizeof u, 0, 0, z);
@@ -191,16 +221,58 @@ bool num_eq(Num a, Num b)
 	return num_cmp(a, b) == 0;
 }
 
+/* Canonical Num owning z: z itself when the value leaves int64. */
 static Num num_from_mpz_steal(__mpz_struct *z)
 {
+	size_t n = mpz_size(z);
+	if (n > 0 && (uint64_t)(n - 1) * GMP_NUMB_BITS >= 64) {
+		Num r = {0, z}; /* |z| >= 2^64: beyond int64 */
+		return r;
+	}
 	Num r = num_from_mpz(z);
-	mpz_clear(z);
-	free(z);
+	if (r.z) {
+		/* 64 bits that do not fit int64: keep z rather than the copy */
+		mpz_release(r.z);
+		r.z = z;
+		return r;
+	}
+	mpz_release(z);
 	return r;
 }
 
+/* A read-only mpz view of a (no allocation for small values). */
+static mpz_srcptr view(Num a, mpz_ptr tmp, mp_limb_t *limb)
+{
+	if (a.z)
+		return a.z;
+#if GMP_NUMB_BITS >= 64 && GMP_NAIL_BITS == 0
+	uint64_t u = a.i < 0 ? (uint64_t)0 - (uint64_t)a.i : (uint64_t)a.i;
+	*limb = (mp_limb_t)u;
+	return mpz_roinit_n(tmp, limb, a.i < 0 ? -1 : (a.i > 0 ? 1 : 0));
+#else
+	(void)limb;
+	mpz_init(tmp);
+	num_to_mpz(tmp, a);
+	return tmp;
+#endif
+}
+
+static void view_done(mpz_srcptr v, mpz_ptr tmp)
+{
+#if GMP_NUMB_BITS >= 64 && GMP_NAIL_BITS == 0
+	(void)v;
+	(void)tmp;
+#else
+	if (v == tmp)
+		mpz_clear(tmp);
+#endif
+}
+
+/* The limb count answers the common case without mpz_sizeinbase. */
 static bool too_big(const mpz_t z)
 {
+	if ((uint64_t)mpz_size(z) * GMP_NUMB_BITS <= num_max_bits)
+		return false;
 	return mpz_sizeinbase(z, 2) > num_max_bits;
 }
 
@@ -238,9 +310,11 @@ NumErr num_binop(BinOp op, Num a, Num b, Num *r)
 	if ((op == BIN_SHL || op == BIN_SHR) && num_cmp(b, NUM_I(0)) < 0)
 		return NUM_ENEGSHIFT;
 
-	__mpz_struct *x = mpz_new(), *y = mpz_new(), *z = mpz_new();
-	num_to_mpz(x, a);
-	num_to_mpz(y, b);
+	mpz_t xt, yt;
+	mp_limb_t xl, yl;
+	mpz_srcptr x = view(a, xt, &xl), y = view(b, yt, &yl);
+	__mpz_struct *z = mpz_new();
+	mpz_set_ui(z, 0); /* pooled values hold stale data */
 	NumErr err = NUM_OK;
 	switch (op) {
 	case BIN_ADD: mpz_add(z, x, y); break;
@@ -250,7 +324,8 @@ NumErr num_binop(BinOp op, Num a, Num b, Num *r)
 		** lowered limit); mpz_sizeinbase(0) = 1 would not say so */
 		if (mpz_sgn(x) == 0 || mpz_sgn(y) == 0)
 			break;
-		if (mpz_sizeinbase(x, 2) + mpz_sizeinbase(y, 2) > num_max_bits + 1)
+		if ((uint64_t)(mpz_size(x) + mpz_size(y)) * GMP_NUMB_BITS > num_max_bits &&
+		    mpz_sizeinbase(x, 2) + mpz_sizeinbase(y, 2) > num_max_bits + 1)
 			err = NUM_ETOOBIG;
 		else
 			mpz_mul(z, x, y);
@@ -272,7 +347,7 @@ NumErr num_binop(BinOp op, Num a, Num b, Num *r)
 			mpz_mul_2exp(z, x, mpz_get_ui(y));
 		break;
 	case BIN_SHR:
-		if (!mpz_fits_ulong_p(y) || mpz_get_ui(y) >= mpz_sizeinbase(x, 2) + 1)
+		if (!mpz_fits_ulong_p(y) || mpz_get_ui(y) >= (uint64_t)mpz_size(x) * GMP_NUMB_BITS)
 			mpz_set_si(z, mpz_sgn(x) < 0 ? -1 : 0); /* floor of a tiny fraction */
 		else
 			mpz_fdiv_q_2exp(z, x, mpz_get_ui(y));
@@ -281,13 +356,10 @@ NumErr num_binop(BinOp op, Num a, Num b, Num *r)
 	}
 	if (err == NUM_OK && too_big(z))
 		err = NUM_ETOOBIG;
-	mpz_clear(x);
-	mpz_clear(y);
-	free(x);
-	free(y);
+	view_done(x, xt);
+	view_done(y, yt);
 	if (err != NUM_OK) {
-		mpz_clear(z);
-		free(z);
+		mpz_release(z);
 		return err;
 	}
 	*r = num_from_mpz_steal(z);

@@ -175,8 +175,7 @@ static bool mem_put(Mem *mem, int64_t addr, Num v)
 	bool fresh = !bit_get(pg->init, off);
 	bit_set(pg->init, off);
 	if (pg->big && pg->big[off]) {
-		mpz_clear(pg->big[off]);
-		free(pg->big[off]);
+		num_free(&(Num){0, pg->big[off]});
 		pg->big[off] = NULL;
 	}
 	if (v.z) {
@@ -347,8 +346,7 @@ static void lane_set(Machine *m, int32_t v, int32_t t, Num r)
 {
 	size_t n = (size_t)m->nthreads;
 	if (m->big[v] && m->big[v][t]) {
-		mpz_clear(m->big[v][t]);
-		free(m->big[v][t]);
+		num_free(&(Num){0, m->big[v][t]});
 		m->big[v][t] = NULL;
 		m->nbig[v]--;
 	}
@@ -620,8 +618,7 @@ static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
 		for (int32_t k = 0; k < n; k++) {
 			__mpz_struct **z = &m->big[dst][idx[k]];
 			if (*z) {
-				mpz_clear(*z);
-				free(*z);
+				num_free(&(Num){0, *z});
 				*z = NULL;
 				m->nbig[dst]--;
 			}
@@ -1080,15 +1077,36 @@ static bool split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jum
 	if (!check_read(m, w, pc, &ins->a))
 		return false;
 	bool jump_if_zero = (ins->op == OP_BZ) != m->opt.bz_rules;
-	bits_clear(jump, w->nw);
-	int32_t n;
-	const int32_t *idx = active_list(m, w, &n);
 	const Opnd *o = &ins->a;
-	for (int32_t k = 0; k < n; k++) {
-		int32_t t = idx[k];
-		bool zero = num_is_zero(opnd_num(m, o, t));
-		if (zero == jump_if_zero)
-			bit_set(jump, t - w->base);
+	Src S;
+	if (src_of(m, o, &S)) {
+		/* int64 lanes: 64 tests per word of the lane set */
+		for (int32_t j = 0; j < w->nw; j++) {
+			uint64_t act = w->active[j], zero = 0;
+			if (!act) {
+				jump[j] = 0;
+				continue;
+			}
+			if (!S.p) {
+				zero = S.k == 0 ? ~0ull : 0;
+			} else {
+				const int64_t *v = S.p + w->base + j * 64;
+				int32_t lim = w->size - j * 64 < 64 ? w->size - j * 64 : 64;
+				for (int32_t b = 0; b < lim; b++)
+					zero |= (uint64_t)(v[b] == 0) << b;
+			}
+			jump[j] = (jump_if_zero ? zero : ~zero) & act;
+		}
+	} else {
+		bits_clear(jump, w->nw);
+		int32_t n;
+		const int32_t *idx = active_list(m, w, &n);
+		for (int32_t k = 0; k < n; k++) {
+			int32_t t = idx[k];
+			bool zero = num_is_zero(opnd_num(m, o, t));
+			if (zero == jump_if_zero)
+				bit_set(jump, t - w->base);
+		}
 	}
 	bits_copy(fall, w->active, w->nw);
 	bits_andnot(fall, jump, w->nw);
@@ -1567,7 +1585,7 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	}
 	const Ins *ins = &m->prog->ins[pc];
 	bits_copy(m->step_active, w->active, w->nw);
-	int32_t nactive = bits_count(w->active, w->nw);
+	int32_t nactive = w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
 	bool entered = w->entered;
 	w->entered = false;
 
