@@ -801,6 +801,12 @@ static void expected_words(Buf *b, const yypcontext_t *ctx)
 	}
 	if (k == 0 || k > 5)
 		return;
+	for (int i = 0; i + 1 < k; i++) /* "end of line" reads best last */
+		if (strcmp(names[i], "end of line") == 0) {
+			memmove(&names[i], &names[i + 1], (size_t)(k - i - 1) * sizeof names[0]);
+			names[k - 1] = "end of line";
+			break;
+		}
 	buf_puts(b, ", expecting ");
 	for (int i = 0; i < k; i++)
 		buf_printf(b, "%s%s", i == 0 ? "" : i == k - 1 ? " or " : ", ", names[i]);

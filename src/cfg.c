@@ -677,9 +677,9 @@ void cfg_print_dot(Buf *out, const Program *p, const Cfg *g)
 			else
 				buf_printf(out, "B%d", bb->succ[k]);
 			if (ir_is_branch(last->op) && bb->nsucc == 2)
-				buf_puts(out, k == 0 ? " [label=\"F\"]" : " [label=\"T\"]");
+				buf_puts(out, k == 0 ? " [label=\"fall-through\"]" : " [label=\"taken\"]");
 			else if (ir_is_branch(last->op))
-				buf_puts(out, " [label=\"T/F\"]");
+				buf_puts(out, " [label=\"fall-through/taken\"]");
 			buf_puts(out, ";\n");
 		}
 		/* the reconvergence point of a branch, dotted */

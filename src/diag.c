@@ -59,18 +59,43 @@ static int diag_cmp(const Diag *a, const Diag *b)
 	return 0;
 }
 
+/* A note belongs to the diagnostic before it: sort groups (an error or
+** warning and its notes) by the position of their head, stably. */
+typedef struct Group {
+	int first, n;
+} Group;
+
 void diag_sort(Diags *d)
 {
-	/* insertion sort: stable, and lists are short */
-	for (int i = 1; i < d->n; i++) {
-		Diag x = d->v[i];
+	if (d->n < 2)
+		return;
+	Group *g = xmalloc((size_t)d->n * sizeof *g);
+	int ng = 0;
+	for (int i = 0; i < d->n; i++) {
+		if (d->v[i].sev == SEV_NOTE && ng > 0)
+			g[ng - 1].n++;
+		else
+			g[ng++] = (Group){i, 1};
+	}
+	/* insertion sort of the groups: stable, and lists are short */
+	for (int i = 1; i < ng; i++) {
+		Group x = g[i];
 		int j = i;
-		while (j > 0 && diag_cmp(&d->v[j - 1], &x) > 0) {
-			d->v[j] = d->v[j - 1];
+		while (j > 0 && diag_cmp(&d->v[g[j - 1].first], &d->v[x.first]) > 0) {
+			g[j] = g[j - 1];
 			j--;
 		}
-		d->v[j] = x;
+		g[j] = x;
 	}
+	Diag *v = xmalloc((size_t)d->n * sizeof *v);
+	int k = 0;
+	for (int i = 0; i < ng; i++)
+		for (int j = 0; j < g[i].n; j++)
+			v[k++] = d->v[g[i].first + j];
+	free(d->v);
+	d->v = v;
+	d->cap = d->n;
+	free(g);
 }
 
 static int32_t display_col(const char *line, size_t n)

@@ -499,8 +499,8 @@ static const char cfg_help[] =
 	"Print the basic blocks (language.md §4.3), the edges, the dominator and\n"
 	"post-dominator trees (post-dominance with a virtual exit), the immediate\n"
 	"post-dominator of every conditional branch (its reconvergence point) and the\n"
-	"natural loops. With --dot, a Graphviz digraph (fall-through edges F, taken T,\n"
-	"dotted: the reconvergence point of each branch).\n"
+	"natural loops. With --dot, a Graphviz digraph (edges labelled fall-through and\n"
+	"taken; dotted: the reconvergence point of each branch).\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid file.\n";
 

@@ -74,7 +74,7 @@ static void json_set(Json *j, const Machine *m, int32_t wi, const uint64_t *set)
 static void json_where(Json *j, const Program *p, int32_t pc)
 {
 	if (pc < 0) {
-		json_str(j, "exit");
+		json_null(j); /* the virtual exit */
 		return;
 	}
 	Buf tmp = {0};

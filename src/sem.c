@@ -1979,7 +1979,7 @@ void sem_print_set(Buf *b, const Machine *m, int32_t wi, const uint64_t *set)
 static void print_pc(Buf *b, const Machine *m, int32_t pc)
 {
 	if (pc < 0)
-		buf_puts(b, "exit");
+		buf_puts(b, "⊥"); /* the virtual exit: no label can be spelt so */
 	else
 		ir_print_where(b, m->prog, pc);
 }

@@ -235,7 +235,8 @@ typedef void (*MemVisit)(void *ctx, int64_t addr, Num value);
 void mem_each(const Mem *mem, MemVisit visit, void *ctx);
 int32_t sem_stack_depth(const Machine *m, int32_t w);
 /* The warp's stack as the papers write it, top first:
-** "(l6, ∅, l15, {0}) : []" for sync, "(l15, exit, {0,1}) : ..." for ipdom. */
+** "(l6, ∅, l15, {0})" for sync, "(l15, ⊥, {0,1}) : ..." for ipdom, where ⊥
+** is the virtual exit; "[]" when empty. */
 void sem_print_stack(Buf *b, const Machine *m, int32_t w);
 /* A thread set as "{0,1,2}" (runs of five or more as "0..9"). */
 void sem_print_set(Buf *b, const Machine *m, int32_t w, const uint64_t *set);

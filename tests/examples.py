@@ -50,7 +50,7 @@ def fmt_stack(stack, model):
         if "l_id" in n:
             parts.append("(%s, %s, %s, %s)" % (n["l_id"], fmt_set(n["done"]), n["l_next"], fmt_set(n["todo"])))
         else:
-            parts.append("(%s, %s, %s)" % (n["pc"], n["rpc"], fmt_set(n["mask"])))
+            parts.append("(%s, %s, %s)" % (n["pc"] or "⊥", n["rpc"] or "⊥", fmt_set(n["mask"])))
     return " : ".join(parts)
 
 

@@ -1,0 +1,1 @@
+cfg examples/bitonic.simd

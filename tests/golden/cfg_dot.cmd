@@ -1,0 +1,1 @@
+cfg examples/if_else.simd --dot

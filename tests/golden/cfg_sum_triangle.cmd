@@ -1,0 +1,1 @@
+cfg examples/sum_triangle.simd

@@ -1,0 +1,1 @@
+run examples/does_not_exist.simd

@@ -1,0 +1,1 @@
+run examples/barrier_divergent.simd --trace --quiet

@@ -1,0 +1,1 @@
+run examples/unstructured.simd --model ipdom --trace --profile --quiet

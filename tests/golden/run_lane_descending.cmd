@@ -1,0 +1,1 @@
+run examples/atominc.simd --lane-order descending

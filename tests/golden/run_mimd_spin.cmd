@@ -1,0 +1,1 @@
+run examples/spin_lock.simd --model mimd --quiet

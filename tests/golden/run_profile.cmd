@@ -1,0 +1,1 @@
+run examples/tid_loop.simd --profile

@@ -1,0 +1,1 @@
+run examples/store_race.simd --races error --quiet

@@ -1,0 +1,1 @@
+run examples/nested_else.simd --strict-push --trace --quiet

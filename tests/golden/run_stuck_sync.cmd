@@ -1,0 +1,1 @@
+run examples/stuck_sync.simd --quiet

@@ -1,0 +1,1 @@
+run examples/sum_triangle.simd

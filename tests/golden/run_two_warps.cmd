@@ -1,0 +1,1 @@
+run examples/two_warps.simd --trace
