@@ -123,6 +123,8 @@ static const char run_help[] =
 	"  --races warn|error      a data race is a warning (default) or stops the run\n"
 	"  --max-steps N           stop after N warp instructions (default 10000000)\n"
 	"  --max-cells N           at most N initialised memory cells (default 67108864)\n"
+	"  --max-memory MiB        at most this much memory for the state: lane tables,\n"
+	"                          memory cells, values beyond int64 (default 2048)\n"
 	"  --max-bits N            at most N bits per integer value (default 1048576)\n"
 	"Output:\n"
 	"  --trace                 one line per step: step, instruction, rule fired (SF BT BF\n"
@@ -133,6 +135,9 @@ static const char run_help[] =
 	"  --profile               per conditional branch: visits and divergences; and how\n"
 	"                          often a warp executed each basic block\n"
 	"  --quiet                 no final state, only the status and the measures\n"
+	"  --all                   print every thread's values and every memory row (the\n"
+	"                          text output stops at 64 of each and says so; --json\n"
+	"                          always has everything)\n"
 	"  --json                  the result as JSON (cli.md)\n"
 	"\n"
 	"Exit status: 0 the program finished, 1 it got stuck, hit the step limit, raced\n"
@@ -184,18 +189,20 @@ static int cmd_run(int argc, char **argv)
 		{"races", required_argument, NULL, 'r'},
 		{"max-steps", required_argument, NULL, 'M'},
 		{"max-cells", required_argument, NULL, 'C'},
+		{"max-memory", required_argument, NULL, 'R'},
 		{"max-bits", required_argument, NULL, 'B'},
 		{"trace", no_argument, NULL, 'T'},
 		{"grid", no_argument, NULL, 'G'},
 		{"profile", no_argument, NULL, 'P'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"all", no_argument, NULL, 'a'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	SemOptions so = {0};
 	RunCtx ctx = {0};
-	bool profile = false, quiet = false;
+	bool profile = false, quiet = false, all = false;
 	ParamSetting *params = NULL;
 	int32_t nparams = 0, capparams = 0;
 	MemInit *data = NULL;
@@ -316,6 +323,11 @@ static int cmd_run(int argc, char **argv)
 				USAGE("--max-cells needs a positive number, not '%s'", optarg);
 			so.max_cells = (uint64_t)v;
 			break;
+		case 'R':
+			if (!parse_int(optarg, 1, 1LL << 40, &v))
+				USAGE("--max-memory needs a positive number of MiB, not '%s'", optarg);
+			so.max_memory = (uint64_t)v << 20;
+			break;
 		case 'B':
 			if (!parse_int(optarg, 128, 1LL << 32, &v))
 				USAGE("--max-bits needs a number from 128 to 4294967296, not '%s'",
@@ -326,6 +338,7 @@ static int cmd_run(int argc, char **argv)
 		case 'G': ctx.grid = true; break;
 		case 'P': profile = true; break;
 		case 'q': quiet = true; break;
+		case 'a': all = true; break;
 		case 'j': ctx.json = true; break;
 		case 'h': fputs(run_help, stdout); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
@@ -372,7 +385,7 @@ static int cmd_run(int argc, char **argv)
 				report_run_json(&b, m, ctx.trace ? buf_str(&t) : NULL);
 				buf_free(&t);
 			} else {
-				report_run_text(&b, m, profile, !quiet);
+				report_run_text(&b, m, profile, !quiet, all);
 			}
 			out(&b);
 			buf_free(&b);

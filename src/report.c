@@ -201,12 +201,20 @@ typedef struct CellRun {
 	int64_t start, next;
 	Buf vals;
 	bool open;
+	int64_t rows, max_rows, cells_left_out;
 } CellRun;
 
 static void run_flush(CellRun *r)
 {
 	if (!r->open)
 		return;
+	if (r->max_rows && r->rows >= r->max_rows) {
+		r->cells_left_out += r->next - r->start;
+		buf_reset(&r->vals);
+		r->open = false;
+		return;
+	}
+	r->rows++;
 	if (r->next - 1 == r->start)
 		buf_printf(r->b, "  %s[%lld] = %s\n", r->name, (long long)r->start, buf_str(&r->vals));
 	else
@@ -232,12 +240,14 @@ static void run_cell(void *ctx, int64_t addr, Num v)
 	r->next = addr + 1;
 }
 
-static void print_cells(Buf *b, const Mem *mem, const char *name)
+static void print_cells(Buf *b, const Mem *mem, const char *name, bool all)
 {
-	CellRun r = {b, name, 0, 0, {0}, false};
+	CellRun r = {b, name, 0, 0, {0}, false, 0, all ? 0 : REPORT_TEXT_LIMIT, 0};
 	mem_each(mem, run_cell, &r);
 	run_flush(&r);
 	buf_free(&r.vals);
+	if (r.cells_left_out)
+		buf_printf(b, "  ... %lld more cells of %s (--all shows them)\n", (long long)r.cells_left_out, name);
 }
 
 /* Variables a thread assigned, in declaration order (not parameters). */
@@ -284,7 +294,7 @@ static double efficiency(const Machine *m)
 	return m->steps ? (double)m->thread_instructions / ((double)m->steps * width) : 0.0;
 }
 
-void report_run_text(Buf *b, const Machine *m, bool profile, bool state)
+void report_run_text(Buf *b, const Machine *m, bool profile, bool state, bool all)
 {
 	const Program *p = m->prog;
 	buf_printf(b, "%s: %s (model %s, %d thread%s", p->path, sem_status_name(m->status),
@@ -296,12 +306,13 @@ void report_run_text(Buf *b, const Machine *m, bool profile, bool state)
 		buf_printf(b, " in %d warp%s of %d", nw, nw == 1 ? "" : "s", m->warpsize);
 	buf_puts(b, ")\n");
 	if (state) {
-		print_cells(b, &m->shared, "Σ");
+		print_cells(b, &m->shared, "Σ", all);
+		int32_t shown = all || m->nthreads <= REPORT_TEXT_LIMIT ? m->nthreads : REPORT_TEXT_LIMIT;
 		for (int32_t v = 0; v < m->nvars; v++) {
 			if (!var_listed(m, v))
 				continue;
 			buf_printf(b, "  %s =", p->vars[v].name);
-			for (int32_t t = 0; t < m->nthreads; t++) {
+			for (int32_t t = 0; t < shown; t++) {
 				Num x;
 				buf_putc(b, ' ');
 				if (sem_get(m, v, t, &x))
@@ -309,13 +320,15 @@ void report_run_text(Buf *b, const Machine *m, bool profile, bool state)
 				else
 					buf_putc(b, '-');
 			}
+			if (shown < m->nthreads)
+				buf_printf(b, " ... (threads %d..%d: --all)", shown, m->nthreads - 1);
 			buf_putc(b, '\n');
 		}
-		for (int32_t t = 0; t < m->nthreads; t++)
+		for (int32_t t = 0; t < shown; t++)
 			if (m->local[t] && m->local[t]->npages > 0) {
 				char name[48];
 				snprintf(name, sizeof name, "t%d: local", t);
-				print_cells(b, m->local[t], name);
+				print_cells(b, m->local[t], name, all);
 			}
 	}
 	buf_printf(b, "%llu steps, %llu thread instructions, SIMD efficiency %.3f, max stack depth %d, "

@@ -23,7 +23,10 @@ void report_grid_row(Buf *b, const Machine *m, const StepInfo *s);
 /* Final state (Σ cells written or initialised, each thread's variables,
 ** local memory) and the measures of semantics.md §7; with profile, the
 ** divergence map (visits and divergences per branch) and block executions. */
-void report_run_text(Buf *b, const Machine *m, bool profile, bool state);
+void report_run_text(Buf *b, const Machine *m, bool profile, bool state, bool all);
+/* Without `all`, text output shows at most this many threads per variable
+** and this many rows of memory, and says what it left out. */
+#define REPORT_TEXT_LIMIT 64
 /* cli.md "run --json"; trace is a rendered JSON array or NULL. */
 void report_run_json(Buf *b, const Machine *m, const char *trace);
 

