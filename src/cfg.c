@@ -325,7 +325,8 @@ Cfg *cfg_build(const Program *p)
 		/* rebuild the exit's predecessor list and the successor lists used
 		** by the reverse walk (the exit's "successors" in reverse are its preds) */
 		int32_t *xp = xmalloc((size_t)(npred[nb] + nxin) * sizeof *xp);
-		memcpy(xp, pred[nb], (size_t)npred[nb] * sizeof *xp);
+		if (npred[nb] > 0)
+			memcpy(xp, pred[nb], (size_t)npred[nb] * sizeof *xp);
 		memcpy(xp + npred[nb], xin, (size_t)nxin * sizeof *xp);
 		pred[nb] = xp;
 		npred[nb] += nxin;
@@ -363,16 +364,19 @@ Cfg *cfg_build(const Program *p)
 	/* GSA groups and μ operand selection */
 	for (b = 0; b < nb; b++) {
 		Block *bb = &g->blocks[b];
-		bool has_mu = false;
 		for (int32_t pc = bb->first; pc <= bb->last && ir_is_gsa(p->ins[pc].op); pc++) {
 			bb->ngsa++;
 			Op op = p->ins[pc].op;
 			if (op == OP_GAMMA || op == OP_ETA)
 				bb->implicit_sync = true;
-			if (op == OP_MU)
-				has_mu = true;
 		}
-		if (has_mu && bb->npred > 0) {
+		/* μ operand of each incoming edge: every block with a back edge
+		** gets the table, whether or not it holds a μ */
+		bool header = false;
+		for (int32_t j = 0; j < bb->npred && !header; j++)
+			header = g->blocks[bb->pred[j]].reachable && bb->reachable &&
+			         cfg_dominates(g, b, bb->pred[j]);
+		if (header) {
 			bb->mu_index = xmalloc((size_t)bb->npred * sizeof(int32_t));
 			int32_t k = 0;
 			for (int32_t j = 0; j < bb->npred; j++) {

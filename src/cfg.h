@@ -21,12 +21,15 @@ typedef struct Block {
 	int32_t *pred;        /* predecessors, in program order, each once */
 	int32_t npred;
 	int32_t idom;         /* immediate dominator; -1 for the entry and unreachable blocks */
-	int32_t ipdom;        /* immediate post-dominator (Cfg.nblocks = virtual exit); -1 if unreachable */
+	int32_t ipdom;        /* immediate post-dominator (Cfg.nblocks = virtual exit); defined for
+	                      ** every block, reachable from the entry or not, since every
+	                      ** block reaches the exit (with the added edges) */
 	bool reachable;       /* from the entry */
 	int32_t ngsa;         /* GSA instructions at the start of the block */
 	bool implicit_sync;   /* starts with a γ or η: an implicit sync (semantics.md §4) */
 	int32_t loop;         /* innermost loop containing the block, or -1 */
-	int32_t *mu_index;    /* for a μ block: per predecessor (same order as pred), the μ operand it selects */
+	int32_t *mu_index;    /* for a loop header: per predecessor (same order as pred), the μ
+	                      ** operand the edge selects (0 entry, k the k-th back edge); else NULL */
 } Block;
 
 typedef struct Loop {

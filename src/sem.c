@@ -967,8 +967,11 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			break;
 		case OP_ATOMCAS:
 			r = num_copy(old);
-			nv = num_eq(old, opnd_num(m, &ins->b, t)) ? num_copy(opnd_num(m, &ins->c, t))
-			                                            : num_copy(old); /* a failed CAS writes nothing */
+			if (!num_eq(old, opnd_num(m, &ins->b, t))) {
+				m->res[k] = r; /* a failed CAS writes nothing */
+				continue;
+			}
+			nv = num_copy(opnd_num(m, &ins->c, t));
 			break;
 		default: /* OP_ATOMEXCH */
 			r = num_copy(old);

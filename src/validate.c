@@ -65,6 +65,26 @@ static void warn_read(const Program *p, const Opnd *o, const uint64_t *defined, 
 	             p->vars[o->var].name);
 }
 
+/* IN[b]: the variables assigned on every path to block b — the entry's
+** (parameters) for the first block, else the meet (∩) of the reachable
+** predecessors' OUT sets. */
+static void block_in(const Cfg *g, int32_t b, const uint64_t *out, const uint64_t *entry, int32_t nw,
+                     uint64_t *cur)
+{
+	const Block *bb = &g->blocks[b];
+	if (b == 0)
+		memcpy(cur, entry, (size_t)nw * sizeof *cur);
+	else
+		memset(cur, 0xff, (size_t)nw * sizeof *cur);
+	for (int32_t j = 0; j < bb->npred; j++) {
+		int32_t q = bb->pred[j];
+		if (!g->blocks[q].reachable)
+			continue;
+		for (int32_t i = 0; i < nw; i++)
+			cur[i] &= out[(size_t)q * (size_t)nw + (size_t)i];
+	}
+}
+
 static void check_reads(const Program *p, const Cfg *g, Diags *d)
 {
 	int32_t nv = p->nvars, nb = g->nblocks;
@@ -89,17 +109,7 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 		for (int32_t k = 0; k < g->nrpo; k++) {
 			int32_t b = g->rpo[k];
 			const Block *bb = &g->blocks[b];
-			if (b == 0)
-				memcpy(cur, entry, (size_t)nw * sizeof *cur);
-			else
-				memset(cur, 0xff, (size_t)nw * sizeof *cur);
-			for (int32_t j = 0; j < bb->npred; j++) {
-				int32_t q = bb->pred[j];
-				if (!g->blocks[q].reachable)
-					continue;
-				for (int32_t i = 0; i < nw; i++)
-					cur[i] &= out[(size_t)q * (size_t)nw + (size_t)i];
-			}
+			block_in(g, b, out, entry, nw, cur);
 			for (int32_t pc = bb->first; pc <= bb->last; pc++)
 				if (p->ins[pc].dst >= 0)
 					bset(cur, p->ins[pc].dst);
@@ -114,17 +124,7 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 	for (int32_t k = 0; k < g->nrpo; k++) {
 		int32_t b = g->rpo[k];
 		const Block *bb = &g->blocks[b];
-		if (b == 0)
-			memcpy(cur, entry, (size_t)nw * sizeof *cur);
-		else
-			memset(cur, 0xff, (size_t)nw * sizeof *cur);
-		for (int32_t j = 0; j < bb->npred; j++) {
-			int32_t q = bb->pred[j];
-			if (!g->blocks[q].reachable)
-				continue;
-			for (int32_t i = 0; i < nw; i++)
-				cur[i] &= out[(size_t)q * (size_t)nw + (size_t)i];
-		}
+		block_in(g, b, out, entry, nw, cur);
 		/* the GSA group reads its operands on the edges (φ, μ) or lazily
 		** (γ, η): check μ/φ operands against the predecessor they belong to */
 		for (int32_t pc = bb->first; pc < bb->first + bb->ngsa; pc++) {

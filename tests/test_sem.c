@@ -49,10 +49,7 @@ static Prog load(const char *src)
 
 static void unload(Prog *r)
 {
-	/* ir_free does not free the Cfg that ir_load attached (reported); free
-	** it here and clear the pointer so that a fixed ir_free stays correct. */
-	cfg_free(r->p->cfg);
-	r->p->cfg = NULL;
+	/* ir_free also frees the Cfg ir_load attached (the Program owns it) */
 	ir_free(r->p);
 	diag_free(&r->d);
 	free(r->src);
@@ -1394,7 +1391,7 @@ ParameterizedTestParameters(sem, negative_address)
 		{"x = mem[a]", "LD", ORDER_DESCENDING, 3},
 		{"mem[a] = 1", "ST", ORDER_ASCENDING, 2},
 		{"mem[a] = 1", "ST", ORDER_DESCENDING, 3},
-		{"x = local[a]", "LD", ORDER_ASCENDING, 2},
+		{"x = local[a]", "LD", ORDER_DESCENDING, 3}, /* ascending: t0 reads the uninitialised local[1] first (MM) */
 		{"local[a] = 1", "ST", ORDER_DESCENDING, 3},
 		{"x = atominc(a)", "AT", ORDER_ASCENDING, 2},
 		{"x = atominc(a)", "AT", ORDER_DESCENDING, 3},
@@ -1512,11 +1509,8 @@ Test(sem, atomcas)
 /* "a failing atomcas writes nothing" (semantics.md §3): under .memory zero
 ** an uninitialised cell reads 0; cmp = 5 ≠ 0 fails in every PE, so cell 7
 ** must stay uninitialised (not be listed in the final Σ). */
-Test(sem, atomcas_fail_writes_nothing, .disabled = true)
+Test(sem, atomcas_fail_writes_nothing)
 {
-	/* DISABLED: bug in src/sem.c exec_atomic — a failed CAS stores the old
-	** value back (nv = num_copy(old)), which initialises the cell under
-	** .memory zero: Σ(7) = 0 appears in the result. */
 	Run r = start(".memory zero\nv = atomcas(7, 5, 9)\nstop\n");
 	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
 	EXPECT_VARS(r.m, "v", 0, 0, 0, 0);
@@ -1954,5 +1948,928 @@ Test(sem, int64_edges)
 	static const char *const small[] = {"c", "f", "h", "k", "n", "u"};
 	for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
 		cr_expect(!is_big(m, small[i], 0), "%s should be stored as int64", small[i]);
+	finish(&r);
+}
+
+/* =================================================================================
+** §4 GSA
+** ================================================================================= */
+
+/* γ (matrix form, two rows at pc 5 and 6): the γ block is an implicit sync.
+** {1,3} arrive first: SS resumes {0,2} at l4; their arrival fires SP, which
+** also runs the whole group in one step: x3 = p ≠ 0 ? x1 : x2 = 20 10 20 10,
+** y3 = 2 1 2 1, and continues after the group (pc 7). γ reads lazily: t0
+** never assigned x1, which is not an error. */
+Test(sem, gsa_gamma_implicit_sync)
+{
+	Run r = start("l0: p = tid & 1\n"
+	              "l1: bz p, l4\n"
+	              "l2: x1 = 10\n"
+	              "l3: jump l5\n"
+	              "l4: x2 = 20\n"
+	              "l5: [x3, y3] = gamma(p, (x1, 1), (x2, 2))\n"
+	              "mem[tid] = x3\n"
+	              "a = tid + 4\n"
+	              "mem[a] = y3\n"
+	              "stop\n");
+	Machine *m = r.m;
+	cr_assert_eq(pc_of(r.pr.p, "l5"), 5);
+	STEP(m, 0, RULE_IT);
+	STEP(m, 1, RULE_BD);
+	STEP(m, 2, RULE_IT);
+	STEP(m, 3, RULE_JP);
+	STEP(m, 5, RULE_SS);
+	AT(m, 4, TH(0) | TH(2), 1);
+	NODE(m, 0, 1, TH(1) | TH(3), 4, NONE);
+	cr_expect(!has_var(m, "x3", 1)); /* the group has not run yet */
+	STEP(m, 4, RULE_IT);
+	STEP(m, 5, RULE_SP);
+	AT(m, 7, ALL4, 0);
+	EXPECT_VARS(m, "x3", 20, 10, 20, 10);
+	EXPECT_VARS(m, "y3", 2, 1, 2, 1);
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_MEM(m, 0, 20, 10, 20, 10, 2, 1, 2, 1);
+	cr_expect_eq(m->rule_count[RULE_IT], 6); /* l0, l2, l4, and the three after the group */
+	finish(&r);
+}
+
+/* A γ block reached by a uniform branch pops at once (SP). */
+Test(sem, gsa_gamma_uniform)
+{
+	Run r = start("l0: p = 1\n"
+	              "l1: bz p, l4\n"
+	              "l2: x1 = 10\n"
+	              "l3: jump l5\n"
+	              "l4: x2 = 20\n"
+	              "l5: x3 = gamma(p, x1, x2)\n"
+	              "l6: stop\n");
+	Rec rec = {0};
+	cr_expect_eq(sem_run(r.m, rec_hook, &rec), SEM_OK);
+	EXPECT_RULES_AT(&rec, 5, "SP");
+	EXPECT_VARS(r.m, "x3", 10, 10, 10, 10);
+	finish(&r);
+}
+
+/* μ and η in a loop where thread t leaves when i1 = t (p = i1 < tid):
+** μ picks i0 on entry (from block 0) and i2 on the back edge; each
+** μ execution is one IT. The η block is an implicit sync: SS resumes
+** {0,1,2} at the η block itself (l_next), then SP runs η: n = each PE's own
+** last i1 = 0 1 2 3. */
+Test(sem, gsa_mu_eta_loop)
+{
+	Run r = start("l0: i0 = 0\n"
+	              "l1: i1 = mu(i0, i2)\n"
+	              "l2: p = i1 < tid\n"
+	              "l3: bz p, l6\n" /* leave where p = 0 */
+	              "l4: i2 = i1 + 1\n"
+	              "l5: jump l1\n"
+	              "l6: n = eta(p, i1)\n"
+	              "l7: mem[tid] = n\n"
+	              "l8: stop\n");
+	Machine *m = r.m;
+	STEP(m, 0, RULE_IT);
+	STEP(m, 1, RULE_IT); /* entry: i1 := i0 */
+	EXPECT_VARS(m, "i1", 0, 0, 0, 0);
+	STEP(m, 2, RULE_IT);
+	STEP(m, 3, RULE_BD); /* t0 leaves */
+	NODE(m, 0, 3, NONE, 6, TH(0));
+	STEP(m, 4, RULE_IT);
+	STEP(m, 5, RULE_JP);
+	STEP(m, 1, RULE_IT); /* back edge: i1 := i2 = 1 in {1,2,3} */
+	EXPECT_VARS(m, "i1", 0, 1, 1, 1);
+	run_to(m, 6, 30);
+	AT(m, 6, TH(3), 1);
+	NODE(m, 0, 3, NONE, 6, TH(0) | TH(1) | TH(2));
+	STEP(m, 6, RULE_SS);
+	AT(m, 6, TH(0) | TH(1) | TH(2), 1);
+	cr_expect(!has_var(m, "n", 3));
+	STEP(m, 6, RULE_SP);
+	AT(m, 7, ALL4, 0);
+	EXPECT_VARS(m, "n", 0, 1, 2, 3);
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_MEM(m, 0, 0, 1, 2, 3);
+	finish(&r);
+}
+
+/* μ at the program's first block: the entry operand (the literal 0) is used
+** when the warp starts there, the back-edge operand afterwards:
+** i1 = 0, 1, 2; i2 = 1, 2, 3; p = i2 < 3 falls through when i2 = 3. */
+Test(sem, gsa_mu_in_entry_block)
+{
+	Run r = start("l0: i1 = mu(0, i2)\n"
+	              "l1: i2 = i1 + 1\n"
+	              "l2: p = i2 < 3\n"
+	              "l3: bnz p, l0\n"
+	              "l4: sync\n"
+	              "l5: mem[tid] = i2\n"
+	              "l6: stop\n");
+	Rec rec = {0};
+	cr_expect_eq(sem_run(r.m, rec_hook, &rec), SEM_OK);
+	EXPECT_MEM(r.m, 0, 3, 3, 3, 3);
+	EXPECT_RULES_AT(&rec, 3, "BT BT BF");
+	EXPECT_RULES_AT(&rec, 0, "IT IT IT");
+	finish(&r);
+}
+
+/* φ picks by predecessor (preds of the l5 block in program order: the
+** l2-l3 block, then l4). φ is not an implicit sync: each group runs it on
+** arrival (IT), then the explicit sync joins them. */
+Test(sem, gsa_phi)
+{
+	Run r = start("l0: p = tid & 1\n"
+	              "l1: bz p, l4\n"
+	              "l2: x1 = 10\n"
+	              "l3: jump l5\n"
+	              "l4: x2 = 20\n"
+	              "l5: x3 = phi(x1, x2)\n"
+	              "l6: sync\n"
+	              "l7: mem[tid] = x3\n"
+	              "l8: stop\n");
+	Machine *m = r.m;
+	run_to(m, 5, 10);
+	STEP(m, 5, RULE_IT);
+	cr_expect_eq(var(m, "x3", 1), 10);
+	cr_expect(!has_var(m, "x3", 0));
+	STEP(m, 6, RULE_SS);
+	STEP(m, 4, RULE_IT);
+	STEP(m, 5, RULE_IT);
+	EXPECT_VARS(m, "x3", 20, 10, 20, 10);
+	STEP(m, 6, RULE_SP);
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_MEM(m, 0, 20, 10, 20, 10);
+	finish(&r);
+}
+
+/* T2: sumTriangle in GSA form (seed 001 §5.3, examples/sum_triangle_gsa.simd):
+** Σ[16..19] = 0 5 6 22, d3 = 1 2 3 4, s4 = 0 5 6 22; the loop branch at l7
+** fires BF BD BD BD BT (t0 leaves at the 2nd visit ... t3 alone at the 5th),
+** the η block at l16 fires SS then SP; the μ group (3 rows) is one step. */
+Test(sem, gsa_sum_triangle)
+{
+	Run r = start(".threads 4\n"
+	              ".param c = 4\n"
+	              ".param v = 16\n"
+	              ".data 0: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n"
+	              "l0:  s0 = 0\n"
+	              "l1:  d0 = 0\n"
+	              "l2:  i0 = tid\n"
+	              "l3:  x0 = tid + 1\n"
+	              "l4:  L0 = c × x0\n"
+	              "l5:  [i1, s1, d1] = μ[(i0, s0, d0), (i2, s3, d2)]\n"
+	              "l6:  p0 = i1 < L0\n"
+	              "l7:  bz p0, l16\n"
+	              "l8:  p1 = d1 % 2\n"
+	              "l9:  bz p1, l12\n"
+	              "l10: x1 = ↓i1\n"
+	              "l11: s2 = s1 + x1\n"
+	              "l12: [s3] = γ(p1, s2, s1)\n"
+	              "l13: d2 = d1 + 1\n"
+	              "l14: i2 = i1 + c\n"
+	              "l15: jump l5\n"
+	              "l16: [s4, d3] = η[p0, (s1, d1)]\n"
+	              "l17: x2 = d3 - 1\n"
+	              "l18: x3 = v + x2\n"
+	              "l19: ↑x3 = s4\n"
+	              "l20: stop\n");
+	Rec rec = {0};
+	const Program *p = r.pr.p;
+	cr_expect_eq(sem_run(r.m, rec_hook, &rec), SEM_OK);
+	EXPECT_MEM(r.m, 16, 0, 5, 6, 22);
+	EXPECT_VARS(r.m, "d3", 1, 2, 3, 4);
+	EXPECT_VARS(r.m, "s4", 0, 5, 6, 22);
+	EXPECT_RULES_AT(&rec, pc_of(p, "l7"), "BF BD BD BD BT");
+	EXPECT_RULES_AT(&rec, pc_of(p, "l16"), "SS SP");
+	EXPECT_RULES_AT(&rec, pc_of(p, "l5") + 1, ""); /* the μ rows after the first never issue */
+	cr_expect_eq(r.m->visits[pc_of(p, "l7")], 5);
+	cr_expect_eq(r.m->divergences[pc_of(p, "l7")], 3);
+	cr_expect_eq(r.m->visits[pc_of(p, "l9")], 4);
+	cr_expect_eq(r.m->divergences[pc_of(p, "l9")], 0);
+	finish(&r);
+}
+
+/* T1 / language.md §6: the plain sumTriangle. */
+Test(sem, sum_triangle)
+{
+	Run r = start(".threads 4\n"
+	              ".param c = 4\n"
+	              ".param v = 16\n"
+	              ".data 0: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n"
+	              "l0:  s = 0\n"
+	              "l1:  d = 0\n"
+	              "l2:  i = tid\n"
+	              "l3:  x = tid + 1\n"
+	              "l4:  L = c * x\n"
+	              "l5:  p = i < L\n"
+	              "l6:  bz p, l15\n"
+	              "l7:  q = d % 2\n"
+	              "l8:  bz q, l11\n"
+	              "l9:  x = mem[i]\n"
+	              "l10: s = s + x\n"
+	              "l11: sync\n"
+	              "l12: d = d + 1\n"
+	              "l13: i = i + c\n"
+	              "l14: jump l5\n"
+	              "l15: sync\n"
+	              "l16: x = d - 1\n"
+	              "l17: y = v + x\n"
+	              "l18: mem[y] = s\n"
+	              "l19: stop\n");
+	Rec rec = {0};
+	cr_expect_eq(sem_run(r.m, rec_hook, &rec), SEM_OK);
+	EXPECT_MEM(r.m, 16, 0, 5, 6, 22);
+	EXPECT_MEM(r.m, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	EXPECT_VARS(r.m, "d", 1, 2, 3, 4);
+	EXPECT_RULES_AT(&rec, 6, "BF BD BD BD BT");
+	EXPECT_RULES_AT(&rec, 15, "SS SP");
+	finish(&r);
+}
+
+/* =================================================================================
+** §5 models
+** ================================================================================= */
+
+static const char if_else[] = "l0: p = tid & 1\n"
+                              "l1: bz p, l4\n" /* jump {0,2}, fall {1,3} */
+                              "l2: x = 10\n"
+                              "l3: jump l5\n"
+                              "l4: x = 20\n"
+                              "l5: sync\n"
+                              "l6: mem[tid] = x\n"
+                              "l7: stop\n";
+
+/* ipdom, fall-through first: the branch at l1 has R = l5 (B3). The top
+** (0 → now 1, exit, all) gets pc R, then the jump side (l4, l5, {0,2}) and
+** the fall-through side (l2, l5, {1,3}) are pushed; the last pushed runs.
+** Entries pop for free when their pc reaches their rpc. */
+Test(sem, ipdom_if_else_fallthrough_first)
+{
+	SemOptions o = opts();
+	o.model = MODEL_IPDOM;
+	Run r = start_with(if_else, &o);
+	Machine *m = r.m;
+	ENT(m, 0, 0, -1, ALL4);
+	STEP(m, 0, RULE_IT);
+	ENT(m, 0, 1, -1, ALL4);
+	STEP(m, 1, RULE_BD);
+	AT(m, 2, TH(1) | TH(3), 3);
+	ENT(m, 0, 2, 5, TH(1) | TH(3));
+	ENT(m, 1, 4, 5, TH(0) | TH(2));
+	ENT(m, 2, 5, -1, ALL4);
+	STEP(m, 2, RULE_IT);
+	ENT(m, 0, 3, 5, TH(1) | TH(3));
+	STEP(m, 3, RULE_JP); /* pc 5 = rpc: popped */
+	AT(m, 4, TH(0) | TH(2), 2);
+	ENT(m, 0, 4, 5, TH(0) | TH(2));
+	STEP(m, 4, RULE_IT); /* popped: the entry below waits at l5 */
+	AT(m, 5, ALL4, 1);
+	ENT(m, 0, 5, -1, ALL4);
+	STEP(m, 5, RULE_NOP); /* sync is a no-op, but a step */
+	AT(m, 6, ALL4, 1);
+	STEP(m, 6, RULE_IT);
+	STEP(m, 7, RULE_SF);
+	cr_expect_eq(m->status, SEM_OK);
+	cr_expect_eq(m->warps[0].nents, 0);
+	EXPECT_MEM(m, 0, 20, 10, 20, 10);
+	finish(&r);
+}
+
+/* ipdom, taken first (NVIDIA): the fall-through side is pushed first. */
+Test(sem, ipdom_if_else_taken_first)
+{
+	SemOptions o = opts();
+	o.model = MODEL_IPDOM;
+	o.taken_first = true;
+	Run r = start_with(if_else, &o);
+	Machine *m = r.m;
+	STEP(m, 0, RULE_IT);
+	STEP(m, 1, RULE_BD);
+	AT(m, 4, TH(0) | TH(2), 3);
+	ENT(m, 0, 4, 5, TH(0) | TH(2));
+	ENT(m, 1, 2, 5, TH(1) | TH(3));
+	ENT(m, 2, 5, -1, ALL4);
+	STEP(m, 4, RULE_IT);
+	AT(m, 2, TH(1) | TH(3), 2);
+	STEP(m, 2, RULE_IT);
+	STEP(m, 3, RULE_JP);
+	AT(m, 5, ALL4, 1);
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_MEM(m, 0, 20, 10, 20, 10);
+	finish(&r);
+}
+
+/* ipdom, if-then: the jump target is R itself, so only the fall-through
+** side is pushed. */
+Test(sem, ipdom_if_then)
+{
+	SemOptions o = opts();
+	o.model = MODEL_IPDOM;
+	Run r = start_with("l0: p = tid & 1\n"
+	                   "l1: bz p, l3\n"
+	                   "l2: x = 10\n"
+	                   "l3: sync\n"
+	                   "l4: stop\n",
+	                   &o);
+	Machine *m = r.m;
+	STEP(m, 0, RULE_IT);
+	STEP(m, 1, RULE_BD);
+	AT(m, 2, TH(1) | TH(3), 2);
+	ENT(m, 0, 2, 3, TH(1) | TH(3));
+	ENT(m, 1, 3, -1, ALL4);
+	STEP(m, 2, RULE_IT);
+	AT(m, 3, ALL4, 1);
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	finish(&r);
+}
+
+/* ipdom, divergent loop (TC-SEM-4's program): the exit branch's R = l7 equals
+** the top's rpc after the first divergence, so the top is popped and the
+** remaining side pushed: the stack never grows beyond 2. */
+Test(sem, ipdom_loop_does_not_grow)
+{
+	SemOptions o = opts();
+	o.model = MODEL_IPDOM;
+	Run r = start_with("l0: i = 0\n"
+	                   "l1: s = 0\n"
+	                   "l2: p = tid < i\n"
+	                   "l3: bnz p, l7\n"
+	                   "l4: s = s + 1\n"
+	                   "l5: i = i + 1\n"
+	                   "l6: jump l2\n"
+	                   "l7: sync\n"
+	                   "l8: mem[tid] = s\n"
+	                   "l9: stop\n",
+	                   &o);
+	Machine *m = r.m;
+	run_to(m, 3, 10);
+	STEP(m, 3, RULE_BF); /* i = 0: uniform, moves the top's pc */
+	AT(m, 4, ALL4, 1);
+	ENT(m, 0, 4, -1, ALL4);
+	for (int k = 1; k <= 3; k++) {
+		run_to(m, 3, 10);
+		STEP(m, 3, RULE_BD); /* t(k-1) leaves */
+		uint64_t stay = ALL4 & ~((1ull << k) - 1);
+		AT(m, 4, stay, 2);
+		ENT(m, 0, 4, 7, stay);
+		ENT(m, 1, 7, -1, ALL4);
+	}
+	run_to(m, 3, 10);
+	STEP(m, 3, RULE_BT); /* t3 alone leaves: its entry reaches R and pops */
+	AT(m, 7, ALL4, 1);
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_MEM(m, 0, 1, 2, 3, 4);
+	cr_expect_eq(m->max_depth, 2);
+	finish(&r);
+}
+
+/* ipdom, exit: both sides' ipdom is the virtual exit (R = -1 = the top's
+** rpc), so the top is replaced by the two sides. exit removes {1,3} from
+** every entry; the emptied entry pops and {0,2} run on. */
+Test(sem, ipdom_exit)
+{
+	SemOptions o = opts();
+	o.model = MODEL_IPDOM;
+	Run r = start_with("l0: p = tid & 1\n"
+	                   "l1: bz p, l4\n"
+	                   "l2: x = 1\n"
+	                   "l3: exit\n"
+	                   "l4: x = 2\n"
+	                   "l5: mem[tid] = x\n"
+	                   "l6: stop\n",
+	                   &o);
+	Machine *m = r.m;
+	STEP(m, 0, RULE_IT);
+	STEP(m, 1, RULE_BD);
+	AT(m, 2, TH(1) | TH(3), 2);
+	ENT(m, 0, 2, -1, TH(1) | TH(3));
+	ENT(m, 1, 4, -1, TH(0) | TH(2));
+	STEP(m, 2, RULE_IT);
+	STEP(m, 3, RULE_EX);
+	AT(m, 4, TH(0) | TH(2), 1);
+	ENT(m, 0, 4, -1, TH(0) | TH(2));
+	cr_expect_eq(m->nlive, 2);
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_MEM(m, 0, 2);
+	EXPECT_MEM(m, 2, 2);
+	EXPECT_NO_CELL(m, 1);
+	EXPECT_NO_CELL(m, 3);
+	finish(&r);
+}
+
+/* ipdom on the unstructured CFG of Diamos et al. (examples/unstructured.simd):
+** every branch's R is the exit block; T0: BB1 BB3 BB4 BB5, T1: BB1 BB2,
+** T2: BB1 BB2 BB3 BB5, T3: BB1 BB2 BB3 BB4. By hand: BB1 all; BB2 {1,2,3};
+** BB3 {2,3} (T1 drops to the Exit entry); BB4 {3}; BB5 {2}; then the
+** deferred {0}: BB3, BB4, BB5; Exit once: 1+1+2+2+2+1 = 9 block executions.
+** The sync model gets stuck at stop (no sync pops the nodes). */
+static const char unstructured[] = ".threads 4\n"
+                                   "bb1:   c1 = tid == 0\n"
+                                   "       bnz c1, bb3\n"
+                                   "bb2:   c2 = tid == 1\n"
+                                   "       bnz c2, exit\n"
+                                   "bb3:   c3 = tid == 2\n"
+                                   "       bnz c3, bb5\n"
+                                   "bb4:   c4 = tid == 3\n"
+                                   "       bnz c4, exit\n"
+                                   "bb5:   seen5 = 1\n"
+                                   "exit:  stop\n";
+
+Test(sem, ipdom_unstructured_blocks)
+{
+	for (int taken = 0; taken < 2; taken++) {
+		SemOptions o = opts();
+		o.model = MODEL_IPDOM;
+		o.taken_first = taken;
+		Run r = start_with(unstructured, &o);
+		Machine *m = r.m;
+		cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+		const Cfg *g = m->cfg;
+		cr_assert_eq(g->nblocks, 6);
+		uint64_t total = 0;
+		for (int b = 0; b < 6; b++)
+			total += m->block_execs[b];
+		cr_expect_eq(total, 9, "taken-first %d: %llu block executions", taken, (unsigned long long)total);
+		if (!taken) {
+			static const uint64_t want[6] = {1, 1, 2, 2, 2, 1};
+			for (int b = 0; b < 6; b++)
+				cr_expect_eq(m->block_execs[b], want[b], "block %d: %llu", b,
+				             (unsigned long long)m->block_execs[b]);
+		}
+		cr_expect(has_var(m, "seen5", 0) && !has_var(m, "seen5", 1) && has_var(m, "seen5", 2) &&
+		          !has_var(m, "seen5", 3));
+		finish(&r);
+	}
+	Run r = start(unstructured);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_STUCK);
+	cr_expect_str_eq(r.m->err.rule, "SF");
+	cr_expect_eq(r.m->err.pc, 9);
+	finish(&r);
+}
+
+/* The spin lock (examples/spin_lock.simd): under mimd every thread is a warp
+** of one without a stack and the threads interleave round robin, so the lock
+** holder releases it and every thread gets in: Σ = 0 4. The first 8 steps:
+** w0..w3 try the CAS (t0 wins), then w0 falls out of the loop (BF) while
+** w1..w3 jump back (BT). Under sync (and ipdom) the winner waits at the
+** loop's sync for threads that never get the lock: the step limit. */
+static const char spin_lock[] = ".threads 4\n"
+                                ".data 0: 0 0\n"
+                                "lock:  old = atomcas(0, 0, 1)\n"
+                                "       bnz old, lock\n"
+                                "       sync\n"
+                                "       c = mem[1]\n"
+                                "       c = c + 1\n"
+                                "       mem[1] = c\n"
+                                "       r = atomexch(0, 0)\n"
+                                "       stop\n";
+
+Test(sem, mimd_spin_lock)
+{
+	SemOptions o = opts();
+	o.model = MODEL_MIMD;
+	Run r = start_with(spin_lock, &o);
+	Machine *m = r.m;
+	cr_expect_eq(m->nwarps, 4);
+	cr_expect_eq(m->warps[2].base, 2);
+	cr_expect_eq(m->warps[2].size, 1);
+	Rec rec = {0};
+	cr_expect_eq(sem_run(m, rec_hook, &rec), SEM_OK);
+	EXPECT_MEM(m, 0, 0, 4);
+	static const Rule rule[8] = {RULE_IT, RULE_IT, RULE_IT, RULE_IT, RULE_BF, RULE_BT, RULE_BT, RULE_BT};
+	cr_assert_geq(rec.n, 8);
+	for (int i = 0; i < 8; i++)
+		cr_expect(rec.warp[i] == i % 4 && rec.rule[i] == rule[i] && rec.nactive[i] == 1,
+		          "step %d: warp %d %s", i + 1, rec.warp[i], sem_rule_name(rec.rule[i]));
+	EXPECT_VARS(m, "c", 1, 2, 3, 4); /* t0 first; then the others in round-robin order */
+	finish(&r);
+
+	for (int model = 0; model < 2; model++) {
+		o = opts();
+		o.model = model ? MODEL_IPDOM : MODEL_SYNC;
+		o.max_steps = 5000;
+		r = start_with(spin_lock, &o);
+		cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_LIMIT);
+		cr_expect_str_eq(r.m->err.rule, "limit");
+		cr_expect_eq(r.m->steps, 5000);
+		finish(&r);
+	}
+}
+
+/* mimd: sync is a no-op step; branches just jump. */
+Test(sem, mimd_if_else)
+{
+	SemOptions o = opts();
+	o.model = MODEL_MIMD;
+	Run r = start_with(if_else, &o);
+	Rec rec = {0};
+	cr_expect_eq(sem_run(r.m, rec_hook, &rec), SEM_OK);
+	EXPECT_MEM(r.m, 0, 20, 10, 20, 10);
+	EXPECT_RULES_AT(&rec, 1, "BT BF BT BF"); /* t0, t2 jump (p = 0) */
+	EXPECT_RULES_AT(&rec, 5, "NOP NOP NOP NOP");
+	cr_expect_eq(r.m->max_depth, 0);
+	finish(&r);
+}
+
+/* =================================================================================
+** §7 measures
+** ================================================================================= */
+
+/* if_else (sync model), counted by hand from the trace of split_polarity:
+** steps IT l0, BD l1, IT l2, JP l3, SS l5, IT l4, SP l5, IT l6, SF l7 = 9;
+** |Θ| at the start of each: 4 4 2 2 2 2 2 4 4 = 26 thread instructions;
+** the branch: 1 visit, 1 divergence; blocks B0 [l0,l1], B1 [l2,l3], B2 [l4],
+** B3 [l5..l7]: B3 is entered twice (by {1,3} through the jump, by {0,2}
+** falling through from l4; SP continues inside it), the others once;
+** maximum depth 1. */
+Test(sem, measures_if_else)
+{
+	Run r = start(if_else);
+	Machine *m = r.m;
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	cr_expect_eq(m->steps, 9);
+	cr_expect_eq(m->thread_instructions, 26);
+	cr_expect_eq(m->visits[1], 1);
+	cr_expect_eq(m->divergences[1], 1);
+	static const uint64_t blocks[4] = {1, 1, 1, 2};
+	cr_assert_eq(m->cfg->nblocks, 4);
+	for (int b = 0; b < 4; b++)
+		cr_expect_eq(m->block_execs[b], blocks[b], "block %d: %llu", b, (unsigned long long)m->block_execs[b]);
+	cr_expect_eq(m->max_depth, 1);
+	cr_expect_eq(m->rule_count[RULE_IT], 4);
+	cr_expect_eq(m->rule_count[RULE_BD], 1);
+	cr_expect_eq(m->rule_count[RULE_JP], 1);
+	cr_expect_eq(m->rule_count[RULE_SS], 1);
+	cr_expect_eq(m->rule_count[RULE_SP], 1);
+	cr_expect_eq(m->rule_count[RULE_SF], 1);
+	finish(&r);
+}
+
+/* TC-SEM-4's loop, counted by hand:
+**   l0, l1: 2 steps × 4 threads = 8
+**   i = 0: l2 l3(BF) l4 l5 l6 with 4 threads: 5 steps, 20
+**   i = 1: l2 l3(BD) with 4, l4 l5 l6 with 3: 5 steps, 17
+**   i = 2: l2 l3 with 3, then 2: 5 steps, 12
+**   i = 3: l2 l3 with 2, then 1: 5 steps, 7
+**   i = 4: l2 l3(BT) with 1: 2 steps, 2
+**   l7 SS with {3}: 1; l7 SP with {0,1,2}: 3; l8, l9 with 4: 8
+** steps 2 + 20 + 2 + 4 = 28; thread instructions 8+20+17+12+7+2+12 = 78.
+** Blocks B0 [l0,l1] 1; B1 [l2,l3] 5 (one per visit); B2 [l4..l6] 4;
+** B3 [l7..l9] 2 (BT enters it, SS re-enters it at l_next = l7).
+** Rules: IT 16, JP 4, BF 1, BD 3, BT 1, SS 1, SP 1, SF 1. */
+Test(sem, measures_loop)
+{
+	Run r = start("l0: i = 0\n"
+	              "l1: s = 0\n"
+	              "l2: p = tid < i\n"
+	              "l3: bnz p, l7\n"
+	              "l4: s = s + 1\n"
+	              "l5: i = i + 1\n"
+	              "l6: jump l2\n"
+	              "l7: sync\n"
+	              "l8: mem[tid] = s\n"
+	              "l9: stop\n");
+	Machine *m = r.m;
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	cr_expect_eq(m->steps, 28);
+	cr_expect_eq(m->thread_instructions, 78);
+	cr_expect_eq(m->visits[3], 5);
+	cr_expect_eq(m->divergences[3], 3);
+	static const uint64_t blocks[4] = {1, 5, 4, 2};
+	cr_assert_eq(m->cfg->nblocks, 4);
+	for (int b = 0; b < 4; b++)
+		cr_expect_eq(m->block_execs[b], blocks[b], "block %d: %llu", b, (unsigned long long)m->block_execs[b]);
+	cr_expect_eq(m->max_depth, 1);
+	static const uint64_t rules[RULE__COUNT] = {
+		[RULE_IT] = 16, [RULE_JP] = 4, [RULE_BF] = 1, [RULE_BD] = 3,
+		[RULE_BT] = 1,  [RULE_SS] = 1, [RULE_SP] = 1, [RULE_SF] = 1,
+	};
+	for (int k = 0; k < RULE__COUNT; k++)
+		cr_expect_eq(m->rule_count[k], rules[k], "rule %s fired %llu times, want %llu",
+		             sem_rule_name((Rule)k), (unsigned long long)m->rule_count[k],
+		             (unsigned long long)rules[k]);
+	finish(&r);
+}
+
+/* ipdom on if_else (trace in ipdom_if_else_fallthrough_first): steps IT BD
+** IT JP IT NOP IT SF = 8 (pops are free); thread instructions 4 4 2 2 2 4 4 4
+** = 26; depth 3 after the branch; each block entered once (B3 once: {0,2}
+** and {1,3} meet in the waiting entry before it runs). */
+Test(sem, measures_ipdom)
+{
+	SemOptions o = opts();
+	o.model = MODEL_IPDOM;
+	Run r = start_with(if_else, &o);
+	Machine *m = r.m;
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	cr_expect_eq(m->steps, 8);
+	cr_expect_eq(m->thread_instructions, 26);
+	cr_expect_eq(m->max_depth, 3);
+	cr_expect_eq(m->visits[1], 1);
+	cr_expect_eq(m->divergences[1], 1);
+	cr_expect_eq(m->rule_count[RULE_NOP], 1);
+	for (int b = 0; b < 4; b++)
+		cr_expect_eq(m->block_execs[b], 1, "block %d: %llu", b, (unsigned long long)m->block_execs[b]);
+	finish(&r);
+}
+
+/* =================================================================================
+** sem_clone
+** ================================================================================= */
+
+/* A clone taken after the branch runs to the end on its own; the original
+** is where it was, then reaches the same result. */
+Test(sem, clone_independent)
+{
+	Run r = start(if_else);
+	Machine *m = r.m;
+	STEP(m, 0, RULE_IT);
+	STEP(m, 1, RULE_BD);
+	Machine *c = sem_clone(m);
+	cr_expect_eq(sem_run(c, NULL, NULL), SEM_OK);
+	EXPECT_MEM(c, 0, 20, 10, 20, 10);
+	cr_expect_eq(c->steps, 9);
+	/* the original is untouched */
+	cr_expect_eq(m->status, SEM_RUNNING);
+	AT(m, 2, TH(1) | TH(3), 1);
+	NODE(m, 0, 1, NONE, 4, TH(0) | TH(2));
+	cr_expect_eq(m->steps, 2);
+	for (int t = 0; t < 4; t++)
+		cr_expect(!has_var(m, "x", t));
+	EXPECT_NO_CELL(m, 0);
+	cr_expect_eq(m->visits[1], 1);
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_MEM(m, 0, 20, 10, 20, 10);
+	cr_expect_eq(m->steps, 9);
+	sem_free(c);
+	finish(&r);
+}
+
+/* Deep copy: big values, local memory, races, stack nodes and the error
+** state survive freeing the original (ASan catches shared pointers). */
+Test(sem, clone_deep)
+{
+	Run r = start("l0: a = 1 << 62\n"
+	              "l1: x = a * 4\n"
+	              "l2: local[0] = tid\n"
+	              "l3: mem[0] = tid\n"
+	              "l4: p = tid & 1\n"
+	              "l5: bz p, l7\n"
+	              "l6: y = x + 1\n"
+	              "l7: sync\n"
+	              "l8: z = local[0]\n"
+	              "l9: stop\n");
+	run_to(r.m, 6, 10);
+	Machine *c = sem_clone(r.m);
+	sem_free(r.m);
+	r.m = NULL;
+	cr_expect_eq(sem_run(c, NULL, NULL), SEM_OK);
+	EXPECT_STR(c, "x", 0, "18446744073709551616");
+	EXPECT_STR(c, "y", 1, "18446744073709551617");
+	cr_expect(!has_var(c, "y", 0));
+	EXPECT_VARS(c, "z", 0, 1, 2, 3);
+	cr_assert_eq(c->nraces, 1);
+	cr_expect_eq(c->races[0].values[3].i, 3);
+	EXPECT_MEM(c, 0, 3);
+	Machine *c2 = sem_clone(c);
+	sem_free(c);
+	EXPECT_VARS(c2, "z", 0, 1, 2, 3);
+	cr_expect_eq(c2->races[0].threads[2], 2);
+	sem_free(c2);
+	unload(&r.pr);
+}
+
+/* The random lane order's state is part of the machine: a clone replays the
+** same order as the original. A stuck state clones with its error. */
+Test(sem, clone_random_and_error)
+{
+	SemOptions o = opts();
+	o.lane_order = ORDER_RANDOM;
+	o.seed = 42;
+	Run r = start_with("mem[0] = tid\nmem[1] = tid\ny = 1 / 0\nstop\n", &o);
+	Machine *c = sem_clone(r.m);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_STUCK);
+	cr_expect_eq(sem_run(c, NULL, NULL), SEM_STUCK);
+	cr_assert(r.m->nraces == 2 && c->nraces == 2);
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 4; k++)
+			cr_expect_eq(r.m->races[i].threads[k], c->races[i].threads[k]);
+	Machine *c2 = sem_clone(c);
+	sem_free(c);
+	cr_expect_str_eq(c2->err.rule, "BP");
+	cr_expect(c2->err.msg != NULL && strstr(c2->err.msg, "division") != NULL);
+	cr_expect_eq(c2->err.nthreads, 1);
+	sem_free(c2);
+	finish(&r);
+}
+
+/* =================================================================================
+** more corners: aliasing, sparse lanes, atomics on fresh cells, GSA stuck
+** states, partial warps, addresses beyond int64
+** ================================================================================= */
+
+/* The destination is also an operand, for every kind of lane operation. */
+Test(sem, alias_destination)
+{
+	Run r = start("x = tid - 2\n"
+	              "x = -x\n"     /* 2 1 0 -1 */
+	              "y = tid\n"
+	              "y = ~y\n"     /* -1 -2 -3 -4 */
+	              "z = tid\n"
+	              "z = !z\n"     /* 1 0 0 0 */
+	              "w = tid + 1\n"
+	              "w = w << w\n" /* 1·2, 2·4, 3·8, 4·16 */
+	              "v = tid + 1\n"
+	              "v = 12 / v\n" /* 12 6 4 3 */
+	              "u = tid + 1\n"
+	              "u = u % 2\n"  /* 1 0 1 0 */
+	              "s = tid\n"
+	              "s = s * s\n"  /* 0 1 4 9 */
+	              "t = tid\n"
+	              "t = min(t, 2)\n"
+	              "stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "x", 2, 1, 0, -1);
+	EXPECT_VARS(r.m, "y", -1, -2, -3, -4);
+	EXPECT_VARS(r.m, "z", 1, 0, 0, 0);
+	EXPECT_VARS(r.m, "w", 2, 8, 24, 64);
+	EXPECT_VARS(r.m, "v", 12, 6, 4, 3);
+	EXPECT_VARS(r.m, "u", 1, 0, 1, 0);
+	EXPECT_VARS(r.m, "s", 0, 1, 4, 9);
+	EXPECT_VARS(r.m, "t", 0, 1, 2, 2);
+	finish(&r);
+}
+
+/* x = x · x seven times in the active lanes {1,3} only: 11^128 and 13^128;
+** the inactive lanes keep 10 and 12 (small). Then x - x = 0 everywhere. */
+Test(sem, big_sparse_alias)
+{
+	Run r = start("l0: x = tid + 10\n"
+	              "l1: p = tid & 1\n"
+	              "l2: bz p, l10\n"
+	              "x = x * x\n"
+	              "x = x * x\n"
+	              "x = x * x\n"
+	              "x = x * x\n"
+	              "x = x * x\n"
+	              "x = x * x\n"
+	              "x = x * x\n"
+	              "l10: sync\n"
+	              "y = x - x\n"
+	              "stop\n");
+	Machine *m = r.m;
+	cr_assert_eq(pc_of(r.pr.p, "l10"), 10);
+	run_to(m, 11, 20);
+	EXPECT_STR(m, "x", 0, "10");
+	EXPECT_STR(m, "x", 2, "12");
+	cr_expect(!is_big(m, "x", 0) && !is_big(m, "x", 2));
+	for (int t = 1; t < 4; t += 2) {
+		mpz_t want;
+		mpz_init(want);
+		mpz_ui_pow_ui(want, (unsigned long)t + 10, 128);
+		char *ws = mpz_get_str(NULL, 10, want);
+		EXPECT_STR(m, "x", t, ws);
+		free(ws);
+		mpz_clear(want);
+	}
+	cr_expect_eq(m->nbig[vix(m, "x")], 2);
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(m, "y", 0, 0, 0, 0);
+	finish(&r);
+}
+
+/* AT's premise Σ ⊢ c_x = c: an atomic on an uninitialised cell is stuck (MM)
+** under .memory strict and starts from 0 under .memory zero. */
+Test(sem, atomic_on_fresh_cell)
+{
+	Run r = start("l0: v = atominc(5)\nl1: stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_STUCK);
+	EXPECT_ERR(r.m, SEM_STUCK, "MM", 0, 0);
+	EXPECT_NO_CELL(r.m, 5);
+	finish(&r);
+	r = start(".memory zero\nv = atominc(5)\nw = atomadd(6, tid)\nstop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(r.m, "v", 1, 2, 3, 4);
+	EXPECT_VARS(r.m, "w", 0, 0, 1, 3); /* old values: 0, 0+0, 0+0+1, 0+0+1+2 */
+	EXPECT_MEM(r.m, 5, 4, 6);
+	finish(&r);
+}
+
+/* A GSA group that fails at an implicit sync (γ reads its predicate q,
+** which {0,2} never assigned: MV, thread 0) leaves the state as it was
+** before SP: Θ = {0,2}, the node still on the stack, pc at the γ block. */
+Test(sem, gsa_stuck_keeps_state)
+{
+	Run r = start("l0: p = tid & 1\n"
+	              "l1: bz p, l4\n"
+	              "l2: q = 1\n"
+	              "l3: jump l5\n"
+	              "l4: x2 = 20\n"
+	              "l5: x3 = gamma(q, p, x2)\n"
+	              "l6: stop\n");
+	Machine *m = r.m;
+	run_to(m, 5, 10);
+	STEP(m, 5, RULE_SS);
+	STEP(m, 4, RULE_IT);
+	AT(m, 5, TH(0) | TH(2), 1);
+	Snap s = snap_take(m);
+	stuck_step(m, 0);
+	EXPECT_ERR(m, SEM_STUCK, "MV", 5, 0);
+	cr_expect(strstr(m->err.msg, "'q'") != NULL, "%s", m->err.msg);
+	EXPECT_SAME(&s, m);
+	NODE(m, 0, 1, TH(1) | TH(3), 4, NONE);
+	for (int t = 0; t < 4; t++)
+		cr_expect(!has_var(m, "x3", t));
+	snap_free(&s);
+	finish(&r);
+}
+
+/* Three threads in warps of two: the last warp has one lane. */
+Test(sem, partial_last_warp)
+{
+	Run r = start(".threads 3\n"
+	              ".warpsize 2\n"
+	              "a = laneid\n"
+	              "b = warpid\n"
+	              "c = nwarps\n"
+	              "barrier\n"
+	              "mem[tid] = a\n"
+	              "stop\n");
+	Machine *m = r.m;
+	cr_expect_eq(m->nwarps, 2);
+	cr_expect_eq(m->warps[1].base, 2);
+	cr_expect_eq(m->warps[1].size, 1);
+	cr_expect_eq(m->warps[1].active[0], TH(0));
+	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
+	EXPECT_VARS(m, "a", 0, 1, 0);
+	EXPECT_VARS(m, "b", 0, 0, 1);
+	EXPECT_VARS(m, "c", 2, 2, 2);
+	EXPECT_MEM(m, 0, 0, 1, 0);
+	finish(&r);
+}
+
+/* The divergent barrier under the other models: ipdom deadlocks at l3 like
+** sync ({0,2} wait in the entry below); mimd completes: Σ = 2 1 2 1. */
+Test(sem, barrier_divergent_models)
+{
+	static const char src[] = "l0: p = tid % 2\n"
+	                          "l1: bz p, l5\n"
+	                          "l2: mem[tid] = 1\n"
+	                          "l3: barrier\n"
+	                          "l4: jump l7\n"
+	                          "l5: mem[tid] = 2\n"
+	                          "l6: barrier\n"
+	                          "l7: sync\n"
+	                          "l8: stop\n";
+	SemOptions o = opts();
+	o.model = MODEL_IPDOM;
+	Run r = start_with(src, &o);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_DEADLOCK);
+	EXPECT_ERR(r.m, SEM_DEADLOCK, "BAR", 3, 1, 3);
+	finish(&r);
+	o.model = MODEL_MIMD;
+	r = start_with(src, &o);
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
+	EXPECT_MEM(r.m, 0, 2, 1, 2, 1);
+	finish(&r);
+}
+
+/* A clone of an ipdom machine owns its SIMT stack. */
+Test(sem, clone_ipdom)
+{
+	SemOptions o = opts();
+	o.model = MODEL_IPDOM;
+	Run r = start_with(if_else, &o);
+	STEP(r.m, 0, RULE_IT);
+	STEP(r.m, 1, RULE_BD);
+	Machine *c = sem_clone(r.m);
+	STEP(r.m, 2, RULE_IT);
+	STEP(r.m, 3, RULE_JP); /* pops an entry of the original only */
+	cr_expect_eq(c->warps[0].nents, 3);
+	sem_free(r.m);
+	r.m = NULL;
+	ENT(c, 0, 2, 5, TH(1) | TH(3));
+	ENT(c, 2, 5, -1, ALL4);
+	cr_expect_eq(sem_run(c, NULL, NULL), SEM_OK);
+	EXPECT_MEM(c, 0, 20, 10, 20, 10);
+	cr_expect_eq(c->steps, 8);
+	sem_free(c);
+	unload(&r.pr);
+}
+
+/* Σ is a partial map ℕ → ℤ (semantics.md §1): any natural number is an
+** address, and only a negative one is stuck (rules LD/ST/AT). */
+/* Addresses are naturals that fit int64 (docs/semantics.md, "Data"): a
+** larger one is an error of the same rule as a negative one, and the
+** stuck store changes nothing. */
+Test(sem, address_beyond_int64)
+{
+	Run r = start("a = 1 << 64\n"
+	              "mem[a] = 5\n"
+	              "x = mem[a]\n"
+	              "stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_STUCK);
+	cr_expect_str_eq(r.m->err.rule, "ST");
+	cr_expect(strstr(r.m->err.msg, "too large") != NULL, "%s", r.m->err.msg);
+	cr_expect_eq(r.m->err.pc, 1);
+	cr_expect_eq(r.m->shared.npages, 0);
 	finish(&r);
 }

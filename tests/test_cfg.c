@@ -1,0 +1,731 @@
+/*
+** test_cfg.c — the control-flow graph (src/cfg.c): basic blocks per
+** language.md §4.3, edges, dominators, post-dominators with the virtual
+** exit, reconvergence points of branches, natural loops, the μ/φ operand
+** selection, and the text and DOT printers.
+**
+** Blocks are numbered in program order (cfg.h); each test first checks the
+** pc → block mapping it derives by hand from the leader rule, then uses the
+** block numbers. "X" below is the virtual exit (index nblocks).
+*/
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cfg.h"
+
+/* ---- helpers ----------------------------------------------------------- */
+
+typedef struct Prog {
+	Program *p;
+	const Cfg *g;
+	Diags d;
+	char *src;
+} Prog;
+
+static Prog load(const char *src)
+{
+	Prog r;
+	size_t n = strlen(src);
+	r.src = xstrdup(src);
+	diag_init(&r.d, "t.simd", r.src, n);
+	r.p = ir_load("t.simd", r.src, n, &r.d);
+	if (r.d.nerrors > 0 || !r.p->cfg) {
+		Buf b = {0};
+		diag_render(&r.d, &b);
+		cr_assert_fail("program does not load:\n%s\n%s", src, buf_str(&b));
+	}
+	r.g = r.p->cfg;
+	return r;
+}
+
+static void unload(Prog *r)
+{
+	/* ir_free also frees the Cfg ir_load attached (the Program owns it) */
+	ir_free(r->p);
+	diag_free(&r->d);
+	free(r->src);
+}
+
+#define I32S(...) ((const int32_t[]){__VA_ARGS__})
+#define NI32S(...) ((int)(sizeof(I32S(__VA_ARGS__)) / sizeof(int32_t)))
+
+static void expect_list(const char *what, int32_t b, const int32_t *got, int32_t ngot,
+                        const int32_t *want, int nwant, int line)
+{
+	bool same = ngot == nwant;
+	for (int i = 0; same && i < nwant; i++)
+		same = got[i] == want[i];
+	Buf gb = {0}, wb = {0};
+	for (int i = 0; i < ngot; i++)
+		buf_printf(&gb, " %d", got[i]);
+	for (int i = 0; i < nwant; i++)
+		buf_printf(&wb, " %d", want[i]);
+	cr_expect(same, "line %d: %s of B%d:%s, want%s", line, what, b, buf_str(&gb), buf_str(&wb));
+	buf_free(&gb);
+	buf_free(&wb);
+}
+
+#define EMPTY (const int32_t *)NULL, 0
+#define SUCC(g, b, ...) \
+	expect_list("succ", b, (g)->blocks[b].succ, (g)->blocks[b].nsucc, I32S(__VA_ARGS__), NI32S(__VA_ARGS__), __LINE__)
+#define PRED(g, b, ...) \
+	expect_list("pred", b, (g)->blocks[b].pred, (g)->blocks[b].npred, I32S(__VA_ARGS__), NI32S(__VA_ARGS__), __LINE__)
+#define NO_PRED(g, b) expect_list("pred", b, (g)->blocks[b].pred, (g)->blocks[b].npred, EMPTY, __LINE__)
+
+/* block_of for every pc, as a list. */
+static void expect_blocks(const Prog *r, const int32_t *want, int n, int line)
+{
+	cr_assert_eq(r->p->nins, n, "line %d: %d instructions, want %d", line, r->p->nins, n);
+	expect_list("block_of", -1, r->g->block_of, r->p->nins, want, n, line);
+	int32_t nb = 0;
+	for (int i = 0; i < n; i++)
+		nb = want[i] + 1 > nb ? want[i] + 1 : nb;
+	cr_expect_eq(r->g->nblocks, nb, "line %d: %d blocks, want %d", line, r->g->nblocks, nb);
+	for (int i = 0; i < n; i++) {
+		bool start = i == 0 || want[i] != want[i - 1];
+		cr_expect_eq(cfg_is_block_start(r->g, i), start, "line %d: pc %d block start %d", line, i, !start);
+		if (start)
+			cr_expect_eq(r->g->blocks[want[i]].first, i, "line %d", line);
+		if (i == n - 1 || want[i + 1] != want[i])
+			cr_expect_eq(r->g->blocks[want[i]].last, i, "line %d", line);
+	}
+}
+#define BLOCKS(r, ...) expect_blocks(r, I32S(__VA_ARGS__), NI32S(__VA_ARGS__), __LINE__)
+
+static void expect_idoms(const Cfg *g, const int32_t *idom, const int32_t *ipdom, int n, int line)
+{
+	for (int b = 0; b < n; b++) {
+		cr_expect_eq(g->blocks[b].idom, idom[b], "line %d: idom(B%d) = %d, want %d", line, b,
+		             g->blocks[b].idom, idom[b]);
+		cr_expect_eq(g->blocks[b].ipdom, ipdom[b], "line %d: ipdom(B%d) = %d, want %d", line, b,
+		             g->blocks[b].ipdom, ipdom[b]);
+	}
+}
+
+/* cfg_dominates / cfg_postdominates must agree with the trees. */
+static void check_relations(const Cfg *g)
+{
+	int32_t n = g->nblocks;
+	for (int32_t a = 0; a < n; a++)
+		for (int32_t b = 0; b < n; b++) {
+			if (!g->blocks[b].reachable)
+				continue;
+			bool dom = a == b;
+			for (int32_t v = g->blocks[b].idom; v >= 0 && !dom; v = g->blocks[v].idom)
+				dom = v == a;
+			cr_expect_eq(cfg_dominates(g, a, b), dom, "dominates(B%d, B%d)", a, b);
+			bool pdom = a == b;
+			for (int32_t v = g->blocks[b].ipdom; v >= 0 && v < n && !pdom; v = g->blocks[v].ipdom)
+				pdom = v == a;
+			cr_expect_eq(cfg_postdominates(g, a, b), pdom, "postdominates(B%d, B%d)", a, b);
+			cr_expect(cfg_postdominates(g, n, b), "the virtual exit post-dominates B%d", b);
+		}
+}
+
+static int32_t loop_with_header(const Cfg *g, int32_t h)
+{
+	for (int32_t l = 0; l < g->nloops; l++)
+		if (g->loops[l].header == h)
+			return l;
+	cr_assert_fail("no loop with header B%d", h);
+	return -1;
+}
+
+/* ---- blocks ------------------------------------------------------------ */
+
+/* Leaders (language.md §4.3): the first instruction, branch and jump
+** targets, the instruction after bz/bnz/jump/stop/exit. A label alone (l1,
+** l2, l3, l5 are never targets) does not start a block; sync and barrier do
+** not end one.
+**   B0 = l0..l4 (ends with the bz), B1 = l5 l6 (ends with the jump),
+**   B2 = l7 (target of l4), B3 = l8 l9 (target of l6; ends with exit). */
+Test(cfg, leaders)
+{
+	Prog r = load("l0: a = 1\n"
+	              "l1: b = 2\n"
+	              "l2: sync\n"
+	              "l3: barrier\n"
+	              "l4: bz a, l7\n"
+	              "l5: c = 3\n"
+	              "l6: jump l8\n"
+	              "l7: c = 4\n"
+	              "l8: sync\n"
+	              "l9: exit\n");
+	const Cfg *g = r.g;
+	BLOCKS(&r, 0, 0, 0, 0, 0, 1, 1, 2, 3, 3);
+	SUCC(g, 0, 1, 2); /* fall-through first, then the target */
+	SUCC(g, 1, 3);
+	SUCC(g, 2, 3);
+	SUCC(g, 3, 4); /* exit → the virtual exit */
+	NO_PRED(g, 0);
+	PRED(g, 1, 0);
+	PRED(g, 2, 0);
+	PRED(g, 3, 1, 2); /* program order */
+	for (int b = 0; b < 4; b++) {
+		cr_expect(g->blocks[b].reachable);
+		cr_expect_eq(g->blocks[b].ngsa, 0);
+		cr_expect(!g->blocks[b].implicit_sync);
+		cr_expect_eq(g->blocks[b].loop, -1);
+	}
+	cr_expect_eq(g->nloops, 0);
+	unload(&r);
+}
+
+/* A label on a line of its own names the next instruction and does not
+** start a block either; an instruction after stop starts a block. Here
+** "mid" labels pc 1 (not a target): one block B0 = pc 0..1 ends at bz;
+** B1 = stop; B2 = x = 1 (after stop, unreachable, falls into B3); B3 =
+** exit (target of the bz). */
+Test(cfg, labels_and_unreachable)
+{
+	Prog r = load("a = tid\n"
+	              "mid:\n"
+	              "bz a, end\n"
+	              "stop\n"
+	              "x = 1\n"
+	              "end: exit\n");
+	const Cfg *g = r.g;
+	cr_expect_eq(r.p->labels[ir_find_label(r.p, "mid")].ins, 1);
+	BLOCKS(&r, 0, 0, 1, 2, 3);
+	SUCC(g, 0, 1, 3);
+	SUCC(g, 1, 4);
+	SUCC(g, 2, 3);
+	SUCC(g, 3, 4);
+	PRED(g, 3, 0, 2);
+	cr_expect(g->blocks[0].reachable && g->blocks[1].reachable && g->blocks[3].reachable);
+	cr_expect(!g->blocks[2].reachable);
+	cr_expect_eq(g->blocks[2].idom, -1); /* cfg.h: -1 for the entry and unreachable blocks */
+	cr_expect_eq(g->blocks[0].idom, -1);
+	cr_expect_eq(g->blocks[1].idom, 0);
+	cr_expect_eq(g->blocks[3].idom, 0);
+	/* the reverse post-order lists the reachable blocks only */
+	cr_expect_eq(g->nrpo, 3);
+	for (int k = 0; k < g->nrpo; k++)
+		cr_expect_neq(g->rpo[k], 2);
+	/* post-dominators: B1 and B3 go straight to X, so ipdom(B0) = X */
+	cr_expect_eq(g->blocks[0].ipdom, 4);
+	cr_expect_eq(g->blocks[1].ipdom, 4);
+	cr_expect_eq(g->blocks[3].ipdom, 4);
+	cr_expect_eq(cfg_ipdom_pc(g, 1), -1);
+	unload(&r);
+}
+
+/* Post-dominance is defined for every block (cfg.h): the unreachable B2
+** (x = 1) falls into B3 (end: exit), so B3 is its immediate post-dominator. */
+Test(cfg, unreachable_block_has_ipdom)
+{
+	Prog r = load("bz tid, end\n"
+	              "stop\n"
+	              "x = 1\n"
+	              "end: exit\n");
+	cr_assert(!r.g->blocks[2].reachable);
+	cr_expect_eq(r.g->blocks[2].ipdom, 3);
+	unload(&r);
+}
+
+/* Two edges from one block to the same block: bz whose target is also the
+** fall-through. The successor list has both edges ([fall-through, target]),
+** the predecessor list has B0 once, and a φ there takes one operand. */
+Test(cfg, predecessors_deduplicated)
+{
+	Prog r = load("l0: a = 1\n"
+	              "l1: bz a, l2\n"
+	              "l2: x = phi(a)\n"
+	              "l3: stop\n");
+	const Cfg *g = r.g;
+	BLOCKS(&r, 0, 0, 1, 1);
+	SUCC(g, 0, 1, 1);
+	PRED(g, 1, 0);
+	cr_expect_eq(cfg_phi_index(g, 1, 0), 0);
+	cr_expect_eq(g->blocks[1].ngsa, 1);
+	cr_expect(!g->blocks[1].implicit_sync); /* φ is not an implicit sync */
+	cr_expect_eq(cfg_ipdom_pc(g, 1), 2);
+	unload(&r);
+}
+
+/* ---- dominators, post-dominators, reconvergence points ------------------ */
+
+static const char if_else[] = "l0: p = tid & 1\n"
+                              "l1: bz p, l4\n"
+                              "l2: x = 10\n"
+                              "l3: jump l5\n"
+                              "l4: x = 20\n"
+                              "l5: sync\n"
+                              "l6: mem[tid] = x\n"
+                              "l7: stop\n";
+
+/* The diamond: B0 = l0 l1, B1 = l2 l3, B2 = l4, B3 = l5..l7.
+** idom: B1, B2, B3 ← B0. ipdom: B0, B1, B2 → B3 → X. The branch at l1
+** reconverges at l5 (the sync). The reverse post-order is a topological
+** order of this acyclic graph. */
+Test(cfg, if_else_dominators)
+{
+	Prog r = load(if_else);
+	const Cfg *g = r.g;
+	BLOCKS(&r, 0, 0, 1, 1, 2, 3, 3, 3);
+	SUCC(g, 0, 1, 2);
+	SUCC(g, 1, 3);
+	SUCC(g, 2, 3);
+	SUCC(g, 3, 4);
+	PRED(g, 3, 1, 2);
+	expect_idoms(g, I32S(-1, 0, 0, 0), I32S(3, 3, 3, 4), 4, __LINE__);
+	cr_expect(cfg_dominates(g, 0, 3));
+	cr_expect(!cfg_dominates(g, 1, 3));
+	cr_expect(!cfg_dominates(g, 3, 0));
+	cr_expect(cfg_postdominates(g, 3, 0));
+	cr_expect(!cfg_postdominates(g, 1, 0));
+	cr_expect(!cfg_postdominates(g, 0, 3));
+	cr_expect(cfg_postdominates(g, 4, 0));
+	check_relations(g);
+	cr_expect_eq(cfg_ipdom_pc(g, 1), 5);
+	cr_expect_eq(cfg_ipdom_pc(g, 7), -1); /* B3's ipdom is the virtual exit */
+	cr_assert_eq(g->nrpo, 4);
+	cr_expect_eq(g->rpo[0], 0);
+	int pos[4];
+	for (int k = 0; k < 4; k++)
+		pos[g->rpo[k]] = k;
+	for (int b = 0; b < 4; b++)
+		for (int k = 0; k < g->blocks[b].nsucc; k++)
+			if (g->blocks[b].succ[k] < 4)
+				cr_expect_lt(pos[b], pos[g->blocks[b].succ[k]], "edge B%d → B%d", b, g->blocks[b].succ[k]);
+	unload(&r);
+}
+
+/* if-then: the target is the join: ipdom_pc(l1) = l3. B0 = l0 l1, B1 = l2,
+** B2 = l3 l4. */
+Test(cfg, if_then_ipdom)
+{
+	Prog r = load("l0: p = tid & 1\n"
+	              "l1: bz p, l3\n"
+	              "l2: x = 10\n"
+	              "l3: sync\n"
+	              "l4: stop\n");
+	const Cfg *g = r.g;
+	BLOCKS(&r, 0, 0, 1, 2, 2);
+	expect_idoms(g, I32S(-1, 0, 0), I32S(2, 2, 3), 3, __LINE__);
+	cr_expect_eq(cfg_ipdom_pc(g, 1), 3);
+	check_relations(g);
+	unload(&r);
+}
+
+/* The loop of TC-SEM-4: B0 = l0 l1, B1 = l2 l3 (header, target of l6),
+** B2 = l4..l6 (latch), B3 = l7..l9. The exit branch reconverges at l7.
+** idom: B1 ← B0, B2 ← B1, B3 ← B1. ipdom: B0 → B1 → B3 → X, B2 → B1. */
+Test(cfg, loop_exit_ipdom)
+{
+	Prog r = load("l0: i = 0\n"
+	              "l1: s = 0\n"
+	              "l2: p = tid < i\n"
+	              "l3: bnz p, l7\n"
+	              "l4: s = s + 1\n"
+	              "l5: i = i + 1\n"
+	              "l6: jump l2\n"
+	              "l7: sync\n"
+	              "l8: mem[tid] = s\n"
+	              "l9: stop\n");
+	const Cfg *g = r.g;
+	BLOCKS(&r, 0, 0, 1, 1, 2, 2, 2, 3, 3, 3);
+	SUCC(g, 1, 2, 3);
+	SUCC(g, 2, 1);
+	PRED(g, 1, 0, 2);
+	expect_idoms(g, I32S(-1, 0, 1, 1), I32S(1, 3, 1, 4), 4, __LINE__);
+	cr_expect_eq(cfg_ipdom_pc(g, 3), 7);
+	check_relations(g);
+	cr_assert_eq(g->nloops, 1);
+	const Loop *L = &g->loops[0];
+	cr_expect_eq(L->header, 1);
+	expect_list("loop body", 1, L->blocks, L->nblocks, I32S(1, 2), 2, __LINE__);
+	expect_list("latches", 1, L->latches, L->nlatches, I32S(2), 1, __LINE__);
+	cr_expect_eq(L->parent, -1);
+	cr_expect(g->blocks[0].loop == -1 && g->blocks[1].loop == 0 && g->blocks[2].loop == 0 &&
+	          g->blocks[3].loop == -1);
+	cr_expect_eq(cfg_mu_arity(g, 1), 2);
+	cr_expect_eq(cfg_phi_index(g, 1, 0), 0);
+	cr_expect_eq(cfg_phi_index(g, 1, 2), 1);
+	cr_expect_eq(cfg_phi_index(g, 1, 3), -1);
+	unload(&r);
+}
+
+/* cfg.h: "cfg_mu_index: 0 for entry edges, k for the k-th back edge" — for
+** any header, whether or not it holds a μ yet. */
+Test(cfg, mu_index_without_mu)
+{
+	Prog r = load("i = 0\n"
+	              "l1: p = tid < i\n"
+	              "bnz p, l5\n"
+	              "i = i + 1\n"
+	              "jump l1\n"
+	              "l5: sync\n"
+	              "stop\n");
+	cr_expect_eq(cfg_mu_index(r.g, 1, 0), 0);
+	cr_expect_eq(cfg_mu_index(r.g, 1, 2), 1);
+	unload(&r);
+}
+
+/* examples/unstructured.simd (Diamos et al. 2011, Figure 1): blocks
+** bb1 = B0 (pc 0 1), bb2 = B1 (2 3), bb3 = B2 (4 5), bb4 = B3 (6 7),
+** bb5 = B4 (8), exit = B5 (9). Every path from each branch reaches the
+** exit block and no earlier block is common to all paths, so every
+** branch's reconvergence point is the exit block (pc 9). */
+Test(cfg, unstructured_ipdom)
+{
+	Prog r = load(".threads 4\n"
+	              "bb1:   c1 = tid == 0\n"
+	              "       bnz c1, bb3\n"
+	              "bb2:   c2 = tid == 1\n"
+	              "       bnz c2, exit\n"
+	              "bb3:   c3 = tid == 2\n"
+	              "       bnz c3, bb5\n"
+	              "bb4:   c4 = tid == 3\n"
+	              "       bnz c4, exit\n"
+	              "bb5:   seen5 = 1\n"
+	              "exit:  stop\n");
+	const Cfg *g = r.g;
+	BLOCKS(&r, 0, 0, 1, 1, 2, 2, 3, 3, 4, 5);
+	SUCC(g, 0, 1, 2);
+	SUCC(g, 1, 2, 5);
+	SUCC(g, 2, 3, 4);
+	SUCC(g, 3, 4, 5);
+	SUCC(g, 4, 5);
+	PRED(g, 5, 1, 3, 4);
+	PRED(g, 2, 0, 1);
+	/* idom: bb2 ← bb1; bb3 ← bb1 (reached from bb1 and bb2); bb4 ← bb3;
+	** bb5 ← bb3; exit ← bb1 (reached from bb2, bb4, bb5) */
+	expect_idoms(g, I32S(-1, 0, 0, 2, 2, 0), I32S(5, 5, 5, 5, 5, 6), 6, __LINE__);
+	for (int32_t pc = 1; pc <= 7; pc += 2)
+		cr_expect_eq(cfg_ipdom_pc(g, pc), 9, "branch at pc %d", pc);
+	check_relations(g);
+	cr_expect_eq(g->nloops, 0);
+	unload(&r);
+}
+
+/* An endless loop: B1 = l2 l3 jumps to itself and can never reach stop; it
+** gets an edge to the virtual exit for post-dominance, so ipdom(B1) = X and
+** the branch at l1 (B0 → B1 or B2) reconverges only at X. */
+Test(cfg, endless_loop)
+{
+	Prog r = load("l0: p = tid & 1\n"
+	              "l1: bz p, l4\n"
+	              "l2: x = 1\n"
+	              "l3: jump l2\n"
+	              "l4: stop\n");
+	const Cfg *g = r.g;
+	BLOCKS(&r, 0, 0, 1, 1, 2);
+	SUCC(g, 1, 1);
+	PRED(g, 1, 0, 1);
+	expect_idoms(g, I32S(-1, 0, 0), I32S(3, 3, 3), 3, __LINE__);
+	cr_expect_eq(cfg_ipdom_pc(g, 1), -1);
+	cr_expect(cfg_postdominates(g, 3, 1));
+	cr_expect(!cfg_postdominates(g, 2, 0));
+	cr_assert_eq(g->nloops, 1);
+	cr_expect_eq(g->loops[0].header, 1);
+	expect_list("loop body", 1, g->loops[0].blocks, g->loops[0].nblocks, I32S(1), 1, __LINE__);
+	expect_list("latches", 1, g->loops[0].latches, g->loops[0].nlatches, I32S(1), 1, __LINE__);
+	unload(&r);
+}
+
+/* A program that never stops (its only block is an endless loop, which the
+** last-instruction rule allows: it ends with a jump): the block still has
+** an ipdom, X, through the added edge; it is a loop header with one back
+** edge (itself), so a μ there would take 2 operands. */
+Test(cfg, program_without_stop)
+{
+	Prog r = load("spin: x = 1\n"
+	              "jump spin\n");
+	const Cfg *g = r.g;
+	BLOCKS(&r, 0, 0);
+	cr_expect_eq(g->blocks[0].ipdom, 1);
+	cr_expect_eq(g->nloops, 1);
+	cr_expect_eq(cfg_mu_arity(g, 0), 2);
+	unload(&r);
+}
+
+/* Nested loops:
+**   B0 = l0; B1 = l1 l2 (outer header, target of l10); B2 = l3;
+**   B3 = l4 l5 (inner header, target of l7); B4 = l6 l7 (inner latch);
+**   B5 = l8..l10 (outer latch; target of l5); B6 = l11 l12 (target of l2).
+** Edges: B0→B1, B1→B2,B6, B2→B3, B3→B4,B5, B4→B3, B5→B1, B6→X.
+** idom: B1←B0, B2←B1, B3←B2, B4←B3, B5←B3, B6←B1.
+** ipdom: B0→B1, B1→B6, B2→B3, B3→B5, B4→B3, B5→B1, B6→X. */
+static const char nested[] = "l0: i = 0\n"
+                             "l1: p = i < 3\n"
+                             "l2: bz p, l11\n"
+                             "l3: j = 0\n"
+                             "l4: q = j < i\n"
+                             "l5: bz q, l8\n"
+                             "l6: j = j + 1\n"
+                             "l7: jump l4\n"
+                             "l8: sync\n"
+                             "l9: i = i + 1\n"
+                             "l10: jump l1\n"
+                             "l11: sync\n"
+                             "l12: stop\n";
+
+Test(cfg, nested_loops)
+{
+	Prog r = load(nested);
+	const Cfg *g = r.g;
+	BLOCKS(&r, 0, 1, 1, 2, 3, 3, 4, 4, 5, 5, 5, 6, 6);
+	SUCC(g, 1, 2, 6);
+	SUCC(g, 3, 4, 5);
+	SUCC(g, 4, 3);
+	SUCC(g, 5, 1);
+	PRED(g, 1, 0, 5);
+	PRED(g, 3, 2, 4);
+	expect_idoms(g, I32S(-1, 0, 1, 2, 3, 3, 1), I32S(1, 6, 3, 5, 3, 1, 7), 7, __LINE__);
+	cr_expect_eq(cfg_ipdom_pc(g, 2), 11);
+	cr_expect_eq(cfg_ipdom_pc(g, 5), 8);
+	check_relations(g);
+	cr_assert_eq(g->nloops, 2);
+	int32_t outer = loop_with_header(g, 1), inner = loop_with_header(g, 3);
+	const Loop *O = &g->loops[outer], *I = &g->loops[inner];
+	expect_list("outer body", 1, O->blocks, O->nblocks, I32S(1, 2, 3, 4, 5), 5, __LINE__);
+	expect_list("outer latches", 1, O->latches, O->nlatches, I32S(5), 1, __LINE__);
+	expect_list("inner body", 3, I->blocks, I->nblocks, I32S(3, 4), 2, __LINE__);
+	expect_list("inner latches", 3, I->latches, I->nlatches, I32S(4), 1, __LINE__);
+	cr_expect_eq(O->parent, -1);
+	cr_expect_eq(I->parent, outer);
+	static const int32_t loop_of[7] = {-2, -1, -1, -3, -3, -1, -2}; /* -1 outer, -3 inner, -2 none */
+	for (int b = 0; b < 7; b++) {
+		int32_t want = loop_of[b] == -1 ? outer : loop_of[b] == -3 ? inner : -1;
+		cr_expect_eq(g->blocks[b].loop, want, "innermost loop of B%d: %d, want %d", b, g->blocks[b].loop,
+		             want);
+	}
+	cr_expect_eq(cfg_mu_arity(g, 1), 2);
+	cr_expect_eq(cfg_mu_arity(g, 3), 2);
+	cr_expect_eq(cfg_mu_arity(g, 2), 1);
+	unload(&r);
+}
+
+/* ---- μ and φ operand selection (language.md §4.3) ----------------------- */
+
+/* A header with two back edges: B0 = pc 0; B1 = pc 1..3 (header);
+** B2 = 4 5; B3 = 6 7 (jump back); B4 = 8 9 (odd; jump back); B5 = 10 (out).
+** Preds of B1 in program order: B0 (entry), B3, B4 → μ operands 0, 1, 2. */
+Test(cfg, mu_two_back_edges)
+{
+	Prog r = load("i0 = 0\n"
+	              "l1: i1 = mu(i0, i2, i3)\n"
+	              "p = i1 < 10\n"
+	              "bz p, out\n"
+	              "q = i1 & 1\n"
+	              "bz q, odd\n"
+	              "i2 = i1 + 1\n"
+	              "jump l1\n"
+	              "odd: i3 = i1 + 3\n"
+	              "jump l1\n"
+	              "out: stop\n");
+	const Cfg *g = r.g;
+	BLOCKS(&r, 0, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5);
+	PRED(g, 1, 0, 3, 4);
+	cr_expect_eq(cfg_mu_arity(g, 1), 3);
+	cr_expect_eq(cfg_mu_index(g, 1, 0), 0);
+	cr_expect_eq(cfg_mu_index(g, 1, 3), 1);
+	cr_expect_eq(cfg_mu_index(g, 1, 4), 2);
+	cr_expect_eq(cfg_phi_index(g, 1, 3), 1);
+	cr_expect_eq(cfg_phi_index(g, 1, 4), 2);
+	cr_expect_eq(cfg_phi_index(g, 1, 2), -1);
+	cr_expect_eq(g->blocks[1].ngsa, 1);
+	cr_expect(!g->blocks[1].implicit_sync);
+	cr_assert_eq(g->nloops, 1);
+	expect_list("latches", 1, g->loops[0].latches, g->loops[0].nlatches, I32S(3, 4), 2, __LINE__);
+	expect_list("body", 1, g->loops[0].blocks, g->loops[0].nblocks, I32S(1, 2, 3, 4), 4, __LINE__);
+	unload(&r);
+}
+
+/* Two entry edges and one back edge: B0 = l0 l1, B1 = l2 (jump), B2 =
+** l3..l6 (header, self loop), B3 = l7. Preds of B2: B0, B1, B2; the
+** entry edges both select operand 0, the back edge operand 1. */
+Test(cfg, mu_two_entries)
+{
+	Prog r = load("l0: c = tid & 1\n"
+	              "l1: bz c, l3\n"
+	              "l2: jump l3\n"
+	              "l3: i1 = mu(0, i2)\n"
+	              "l4: i2 = i1 + 1\n"
+	              "l5: p = i2 < 3\n"
+	              "l6: bnz p, l3\n"
+	              "l7: stop\n");
+	const Cfg *g = r.g;
+	BLOCKS(&r, 0, 0, 1, 2, 2, 2, 2, 3);
+	PRED(g, 2, 0, 1, 2);
+	cr_expect_eq(cfg_mu_arity(g, 2), 2);
+	cr_expect_eq(cfg_mu_index(g, 2, 0), 0);
+	cr_expect_eq(cfg_mu_index(g, 2, 1), 0);
+	cr_expect_eq(cfg_mu_index(g, 2, 2), 1);
+	cr_expect_eq(cfg_phi_index(g, 2, 1), 1);
+	unload(&r);
+}
+
+/* A μ with the wrong number of operands is a validation error (language.md
+** §5): the header above needs 2. */
+Test(cfg, mu_arity_checked)
+{
+	static const char src[] = "l0: i1 = mu(0, i2, 5)\n"
+	                          "l1: i2 = i1 + 1\n"
+	                          "l2: bnz i2, l0\n"
+	                          "l3: stop\n";
+	Diags d;
+	diag_init(&d, "t.simd", src, strlen(src));
+	Program *p = ir_load("t.simd", src, strlen(src), &d);
+	cr_expect_eq(d.nerrors, 1);
+	cr_expect(p->cfg == NULL);
+	ir_free(p);
+	diag_free(&d);
+}
+
+/* GSA groups in the reconstructed GSA sumTriangle: the μ matrix at l5 is
+** 3 rows (not an implicit sync), the γ at l12 1 row and the η at l16 2 rows
+** (implicit syncs). */
+Test(cfg, gsa_groups)
+{
+	Prog r = load(".param c = 4\n"
+	              ".param v = 16\n"
+	              "l0:  s0 = 0\n"
+	              "l1:  d0 = 0\n"
+	              "l2:  i0 = tid\n"
+	              "l3:  x0 = tid + 1\n"
+	              "l4:  L0 = c × x0\n"
+	              "l5:  [i1, s1, d1] = μ[(i0, s0, d0), (i2, s3, d2)]\n"
+	              "l6:  p0 = i1 < L0\n"
+	              "l7:  bz p0, l16\n"
+	              "l8:  p1 = d1 % 2\n"
+	              "l9:  bz p1, l12\n"
+	              "l10: x1 = ↓i1\n"
+	              "l11: s2 = s1 + x1\n"
+	              "l12: [s3] = γ(p1, s2, s1)\n"
+	              "l13: d2 = d1 + 1\n"
+	              "l14: i2 = i1 + c\n"
+	              "l15: jump l5\n"
+	              "l16: [s4, d3] = η[p0, (s1, d1)]\n"
+	              "l17: x2 = d3 - 1\n"
+	              "l18: x3 = v + x2\n"
+	              "l19: ↑x3 = s4\n"
+	              "l20: stop\n");
+	const Cfg *g = r.g;
+	const Program *p = r.p;
+	int32_t hdr = g->block_of[p->labels[ir_find_label(p, "l5")].ins];
+	int32_t gam = g->block_of[p->labels[ir_find_label(p, "l12")].ins];
+	int32_t eta = g->block_of[p->labels[ir_find_label(p, "l16")].ins];
+	cr_expect_eq(g->blocks[hdr].ngsa, 3);
+	cr_expect(!g->blocks[hdr].implicit_sync);
+	cr_expect_eq(cfg_mu_arity(g, hdr), 2);
+	cr_expect_eq(g->blocks[gam].ngsa, 1);
+	cr_expect(g->blocks[gam].implicit_sync);
+	cr_expect_eq(g->blocks[eta].ngsa, 2);
+	cr_expect(g->blocks[eta].implicit_sync);
+	/* the γ joins the inner branch: it is the branch's reconvergence point */
+	int32_t br9 = p->labels[ir_find_label(p, "l9")].ins;
+	cr_expect_eq(cfg_ipdom_pc(g, br9), g->blocks[gam].first);
+	int32_t br7 = p->labels[ir_find_label(p, "l7")].ins;
+	cr_expect_eq(cfg_ipdom_pc(g, br7), g->blocks[eta].first);
+	unload(&r);
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+static void expect_has(const char *text, const char *want)
+{
+	cr_expect(strstr(text, want) != NULL, "missing \"%s\" in:\n%s", want, text);
+}
+
+/* Some line of text contains both a and b, in this order. */
+static void expect_line_with(const char *text, const char *a, const char *b)
+{
+	bool found = false;
+	for (const char *line = text; *line && !found;) {
+		const char *end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line) : strlen(line);
+		char *l = xstrndup(line, n);
+		const char *pa = strstr(l, a);
+		found = pa && strstr(pa + strlen(a), b);
+		free(l);
+		line += n + (end != NULL);
+	}
+	cr_expect(found, "no line with \"%s\" ... \"%s\" in:\n%s", a, b, text);
+}
+
+Test(cfg, print_text)
+{
+	Prog r = load(if_else);
+	Buf b = {0};
+	cfg_print(&b, r.p, r.g);
+	const char *s = buf_str(&b);
+	expect_has(s, "4 blocks (exit is the virtual exit)\n");
+	for (int k = 0; k < 4; k++) {
+		char row[16];
+		snprintf(row, sizeof row, "\nB%d ", k);
+		expect_has(s, row);
+	}
+	expect_line_with(s, "  B0 -> B1", "fall-through"); /* the fall-through successor first */
+	expect_line_with(s, "  B0 -> B2", "taken");
+	expect_has(s, "  B1 -> B3\n");
+	expect_has(s, "  B3 -> exit  (stop)\n");
+	expect_has(s, "dominator tree:\n  B0\n");
+	expect_has(s, "post-dominator tree:\n  exit\n    B3\n");
+	expect_has(s, "ipdom B3 (l5)");
+	expect_has(s, "loops:\n  (none)\n");
+	buf_free(&b);
+	unload(&r);
+
+	r = load(nested);
+	cfg_print(&b, r.p, r.g);
+	s = buf_str(&b);
+	expect_has(s, "7 blocks");
+	for (int k = 0; k < 7; k++) {
+		char row[16];
+		snprintf(row, sizeof row, "\nB%d ", k);
+		expect_has(s, row);
+	}
+	expect_has(s, "header B1 (l1)  body B1 B2 B3 B4 B5  latches B5  depth 1\n");
+	expect_has(s, "header B3 (l4)  body B3 B4  latches B4  depth 2  parent L");
+	buf_free(&b);
+	unload(&r);
+}
+
+static bool have_dot(void)
+{
+	return system("command -v dot >/dev/null 2>&1") == 0;
+}
+
+Test(cfg, print_dot)
+{
+	Prog r = load(nested);
+	Buf b = {0};
+	cfg_print_dot(&b, r.p, r.g);
+	const char *s = buf_str(&b);
+	cr_expect(strncmp(s, "digraph \"t.simd\" {\n", 19) == 0, "%s", s);
+	for (int k = 0; k < 7; k++) {
+		char node[32];
+		snprintf(node, sizeof node, "  B%d [label=\"B%d\\l", k, k);
+		expect_has(s, node);
+	}
+	expect_has(s, "  entry -> B0;\n");
+	expect_line_with(s, "  B1 -> B2 [", "fall");
+	expect_line_with(s, "  B1 -> B6 [label=", "taken");
+	expect_has(s, "  B6 -> exit;\n");
+	expect_has(s, "  B1 -> B6 [style=dotted"); /* the ipdom of the branch in B1 */
+	expect_has(s, "  B3 -> B5 [style=dotted");
+	cr_expect(b.len >= 2 && strcmp(s + b.len - 2, "}\n") == 0);
+
+	/* graphviz, if installed, must accept it */
+	if (have_dot()) {
+		char path[] = "/tmp/musimd-cfg-XXXXXX";
+		int fd = mkstemp(path);
+		cr_assert(fd >= 0);
+		FILE *f = fdopen(fd, "w");
+		cr_assert(f != NULL);
+		fputs(s, f);
+		fclose(f);
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "dot -Tcanon %s >/dev/null 2>&1", path);
+		cr_expect_eq(system(cmd), 0, "dot rejected:\n%s", s);
+		unlink(path);
+	}
+	buf_free(&b);
+	unload(&r);
+}
