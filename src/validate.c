@@ -56,13 +56,19 @@ typedef struct Bits {
 static inline bool bget(const uint64_t *s, int32_t i) { return (s[i >> 6] >> (i & 63)) & 1; }
 static inline void bset(uint64_t *s, int32_t i) { s[i >> 6] |= 1ull << (i & 63); }
 
-static void warn_read(const Program *p, const Opnd *o, const uint64_t *defined, bool *warned, Diags *d)
+static void warn_read(const Program *p, const Opnd *o, const uint64_t *defined,
+                      const bool *assigned, bool *warned, Diags *d)
 {
 	if (o->kind != OPND_VAR || bget(defined, o->var) || warned[o->var])
 		return;
 	warned[o->var] = true;
-	diag_warning(d, o->loc, "variable '%s' may be read before it is assigned",
-	             p->vars[o->var].name);
+	if (!assigned[o->var])
+		diag_warning(d, o->loc,
+		             "variable '%s' is never assigned: reading it is an error at run time (rule MV)",
+		             p->vars[o->var].name);
+	else
+		diag_warning(d, o->loc, "variable '%s' may be read before it is assigned",
+		             p->vars[o->var].name);
 }
 
 /* IN[b]: the variables assigned on every path to block b — the entry's
@@ -137,20 +143,20 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 					continue;
 				int32_t ix = ins->op == OP_MU ? (bb->mu_index ? bb->mu_index[j] : 0) : j;
 				if (ix < ins->nargs)
-					warn_read(p, &ins->args[ix], out + (size_t)q * (size_t)nw, warned, d);
+					warn_read(p, &ins->args[ix], out + (size_t)q * (size_t)nw, assigned, warned, d);
 			}
 			if (b == 0 && ins->op == OP_MU && ins->nargs > 0)
-				warn_read(p, &ins->args[0], entry, warned, d);
+				warn_read(p, &ins->args[0], entry, assigned, warned, d);
 		}
 		for (int32_t pc = bb->first; pc <= bb->last; pc++) {
 			const Ins *ins = &p->ins[pc];
 			if (!ir_is_gsa(ins->op)) {
-				warn_read(p, &ins->a, cur, warned, d);
-				warn_read(p, &ins->b, cur, warned, d);
-				warn_read(p, &ins->c, cur, warned, d);
+				warn_read(p, &ins->a, cur, assigned, warned, d);
+				warn_read(p, &ins->b, cur, assigned, warned, d);
+				warn_read(p, &ins->c, cur, assigned, warned, d);
 			} else if (ins->op == OP_GAMMA || ins->op == OP_ETA) {
 				/* only the predicate is read on every path */
-				warn_read(p, &ins->a, cur, warned, d);
+				warn_read(p, &ins->a, cur, assigned, warned, d);
 			}
 			if (ins->dst >= 0 && !(pc < bb->first + bb->ngsa))
 				bset(cur, ins->dst);
@@ -158,18 +164,6 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 				for (int32_t j = bb->first; j <= pc; j++)
 					bset(cur, p->ins[j].dst);
 		}
-	}
-	for (int32_t pc = 0; pc < p->nins; pc++) {
-		/* a variable never assigned anywhere: every read is an error at run time */
-		const Ins *ins = &p->ins[pc];
-		const Opnd *ops[3] = {&ins->a, &ins->b, &ins->c};
-		for (int k = 0; k < 3; k++)
-			if (ops[k]->kind == OPND_VAR && !assigned[ops[k]->var] && !p->vars[ops[k]->var].is_param &&
-			    !warned[ops[k]->var]) {
-				warned[ops[k]->var] = true;
-				diag_warning(d, ops[k]->loc, "variable '%s' is never assigned",
-				             p->vars[ops[k]->var].name);
-			}
 	}
 	free(warned);
 	free(assigned);
