@@ -1132,10 +1132,17 @@ static bool split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jum
 static uint64_t *node_done(Warp *w, int32_t k) { return w->nodebits + (size_t)(2 * k) * (size_t)w->nw; }
 static uint64_t *node_todo(Warp *w, int32_t k) { return w->nodebits + (size_t)(2 * k + 1) * (size_t)w->nw; }
 
-static void push_node(Warp *w, int32_t lid, int32_t lnext, const uint64_t *todo)
+/* Per-slot heap bytes of a stack (for the --max-memory budget: a program
+** without syncs can grow Π by a node per iteration). */
+static uint64_t node_bytes(const Warp *w) { return sizeof(SyncNode) + 2 * (uint64_t)w->nw * 8; }
+static uint64_t ent_bytes(const Warp *w) { return sizeof(IpdomEntry) + (uint64_t)w->nw * 8; }
+
+static void push_node(Machine *m, Warp *w, int32_t lid, int32_t lnext, const uint64_t *todo)
 {
 	if (w->nnodes == w->capnodes) {
-		w->capnodes = w->capnodes ? 2 * w->capnodes : 4;
+		int32_t grow = w->capnodes ? w->capnodes : 4;
+		m->stack_bytes += (uint64_t)grow * node_bytes(w);
+		w->capnodes += grow;
 		w->nodes = xrealloc(w->nodes, (size_t)w->capnodes * sizeof *w->nodes);
 		w->nodebits = xrealloc(w->nodebits, (size_t)w->capnodes * 2 * (size_t)w->nw * sizeof(uint64_t));
 	}
@@ -1158,7 +1165,7 @@ static bool push(Machine *m, Warp *w, const uint64_t *todo, int32_t pc, int32_t 
 	if (top >= 0 && w->nodes[top].lid == pc && w->nodes[top].lnext == L)
 		bits_or(node_todo(w, top), todo, w->nw);
 	else
-		push_node(w, pc, L, todo);
+		push_node(m, w, pc, L, todo);
 	return true;
 }
 
@@ -1298,10 +1305,12 @@ static void rule_exit_sync(Machine *m, Warp *w)
 
 static uint64_t *ent_mask(Warp *w, int32_t k) { return w->entbits + (size_t)k * (size_t)w->nw; }
 
-static void ipdom_push(Warp *w, int32_t pc, int32_t rpc, const uint64_t *mask)
+static void ipdom_push(Machine *m, Warp *w, int32_t pc, int32_t rpc, const uint64_t *mask)
 {
 	if (w->nents == w->capents) {
-		w->capents = w->capents ? 2 * w->capents : 4;
+		int32_t grow = w->capents ? w->capents : 4;
+		m->stack_bytes += (uint64_t)grow * ent_bytes(w);
+		w->capents += grow;
 		w->ents = xrealloc(w->ents, (size_t)w->capents * sizeof *w->ents);
 		w->entbits = xrealloc(w->entbits, (size_t)w->capents * (size_t)w->nw * sizeof(uint64_t));
 	}
@@ -1371,9 +1380,9 @@ static bool rule_branch_ipdom(Machine *m, Warp *w, int32_t pc, const Ins *ins, R
 		const uint64_t *second_mask = m->opt.taken_first ? jmp : fall;
 		int32_t second_pc = m->opt.taken_first ? L : pc + 1;
 		if (first_pc != R)
-			ipdom_push(w, first_pc, R, first_mask);
+			ipdom_push(m, w, first_pc, R, first_mask);
 		if (second_pc != R)
-			ipdom_push(w, second_pc, R, second_mask);
+			ipdom_push(m, w, second_pc, R, second_mask);
 		w->entered = true;
 		ipdom_settle(m, w);
 	}
@@ -1643,11 +1652,12 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		info->nactive = nactive;
 	}
 	uint64_t max_mem = m->opt.max_memory ? m->opt.max_memory : SEM_DEFAULT_MAX_MEMORY;
-	if (MU_UNLIKELY(m->fixed_bytes + m->big_bytes + m->cells * 9 > max_mem) &&
+	if (MU_UNLIKELY(m->fixed_bytes + m->big_bytes + m->stack_bytes + m->cells * 9 > max_mem) &&
 	    m->status == SEM_RUNNING) {
 		set_error(m, SEM_STUCK, "limit", pc, wi, NULL, 0,
 		          "memory limit: the state needs more than %llu MiB (--max-memory; values "
-		          "beyond int64 are bounded by --max-bits)",
+		          "beyond int64 are bounded by --max-bits; a sync stack grows when "
+		          "branches are not matched by syncs)",
 		          (unsigned long long)(max_mem >> 20));
 		return m->status;
 	}
@@ -1725,22 +1735,26 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 			           opt->params[i].name, p->path);
 	}
 	uint64_t max_cells = opt->max_cells ? opt->max_cells : SEM_DEFAULT_MAX_CELLS;
+	/* saturating sums: each count may be up to INT64_MAX, three of them wrap */
 	uint64_t want = 0;
 	for (int32_t i = 0; i < p->ndata; i++)
-		want += (uint64_t)p->data[i].count;
+		want = want > UINT64_MAX - (uint64_t)p->data[i].count ? UINT64_MAX
+		                                                       : want + (uint64_t)p->data[i].count;
 	for (int32_t i = 0; i < opt->ndata; i++)
-		want += (uint64_t)opt->data[i].count;
+		want = want > UINT64_MAX - (uint64_t)opt->data[i].count ? UINT64_MAX
+		                                                         : want + (uint64_t)opt->data[i].count;
 	if (want > max_cells)
 		diag_error(d, LOC_NONE, "initial memory of %llu cells exceeds the limit of %llu (--max-cells)",
 		           (unsigned long long)want, (unsigned long long)max_cells);
 	/* the lane tables: a value and an assigned flag per variable and thread */
 	uint64_t max_mem = opt->max_memory ? opt->max_memory : SEM_DEFAULT_MAX_MEMORY;
 	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 64) + (uint64_t)p->nins * 32;
-	if (nthreads <= SEM_MAX_THREADS && fixed + want * 9 > max_mem)
+	uint64_t need = want > (UINT64_MAX - fixed) / 9 ? UINT64_MAX : fixed + want * 9;
+	if (nthreads <= SEM_MAX_THREADS && need > max_mem)
 		diag_error(d, LOC_NONE,
 		           "%lld threads × %d variables need %llu MiB, more than the limit of %llu MiB "
 		           "(--max-memory)",
-		           (long long)nthreads, p->nvars, (unsigned long long)((fixed + want * 9) >> 20),
+		           (long long)nthreads, p->nvars, (unsigned long long)(need >> 20),
 		           (unsigned long long)(max_mem >> 20));
 	if (d->nerrors > errs)
 		return NULL;
@@ -1829,7 +1843,7 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 		w->entered = true;
 		w->pc = 0;
 		if (opt->model == MODEL_IPDOM)
-			ipdom_push(w, 0, -1, w->live);
+			ipdom_push(m, w, 0, -1, w->live);
 	}
 	return m;
 }
@@ -2019,6 +2033,10 @@ static void print_pc(Buf *b, const Machine *m, int32_t pc)
 		ir_print_where(b, m->prog, pc);
 }
 
+/* Stacks are printed top first, at most this many nodes: a program whose
+** branches are not matched by syncs can grow Π by a node per iteration. */
+#define STACK_SHOWN 16
+
 void sem_print_stack(Buf *b, const Machine *m, int32_t wi)
 {
 	const Warp *w = &m->warps[wi];
@@ -2026,6 +2044,10 @@ void sem_print_stack(Buf *b, const Machine *m, int32_t wi)
 		if (w->nents == 0)
 			buf_puts(b, "[]");
 		for (int32_t k = w->nents - 1; k >= 0; k--) {
+			if (k < w->nents - STACK_SHOWN) {
+				buf_printf(b, "... (%d more)", k + 1);
+				break;
+			}
 			buf_putc(b, '(');
 			print_pc(b, m, w->ents[k].pc);
 			buf_puts(b, ", ");
@@ -2039,6 +2061,10 @@ void sem_print_stack(Buf *b, const Machine *m, int32_t wi)
 	if (w->nnodes == 0)
 		buf_puts(b, "[]");
 	for (int32_t k = w->nnodes - 1; k >= 0; k--) {
+		if (k < w->nnodes - STACK_SHOWN) {
+			buf_printf(b, "... (%d more)", k + 1);
+			break;
+		}
 		buf_putc(b, '(');
 		print_pc(b, m, w->nodes[k].lid);
 		buf_puts(b, ", ");

@@ -186,6 +186,7 @@ typedef struct Machine {
 	uint64_t cells;         /* initialised cells, shared + local */
 	uint64_t fixed_bytes;   /* the lane tables (nvars × nthreads) */
 	uint64_t big_bytes;     /* heap bytes of the values beyond int64 */
+	uint64_t stack_bytes;   /* heap bytes of the warps' stacks */
 	Warp *warps;
 	int32_t cursor;         /* round robin */
 	int32_t arrived;        /* threads waiting at the barrier */
@@ -239,7 +240,8 @@ bool mem_get(const Mem *mem, int64_t addr, Num *out);
 typedef void (*MemVisit)(void *ctx, int64_t addr, Num value);
 void mem_each(const Mem *mem, MemVisit visit, void *ctx);
 int32_t sem_stack_depth(const Machine *m, int32_t w);
-/* The warp's stack as the papers write it, top first:
+/* The warp's stack as the papers write it, top first (at most 16 nodes,
+** then "... (N more)"):
 ** "(l6, ∅, l15, {0})" for sync, "(l15, ⊥, {0,1}) : ..." for ipdom, where ⊥
 ** is the virtual exit; "[]" when empty. */
 void sem_print_stack(Buf *b, const Machine *m, int32_t w);
