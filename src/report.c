@@ -83,13 +83,16 @@ static void json_where(Json *j, const Program *p, int32_t pc)
 	buf_free(&tmp);
 }
 
+/* Top first, at most SEM_STACK_SHOWN nodes, as sem_print_stack (a full
+** stack per trace step would be quadratic when Π grows in a loop). The
+** trace object says "stack_depth" when the stack was cut. */
 static void json_stack(Json *j, const Machine *m, int32_t wi)
 {
 	const Warp *w = &m->warps[wi];
 	const Program *p = m->prog;
 	json_arr(j);
 	if (m->opt.model == MODEL_IPDOM) {
-		for (int32_t k = w->nents - 1; k >= 0; k--) {
+		for (int32_t k = w->nents - 1; k >= 0 && k >= w->nents - SEM_STACK_SHOWN; k--) {
 			json_obj(j);
 			json_key(j, "pc");
 			json_where(j, p, w->ents[k].pc);
@@ -100,7 +103,7 @@ static void json_stack(Json *j, const Machine *m, int32_t wi)
 			json_obj_end(j);
 		}
 	} else {
-		for (int32_t k = w->nnodes - 1; k >= 0; k--) {
+		for (int32_t k = w->nnodes - 1; k >= 0 && k >= w->nnodes - SEM_STACK_SHOWN; k--) {
 			json_obj(j);
 			json_key(j, "l_id");
 			json_where(j, p, w->nodes[k].lid);
@@ -140,6 +143,11 @@ void report_trace_json(Buf *b, const Machine *m, const StepInfo *s)
 	json_set(&j, m, s->warp, s->active);
 	json_key(&j, "stack");
 	json_stack(&j, m, s->warp);
+	int32_t depth = sem_stack_depth(m, s->warp);
+	if (depth > SEM_STACK_SHOWN) {
+		json_key(&j, "stack_depth");
+		json_int(&j, depth);
+	}
 	buf_putc(b, '}');
 }
 

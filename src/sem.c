@@ -2033,10 +2033,6 @@ static void print_pc(Buf *b, const Machine *m, int32_t pc)
 		ir_print_where(b, m->prog, pc);
 }
 
-/* Stacks are printed top first, at most this many nodes: a program whose
-** branches are not matched by syncs can grow Π by a node per iteration. */
-#define STACK_SHOWN 16
-
 void sem_print_stack(Buf *b, const Machine *m, int32_t wi)
 {
 	const Warp *w = &m->warps[wi];
@@ -2044,7 +2040,7 @@ void sem_print_stack(Buf *b, const Machine *m, int32_t wi)
 		if (w->nents == 0)
 			buf_puts(b, "[]");
 		for (int32_t k = w->nents - 1; k >= 0; k--) {
-			if (k < w->nents - STACK_SHOWN) {
+			if (k < w->nents - SEM_STACK_SHOWN) {
 				buf_printf(b, "... (%d more)", k + 1);
 				break;
 			}
@@ -2061,7 +2057,7 @@ void sem_print_stack(Buf *b, const Machine *m, int32_t wi)
 	if (w->nnodes == 0)
 		buf_puts(b, "[]");
 	for (int32_t k = w->nnodes - 1; k >= 0; k--) {
-		if (k < w->nnodes - STACK_SHOWN) {
+		if (k < w->nnodes - SEM_STACK_SHOWN) {
 			buf_printf(b, "... (%d more)", k + 1);
 			break;
 		}

@@ -240,8 +240,12 @@ bool mem_get(const Mem *mem, int64_t addr, Num *out);
 typedef void (*MemVisit)(void *ctx, int64_t addr, Num value);
 void mem_each(const Mem *mem, MemVisit visit, void *ctx);
 int32_t sem_stack_depth(const Machine *m, int32_t w);
-/* The warp's stack as the papers write it, top first (at most 16 nodes,
-** then "... (N more)"):
+/* Reports show at most this many stack nodes, top first: a program whose
+** branches are not matched by syncs grows Π by a node per iteration. */
+#define SEM_STACK_SHOWN 16
+
+/* The warp's stack as the papers write it, top first (at most
+** SEM_STACK_SHOWN nodes, then "... (N more)"):
 ** "(l6, ∅, l15, {0})" for sync, "(l15, ⊥, {0,1}) : ..." for ipdom, where ⊥
 ** is the virtual exit; "[]" when empty. */
 void sem_print_stack(Buf *b, const Machine *m, int32_t w);
