@@ -16,39 +16,9 @@
 #include <unistd.h>
 
 #include "cfg.h"
+#include "testlib.h"
 
 /* ---- helpers ----------------------------------------------------------- */
-
-typedef struct Prog {
-	Program *p;
-	const Cfg *g;
-	Diags d;
-	char *src;
-} Prog;
-
-static Prog load(const char *src)
-{
-	Prog r;
-	size_t n = strlen(src);
-	r.src = xstrdup(src);
-	diag_init(&r.d, "t.simd", r.src, n);
-	r.p = ir_load("t.simd", r.src, n, &r.d);
-	if (r.d.nerrors > 0 || !r.p->cfg) {
-		Buf b = {0};
-		diag_render(&r.d, &b);
-		cr_assert_fail("program does not load:\n%s\n%s", src, buf_str(&b));
-	}
-	r.g = r.p->cfg;
-	return r;
-}
-
-static void unload(Prog *r)
-{
-	/* ir_free also frees the Cfg ir_load attached (the Program owns it) */
-	ir_free(r->p);
-	diag_free(&r->d);
-	free(r->src);
-}
 
 #define I32S(...) ((const int32_t[]){__VA_ARGS__})
 #define NI32S(...) ((int)(sizeof(I32S(__VA_ARGS__)) / sizeof(int32_t)))
@@ -583,29 +553,7 @@ Test(cfg, mu_arity_checked)
 ** (implicit syncs). */
 Test(cfg, gsa_groups)
 {
-	Prog r = load(".param c = 4\n"
-	              ".param v = 16\n"
-	              "l0:  s0 = 0\n"
-	              "l1:  d0 = 0\n"
-	              "l2:  i0 = tid\n"
-	              "l3:  x0 = tid + 1\n"
-	              "l4:  L0 = c × x0\n"
-	              "l5:  [i1, s1, d1] = μ[(i0, s0, d0), (i2, s3, d2)]\n"
-	              "l6:  p0 = i1 < L0\n"
-	              "l7:  bz p0, l16\n"
-	              "l8:  p1 = d1 % 2\n"
-	              "l9:  bz p1, l12\n"
-	              "l10: x1 = ↓i1\n"
-	              "l11: s2 = s1 + x1\n"
-	              "l12: [s3] = γ(p1, s2, s1)\n"
-	              "l13: d2 = d1 + 1\n"
-	              "l14: i2 = i1 + c\n"
-	              "l15: jump l5\n"
-	              "l16: [s4, d3] = η[p0, (s1, d1)]\n"
-	              "l17: x2 = d3 - 1\n"
-	              "l18: x3 = v + x2\n"
-	              "l19: ↑x3 = s4\n"
-	              "l20: stop\n");
+	Prog r = load(SUM_TRIANGLE_GSA);
 	const Cfg *g = r.g;
 	const Program *p = r.p;
 	int32_t hdr = g->block_of[p->labels[ir_find_label(p, "l5")].ins];

@@ -19,41 +19,13 @@
 #include <string.h>
 
 #include "sem.h"
+#include "testlib.h"
 
 #define TH(t) (1ull << (t))
 #define ALL4 0xFull
 #define NONE 0ull
 
 /* ---- loading and running ------------------------------------------------------ */
-
-typedef struct Prog {
-	Program *p;
-	Diags d;
-	char *src;
-} Prog;
-
-static Prog load(const char *src)
-{
-	Prog r;
-	size_t n = strlen(src);
-	r.src = xstrdup(src);
-	diag_init(&r.d, "t.simd", r.src, n);
-	r.p = ir_load("t.simd", r.src, n, &r.d);
-	if (r.d.nerrors > 0 || !r.p->cfg) {
-		Buf b = {0};
-		diag_render(&r.d, &b);
-		cr_assert_fail("program does not load:\n%s\n%s", src, buf_str(&b));
-	}
-	return r;
-}
-
-static void unload(Prog *r)
-{
-	/* ir_free also frees the Cfg ir_load attached (the Program owns it) */
-	ir_free(r->p);
-	diag_free(&r->d);
-	free(r->src);
-}
 
 static SemOptions opts(void)
 {
@@ -2107,30 +2079,7 @@ Test(sem, gsa_phi)
 Test(sem, gsa_sum_triangle)
 {
 	Run r = start(".threads 4\n"
-	              ".param c = 4\n"
-	              ".param v = 16\n"
-	              ".data 0: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n"
-	              "l0:  s0 = 0\n"
-	              "l1:  d0 = 0\n"
-	              "l2:  i0 = tid\n"
-	              "l3:  x0 = tid + 1\n"
-	              "l4:  L0 = c × x0\n"
-	              "l5:  [i1, s1, d1] = μ[(i0, s0, d0), (i2, s3, d2)]\n"
-	              "l6:  p0 = i1 < L0\n"
-	              "l7:  bz p0, l16\n"
-	              "l8:  p1 = d1 % 2\n"
-	              "l9:  bz p1, l12\n"
-	              "l10: x1 = ↓i1\n"
-	              "l11: s2 = s1 + x1\n"
-	              "l12: [s3] = γ(p1, s2, s1)\n"
-	              "l13: d2 = d1 + 1\n"
-	              "l14: i2 = i1 + c\n"
-	              "l15: jump l5\n"
-	              "l16: [s4, d3] = η[p0, (s1, d1)]\n"
-	              "l17: x2 = d3 - 1\n"
-	              "l18: x3 = v + x2\n"
-	              "l19: ↑x3 = s4\n"
-	              "l20: stop\n");
+	              ".data 0: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n" SUM_TRIANGLE_GSA);
 	Rec rec = {0};
 	const Program *p = r.pr.p;
 	cr_expect_eq(sem_run(r.m, rec_hook, &rec), SEM_OK);
@@ -2154,26 +2103,7 @@ Test(sem, sum_triangle)
 	              ".param c = 4\n"
 	              ".param v = 16\n"
 	              ".data 0: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n"
-	              "l0:  s = 0\n"
-	              "l1:  d = 0\n"
-	              "l2:  i = tid\n"
-	              "l3:  x = tid + 1\n"
-	              "l4:  L = c * x\n"
-	              "l5:  p = i < L\n"
-	              "l6:  bz p, l15\n"
-	              "l7:  q = d % 2\n"
-	              "l8:  bz q, l11\n"
-	              "l9:  x = mem[i]\n"
-	              "l10: s = s + x\n"
-	              "l11: sync\n"
-	              "l12: d = d + 1\n"
-	              "l13: i = i + c\n"
-	              "l14: jump l5\n"
-	              "l15: sync\n"
-	              "l16: x = d - 1\n"
-	              "l17: y = v + x\n"
-	              "l18: mem[y] = s\n"
-	              "l19: stop\n");
+	              SUM_TRIANGLE);
 	Rec rec = {0};
 	cr_expect_eq(sem_run(r.m, rec_hook, &rec), SEM_OK);
 	EXPECT_MEM(r.m, 16, 0, 5, 6, 22);

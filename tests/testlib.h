@@ -1,0 +1,74 @@
+/*
+** testlib.h — what several unit-test files share: loading a program that
+** must be valid, and the paper programs they all exercise.
+*/
+#ifndef MUSIMD_TESTLIB_H
+#define MUSIMD_TESTLIB_H
+
+#include "cfg.h"
+
+/* A program loaded through the whole front end (ir_load). */
+typedef struct Prog {
+	Program *p;
+	const Cfg *g; /* p->cfg */
+	Diags d;
+	char *src;
+} Prog;
+
+/* Load src; a program with errors fails the test with the diagnostics. */
+Prog load(const char *src);
+void unload(Prog *r);
+
+/* The reconstructed sumTriangle (seed 001 digest §5.2; Sampaio 2013,
+** Figure 3.4), as in examples/sum_triangle.simd, without directives. */
+#define SUM_TRIANGLE \
+	"l0:  s = 0\n" \
+	"l1:  d = 0\n" \
+	"l2:  i = tid\n" \
+	"l3:  x = tid + 1\n" \
+	"l4:  L = c * x\n" \
+	"l5:  p = i < L\n" \
+	"l6:  bz p, l15\n" \
+	"l7:  q = d % 2\n" \
+	"l8:  bz q, l11\n" \
+	"l9:  x = mem[i]\n" \
+	"l10: s = s + x\n" \
+	"l11: sync\n" \
+	"l12: d = d + 1\n" \
+	"l13: i = i + c\n" \
+	"l14: jump l5\n" \
+	"l15: sync\n" \
+	"l16: x = d - 1\n" \
+	"l17: y = v + x\n" \
+	"l18: mem[y] = s\n" \
+	"l19: stop\n"
+
+/* The reconstructed GSA sumTriangle (seed 001 digest §5.3; Sampaio 2013,
+** Figure 3.5), as in examples/sum_triangle_gsa.simd: its parameters, then
+** the instructions. Memory (.data) is up to the test. */
+#define SUM_TRIANGLE_GSA \
+	".param c = 4\n" \
+	".param v = 16\n" \
+	"l0:  s0 = 0\n" \
+	"l1:  d0 = 0\n" \
+	"l2:  i0 = tid\n" \
+	"l3:  x0 = tid + 1\n" \
+	"l4:  L0 = c × x0\n" \
+	"l5:  [i1, s1, d1] = μ[(i0, s0, d0), (i2, s3, d2)]\n" \
+	"l6:  p0 = i1 < L0\n" \
+	"l7:  bz p0, l16\n" \
+	"l8:  p1 = d1 % 2\n" \
+	"l9:  bz p1, l12\n" \
+	"l10: x1 = ↓i1\n" \
+	"l11: s2 = s1 + x1\n" \
+	"l12: [s3] = γ(p1, s2, s1)\n" \
+	"l13: d2 = d1 + 1\n" \
+	"l14: i2 = i1 + c\n" \
+	"l15: jump l5\n" \
+	"l16: [s4, d3] = η[p0, (s1, d1)]\n" \
+	"l17: x2 = d3 - 1\n" \
+	"l18: x3 = v + x2\n" \
+	"l19: ↑x3 = s4\n" \
+	"l20: stop\n"
+
+#endif
