@@ -724,14 +724,12 @@ static bool exec_arith(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			return true;
 		}
 		if (ins->op == OP_UNARY) {
-			/* as a binary operation with a dummy operand */
+			/* as a binary operation with a constant: -a = 0 - a,
+			** !a = (0 == a), ~a = -1 ^ a */
 			BinOp op = ins->sub == UN_NEG ? BIN_SUB : ins->sub == UN_NOT ? BIN_EQ : BIN_XOR;
 			Src Z = {NULL, ins->sub == UN_BNOT ? -1 : 0};
 			int64_t *out = alias ? m->tmp : d;
-			bool ok = fast_binop(op, out, Z, A, dense, lo, hi, idx, n);
-			if (ins->sub == UN_NOT) /* 0 == a */
-				ok = fast_binop(BIN_EQ, out, A, Z, dense, lo, hi, idx, n);
-			if (ok) {
+			if (fast_binop(op, out, Z, A, dense, lo, hi, idx, n)) {
 				commit_fast(m, w, ins->dst, out);
 				return true;
 			}
@@ -1661,8 +1659,8 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		          (unsigned long long)(max_mem >> 20));
 		return m->status;
 	}
-	if (w->status == WARP_DONE || rule == RULE_BAR || rule == RULE_EX)
-		check_barrier(m);
+	/* an arrival, or threads that stopped or exited, may complete the barrier */
+	check_barrier(m);
 	if (m->status == SEM_RUNNING) {
 		bool all_done = true;
 		for (int32_t i = 0; i < m->nwarps && all_done; i++)
