@@ -98,8 +98,9 @@ static Program *load(const char *path, bool quiet_warnings, int *status)
 
 static const char run_help[] =
 	"Usage: musimd run FILE [options]\n"
-	"Run a μ-SIMD program with the big-step semantics of seed 001 (Tables 3.2-3.5,\n"
-	"corrected as semantics.md says) and print the final state and the measures.\n"
+	"Run a μ-SIMD program with the big-step semantics of Sampaio 2013 (Tables\n"
+	"3.2-3.5, errata corrected: docs/semantics.md) and print the final state and\n"
+	"the measures.\n"
 	"\n"
 	"Machine:\n"
 	"  --threads N             number of threads (default .threads, else 4)\n"
