@@ -1270,6 +1270,12 @@ static void finish_threads(Machine *m, Warp *w, const uint64_t *gone)
 	m->nlive -= c;
 }
 
+static void warp_done(Machine *m, Warp *w)
+{
+	w->status = WARP_DONE;
+	m->nwarps_done++;
+}
+
 /* exit under the sync model: the executing PEs terminate; with Θ empty the
 ** warp resumes deferred work (semantics.md §4). */
 static void rule_exit_sync(Machine *m, Warp *w)
@@ -1296,7 +1302,7 @@ static void rule_exit_sync(Machine *m, Warp *w)
 		}
 		w->nnodes--;
 	}
-	w->status = WARP_DONE;
+	warp_done(m, w);
 }
 
 /* ---- model ipdom: the hardware SIMT stack (semantics.md §5) -------------------- */
@@ -1321,7 +1327,6 @@ static void ipdom_push(Machine *m, Warp *w, int32_t pc, int32_t rpc, const uint6
 ** all their threads; the warp then runs the new top. */
 static void ipdom_settle(Machine *m, Warp *w)
 {
-	(void)m;
 	bool popped = false;
 	while (w->nents > 0) {
 		IpdomEntry *e = &w->ents[w->nents - 1];
@@ -1331,7 +1336,7 @@ static void ipdom_settle(Machine *m, Warp *w)
 		popped = true;
 	}
 	if (w->nents == 0) {
-		w->status = WARP_DONE;
+		warp_done(m, w);
 		bits_clear(w->active, w->nw);
 		w->idx_ok = false;
 		return;
@@ -1505,7 +1510,7 @@ static bool step_sync_model(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rul
 			return false;
 		}
 		finish_threads(m, w, w->live);
-		w->status = WARP_DONE;
+		warp_done(m, w);
 		return true;
 	case OP_BZ:
 	case OP_BNZ: return rule_branch_sync(m, w, pc, ins, rule);
@@ -1555,7 +1560,7 @@ static bool step_mimd_model(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rul
 	case OP_EXIT:
 		*rule = ins->op == OP_STOP ? RULE_SF : RULE_EX;
 		finish_threads(m, w, w->live);
-		w->status = WARP_DONE;
+		warp_done(m, w);
 		return true;
 	case OP_BZ:
 	case OP_BNZ: {
@@ -1661,13 +1666,8 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	}
 	/* an arrival, or threads that stopped or exited, may complete the barrier */
 	check_barrier(m);
-	if (m->status == SEM_RUNNING) {
-		bool all_done = true;
-		for (int32_t i = 0; i < m->nwarps && all_done; i++)
-			all_done = m->warps[i].status == WARP_DONE;
-		if (all_done)
-			m->status = SEM_OK;
-	}
+	if (m->status == SEM_RUNNING && m->nwarps_done == m->nwarps)
+		m->status = SEM_OK;
 	return m->status;
 }
 

@@ -189,6 +189,7 @@ typedef struct Machine {
 	uint64_t stack_bytes;   /* heap bytes of the warps' stacks */
 	Warp *warps;
 	int32_t cursor;         /* round robin */
+	int32_t nwarps_done;    /* warps whose status is WARP_DONE */
 	int32_t arrived;        /* threads waiting at the barrier */
 	int32_t nlive;          /* threads neither finished nor exited */
 	SemStatus status;
