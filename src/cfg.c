@@ -467,11 +467,8 @@ int32_t cfg_mu_arity(const Cfg *g, int32_t block)
 {
 	const Block *b = &g->blocks[block];
 	int32_t k = 0;
-	for (int32_t j = 0; j < b->npred; j++) {
-		int32_t q = b->pred[j];
-		if (g->blocks[q].reachable && b->reachable && cfg_dominates(g, block, q))
-			k++;
-	}
+	for (int32_t j = 0; b->mu_index && j < b->npred; j++)
+		k += b->mu_index[j] > 0;
 	return 1 + k;
 }
 

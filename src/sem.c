@@ -102,6 +102,15 @@ static inline uint64_t zbytes(const __mpz_struct *z)
 	return (uint64_t)z->_mp_alloc * sizeof(mp_limb_t) + sizeof *z;
 }
 
+/* Free the big value in *slot (if any) and take it off the budget. */
+static inline void drop_big(__mpz_struct **slot, uint64_t *big_bytes)
+{
+	if (*slot) {
+		*big_bytes -= zbytes(*slot);
+		num_free(&(Num){0, *slot});
+		*slot = NULL;
+	}
+}
 
 static uint32_t page_hash(int64_t key)
 {
@@ -182,11 +191,8 @@ static bool mem_put(Mem *mem, int64_t addr, Num v, uint64_t *big_bytes)
 	int32_t off = (int32_t)(addr & (MEM_PAGE_SIZE - 1));
 	bool fresh = !bit_get(pg->init, off);
 	bit_set(pg->init, off);
-	if (pg->big && pg->big[off]) {
-		*big_bytes -= zbytes(pg->big[off]);
-		num_free(&(Num){0, pg->big[off]});
-		pg->big[off] = NULL;
-	}
+	if (pg->big)
+		drop_big(&pg->big[off], big_bytes);
 	if (v.z) {
 		if (!pg->big)
 			pg->big = xcalloc(MEM_PAGE_SIZE, sizeof *pg->big);
@@ -356,9 +362,7 @@ static void lane_set(Machine *m, int32_t v, int32_t t, Num r)
 {
 	size_t n = (size_t)m->nthreads;
 	if (m->big[v] && m->big[v][t]) {
-		m->big_bytes -= zbytes(m->big[v][t]);
-		num_free(&(Num){0, m->big[v][t]});
-		m->big[v][t] = NULL;
+		drop_big(&m->big[v][t], &m->big_bytes);
 		m->nbig[v]--;
 	}
 	if (r.z) {
@@ -630,9 +634,7 @@ static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
 		for (int32_t k = 0; k < n; k++) {
 			__mpz_struct **z = &m->big[dst][idx[k]];
 			if (*z) {
-				m->big_bytes -= zbytes(*z);
-				num_free(&(Num){0, *z});
-				*z = NULL;
+				drop_big(z, &m->big_bytes);
 				m->nbig[dst]--;
 			}
 		}
@@ -763,7 +765,7 @@ static bool lane_addr(Machine *m, Warp *w, int32_t pc, const char *rule, const c
 
 static bool check_cells(Machine *m, Warp *w, int32_t pc, const char *rule, uint64_t fresh)
 {
-	uint64_t limit = m->opt.max_cells ? m->opt.max_cells : SEM_DEFAULT_MAX_CELLS;
+	uint64_t limit = m->opt.max_cells;
 	if (m->cells + fresh <= limit)
 		return true;
 	set_error(m, SEM_STUCK, "limit", pc, w->id, NULL, 0,
@@ -1596,7 +1598,7 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	Warp *w = &m->warps[wi];
 	if (w->status != WARP_RUN)
 		return m->status;
-	uint64_t limit = m->opt.max_steps ? m->opt.max_steps : SEM_DEFAULT_MAX_STEPS;
+	uint64_t limit = m->opt.max_steps;
 	int32_t pc = w->pc;
 	if (m->steps >= limit) {
 		int32_t n;
@@ -1654,7 +1656,7 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		info->active = m->step_active;
 		info->nactive = nactive;
 	}
-	uint64_t max_mem = m->opt.max_memory ? m->opt.max_memory : SEM_DEFAULT_MAX_MEMORY;
+	uint64_t max_mem = m->opt.max_memory;
 	if (MU_UNLIKELY(m->fixed_bytes + m->big_bytes + m->stack_bytes + m->cells * 9 > max_mem) &&
 	    m->status == SEM_RUNNING) {
 		set_error(m, SEM_STUCK, "limit", pc, wi, NULL, 0,
@@ -1713,6 +1715,11 @@ static void add_init(Machine *m, int64_t addr, int64_t count, Num v)
 		m->cells += mem_put(&m->shared, addr + i, num_copy(v), &m->big_bytes);
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 {
 	int errs = d->nerrors;
@@ -1736,11 +1743,9 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	/* saturating sums: each count may be up to INT64_MAX, three of them wrap */
 	uint64_t want = 0;
 	for (int32_t i = 0; i < p->ndata; i++)
-		want = want > UINT64_MAX - (uint64_t)p->data[i].count ? UINT64_MAX
-		                                                       : want + (uint64_t)p->data[i].count;
+		want = sat_add(want, (uint64_t)p->data[i].count);
 	for (int32_t i = 0; i < opt->ndata; i++)
-		want = want > UINT64_MAX - (uint64_t)opt->data[i].count ? UINT64_MAX
-		                                                         : want + (uint64_t)opt->data[i].count;
+		want = sat_add(want, (uint64_t)opt->data[i].count);
 	if (want > max_cells)
 		diag_error(d, LOC_NONE, "initial memory of %llu cells exceeds the limit of %llu (--max-cells)",
 		           (unsigned long long)want, (unsigned long long)max_cells);
@@ -1761,6 +1766,10 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	m->prog = p;
 	m->cfg = p->cfg;
 	m->opt = *opt;
+	/* the limits, resolved once: the step function reads m->opt directly */
+	m->opt.max_steps = opt->max_steps ? opt->max_steps : SEM_DEFAULT_MAX_STEPS;
+	m->opt.max_cells = max_cells;
+	m->opt.max_memory = max_mem;
 	m->nthreads = (int32_t)nthreads;
 	m->warpsize = (int32_t)ws;
 	m->sched_warpsize = opt->model == MODEL_MIMD ? 1 : m->warpsize;

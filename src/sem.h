@@ -62,7 +62,7 @@ typedef struct SemOptions {
 	LaneOrder lane_order;
 	uint64_t seed;             /* for ORDER_RANDOM */
 	bool races_error;
-	uint64_t max_steps;        /* 0: default 10^7 */
+	uint64_t max_steps;        /* 0: default 10^7 (a Machine's opt holds the resolved value) */
 	uint64_t max_cells;        /* shared + local cells; 0: default */
 	uint64_t max_memory;       /* bytes for the whole state (lanes, cells, values beyond
 	                           ** int64); 0: default */

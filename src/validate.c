@@ -141,7 +141,7 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 				int32_t q = bb->pred[j];
 				if (!g->blocks[q].reachable)
 					continue;
-				int32_t ix = ins->op == OP_MU ? (bb->mu_index ? bb->mu_index[j] : 0) : j;
+				int32_t ix = ins->op == OP_MU ? cfg_mu_index(g, b, q) : j;
 				if (ix < ins->nargs)
 					warn_read(p, &ins->args[ix], out + (size_t)q * (size_t)nw, assigned, warned, d);
 			}
