@@ -5,7 +5,7 @@ set -eu
 cd "$(dirname "$0")"
 
 PKGS="build-essential pkg-config flex bison meson ninja-build python3
-      libgmp-dev libcriterion-dev libedit-dev mandoc graphviz"
+      libgmp-dev libcriterion-dev libedit-dev mandoc graphviz llvm-16"
 
 missing=""
 for p in $PKGS; do
@@ -25,3 +25,6 @@ ninja -C build
 echo
 echo "setup: built build/musimd; running examples/sum_triangle.simd:"
 build/musimd run examples/sum_triangle.simd
+echo
+echo "setup: and its divergence analysis (Sampaio 2013, Figure 3.5):"
+build/musimd analyze examples/sum_triangle.simd

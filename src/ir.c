@@ -625,7 +625,7 @@ static void print_matrix(Buf *b, const Program *p, int32_t pc, int32_t k)
 	buf_putc(b, ')');
 }
 
-static void print_directives(Buf *b, const Program *p)
+void ir_print_directives(Buf *b, const Program *p)
 {
 	size_t start = b->len;
 	if (p->kernel)
@@ -674,7 +674,7 @@ static void print_directives(Buf *b, const Program *p)
 
 void ir_print(Buf *b, const Program *p)
 {
-	print_directives(b, p);
+	ir_print_directives(b, p);
 	int32_t n = p->nins;
 	if (n == 0)
 		return;

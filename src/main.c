@@ -10,7 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ana.h"
 #include "cfg.h"
+#include "gen.h"
+#include "gsa.h"
+#include "llvm.h"
+#include "verify.h"
 #include "json.h"
 #include "report.h"
 #include "sem.h"
@@ -174,6 +179,47 @@ static bool parse_num_arg(const char *s, Num *v)
 	return num_parse(s, strlen(s), v);
 }
 
+/* --param NAME=INT (arg is modified: the name is cut at '='). */
+static bool add_param(char *arg, ParamSetting **params, int32_t *n, int32_t *cap)
+{
+	char *eq = strchr(arg, '=');
+	Num val;
+	if (!eq || eq == arg || !parse_num_arg(eq + 1, &val))
+		return false;
+	*eq = 0;
+	ParamSetting ps = {arg, val};
+	VEC_PUSH(*params, *n, *cap, ps);
+	return true;
+}
+
+/* --data ADDR=INT[,INT...]; returns NULL or what is wrong. */
+static const char *add_data(char *arg, MemInit **data, int32_t *n, int32_t *cap)
+{
+	static char msg[160];
+	long long v;
+	char *eq = strchr(arg, '=');
+	if (!eq || !parse_int(arg == eq ? "" : (*eq = 0, arg), 0, LLONG_MAX, &v)) {
+		snprintf(msg, sizeof msg, "--data needs ADDR=INT[,INT...], not '%.100s'", arg);
+		return msg;
+	}
+	int64_t addr = v;
+	for (char *s = eq + 1;; addr++) {
+		char *comma = strchr(s, ',');
+		if (comma)
+			*comma = 0;
+		Num val;
+		if (!parse_num_arg(s, &val)) {
+			snprintf(msg, sizeof msg, "--data: '%.100s' is not an integer", s);
+			return msg;
+		}
+		MemInit mi = {addr, 1, val, LOC_NONE};
+		VEC_PUSH(*data, *n, *cap, mi);
+		if (!comma)
+			return NULL;
+		s = comma + 1;
+	}
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -232,34 +278,14 @@ static int cmd_run(int argc, char **argv)
 				USAGE("--warpsize needs a positive number, not '%s'", optarg);
 			so.warpsize = (int32_t)v;
 			break;
-		case 'p': {
-			char *eq = strchr(optarg, '=');
-			Num val;
-			if (!eq || eq == optarg || !parse_num_arg(eq + 1, &val))
+		case 'p':
+			if (!add_param(optarg, &params, &nparams, &capparams))
 				USAGE("--param needs NAME=INT, not '%s'", optarg);
-			*eq = 0;
-			ParamSetting ps = {optarg, val};
-			VEC_PUSH(params, nparams, capparams, ps);
 			break;
-		}
 		case 'd': {
-			char *eq = strchr(optarg, '=');
-			if (!eq || !parse_int(optarg == eq ? "" : (*eq = 0, optarg), 0, LLONG_MAX, &v))
-				USAGE("--data needs ADDR=INT[,INT...], not '%s'", optarg);
-			int64_t addr = v;
-			for (char *s = eq + 1;; addr++) {
-				char *comma = strchr(s, ',');
-				if (comma)
-					*comma = 0;
-				Num val;
-				if (!parse_num_arg(s, &val))
-					USAGE("--data: '%s' is not an integer", s);
-				MemInit mi = {addr, 1, val, LOC_NONE};
-				VEC_PUSH(data, ndata, capdata, mi);
-				if (!comma)
-					break;
-				s = comma + 1;
-			}
+			const char *bad = add_data(optarg, &data, &ndata, &capdata);
+			if (bad)
+				USAGE("%s", bad);
 			break;
 		}
 		case 'm':
@@ -554,20 +580,665 @@ static int cmd_cfg(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* ---- GSA form: musimd gsa, and the conversion analyze/emit-llvm start from ----------- */
+
+/* The GSA form of p: p itself converted by gsa_build (analyses.md §1).
+** Conversion errors go to stderr. p is consumed. */
+static Program *to_gsa(Program *p, int *status)
+{
+	Diags d;
+	diag_init(&d, p->path, p->src, p->srclen);
+	Program *g = gsa_build(p, &d);
+	if (!g || d.nerrors > 0) {
+		Buf b = {0};
+		diag_render(&d, &b);
+		err(&b);
+		buf_free(&b);
+		if (g)
+			ir_free(g);
+		g = NULL;
+		*status = EXIT_INPUT;
+	}
+	diag_free(&d);
+	ir_free(p);
+	return g;
+}
+
+static const char gsa_help[] =
+	"Usage: musimd gsa FILE\n"
+	"Print the gated-SSA form of a program (analyses.md §1, Sampaio 2013 §3.3):\n"
+	"variables renamed x.0, x.1, ... in definition order (the papers' d0, d1, ...);\n"
+	"μ at loop headers (entry\n"
+	"operand first); γ(p, o1, o2) at the reconvergence point of every if-then(-else),\n"
+	"o1 being the value where p != 0; η(p, o) at loop exits for values defined in the\n"
+	"loop and used after it. A block that starts with γ or η is an implicit sync, so\n"
+	"the syncs they replace disappear; where several branches reconverge at one\n"
+	"point there is one γ block per branch, innermost first. A merge of a variable\n"
+	"never assigned on some path reads x.undef there (assigned nowhere). The output\n"
+	"re-parses, and with one warp it leaves the same shared memory as the input.\n"
+	"A program already in GSA form is printed with its φs converted to γ/μ/η.\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid file, or control\n"
+	"flow that does not reconverge at immediate post-dominators.\n";
+
+/* Commands that take one FILE and a few flags: returns the file or NULL
+** with *status set (usage error or --help). */
+static const char *one_file(const char *cmd, const char *help, int argc, char **argv, int *status)
+{
+	const char *file = NULL;
+	int nfiles = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(help, stdout);
+			*status = EXIT_OK;
+			return NULL;
+		}
+		if (argv[i][0] == '-' && argv[i][1]) {
+			*status = usage_error(cmd, "unknown option '%s'", argv[i]);
+			return NULL;
+		}
+		file = argv[i];
+		nfiles++;
+	}
+	if (nfiles != 1) {
+		*status = usage_error(cmd, nfiles ? "takes one FILE, got %s" : "needs a FILE%s",
+		                      nfiles ? "several" : "");
+		return NULL;
+	}
+	return file;
+}
+
+static int cmd_gsa(int argc, char **argv)
+{
+	int status = EXIT_OK;
+	const char *file = one_file("gsa", gsa_help, argc, argv, &status);
+	if (!file)
+		return status;
+	Program *p = load(file, true, &status);
+	if (!p)
+		return status;
+	Program *g = to_gsa(p, &status);
+	if (!g)
+		return status;
+	Buf b = {0};
+	ir_print(&b, g);
+	out(&b);
+	buf_free(&b);
+	ir_free(g);
+	return EXIT_OK;
+}
+
+/* ---- musimd emit-llvm -------------------------------------------------------------------- */
+
+static const char llvm_help[] =
+	"Usage: musimd emit-llvm FILE [--target amdgpu|nvptx]\n"
+	"Print the program (converted to GSA first) as an LLVM 16 IR kernel, so that\n"
+	"LLVM's uniformity analysis can be compared with musimd's:\n"
+	"  opt-16 -passes='print<uniformity>' -disable-output FILE.ll\n"
+	"tid becomes the work-item id intrinsic, parameters kernel arguments, shared\n"
+	"memory an array in the workgroup address space, atomics atomicrmw/cmpxchg,\n"
+	"γ/μ/η phi nodes; values are i64 (the export is for analysis, not for running:\n"
+	"μ-SIMD's integers are unbounded). Blocks are named after labels. bench/\n"
+	"llvm_compare.py lists where the two analyses disagree.\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage error, 3 unreadable, invalid or unexportable file.\n";
+
+static int cmd_emit_llvm(int argc, char **argv)
+{
+	LlvmTarget target = LLVM_AMDGPU;
+	char **rest = xmalloc((size_t)argc * sizeof *rest);
+	int nrest = 0;
+	rest[nrest++] = argv[0];
+	int status = EXIT_OK;
+	for (int i = 1; i < argc; i++) {
+		const char *t = NULL;
+		if (!strcmp(argv[i], "--target")) {
+			if (i + 1 >= argc) {
+				free(rest);
+				return usage_error("emit-llvm", "--target needs amdgpu or nvptx%s", "");
+			}
+			t = argv[++i];
+		} else if (!strncmp(argv[i], "--target=", 9))
+			t = argv[i] + 9;
+		else {
+			rest[nrest++] = argv[i];
+			continue;
+		}
+		if (!strcmp(t, "amdgpu"))
+			target = LLVM_AMDGPU;
+		else if (!strcmp(t, "nvptx"))
+			target = LLVM_NVPTX;
+		else {
+			free(rest);
+			return usage_error("emit-llvm", "--target must be amdgpu or nvptx, not '%s'", t);
+		}
+	}
+	const char *file = one_file("emit-llvm", llvm_help, nrest, rest, &status);
+	free(rest);
+	if (!file)
+		return status;
+	Program *p = load(file, true, &status);
+	if (!p)
+		return status;
+	Program *g = to_gsa(p, &status);
+	if (!g)
+		return status;
+	Buf b = {0};
+	Diags d;
+	diag_init(&d, g->path, g->src, g->srclen);
+	if (llvm_emit(&b, g, target, &d) && d.nerrors == 0)
+		out(&b);
+	else
+		status = EXIT_INPUT;
+	Buf e = {0};
+	diag_render(&d, &e);
+	err(&e);
+	buf_free(&e);
+	diag_free(&d);
+	buf_free(&b);
+	ir_free(g);
+	return status;
+}
+
+/* ---- musimd gen -------------------------------------------------------------------------- */
+
+static const char gen_help[] =
+	"Usage: musimd gen [--seed N] [--size N] [--depth N] [--vars N]\n"
+	"                  [--no-memory] [--no-atomics] [--no-loops]\n"
+	"Print a random well-structured μ-SIMD program (plain, not GSA): nested\n"
+	"if-then, if-then-else and loops with thread-dependent trip counts, arithmetic\n"
+	"on tid, laneid, parameters and literals, loads, stores and atomics on a small\n"
+	"window of shared memory. It terminates and never gets stuck under the sync\n"
+	"model for any thread count. The property tests (tests/property.py), the LLVM\n"
+	"comparison and the analysis benchmarks (bench/) use it.\n"
+	"  --seed N     the program is a function of the seed and the options (default 1)\n"
+	"  --size N     about N instructions (default 40)\n"
+	"  --depth N    nesting of branches and loops (default 3, at most 32)\n"
+	"  --vars N     source variables (default 6, at most 64)\n"
+	"  --no-memory, --no-atomics, --no-loops\n"
+	"               leave out loads and stores, atomics, loops\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage error.\n";
+
+static int cmd_gen(int argc, char **argv)
+{
+	GenOptions o = {.seed = 1, .size = 40, .max_depth = 3, .nvars = 6};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		long long v;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(gen_help, stdout);
+			return EXIT_OK;
+		} else if (!strcmp(a, "--no-memory"))
+			o.no_memory = true;
+		else if (!strcmp(a, "--no-atomics"))
+			o.no_atomics = true;
+		else if (!strcmp(a, "--no-loops"))
+			o.no_loops = true;
+		else if (!strcmp(a, "--seed") || !strcmp(a, "--size") || !strcmp(a, "--depth") ||
+		         !strcmp(a, "--vars")) {
+			if (i + 1 >= argc)
+				return usage_error("gen", "%s needs a number", a);
+			const char *n = argv[++i];
+			bool seed = !strcmp(a, "--seed");
+			if (!parse_int(n, seed ? 0 : 1, seed ? LLONG_MAX : 10000000, &v))
+				return usage_error("gen", "not a suitable number: '%s'", n);
+			if (seed)
+				o.seed = (uint64_t)v;
+			else if (!strcmp(a, "--size"))
+				o.size = (int32_t)v;
+			else if (!strcmp(a, "--depth"))
+				o.max_depth = (int32_t)v; /* gen.c caps it at 32 */
+			else
+				o.nvars = (int32_t)v; /* gen.c caps it at 64 */
+		} else
+			return usage_error("gen", "unknown argument '%s'", a);
+	}
+	Buf b = {0};
+	gen_program(&b, &o);
+	out(&b);
+	buf_free(&b);
+	return EXIT_OK;
+}
+
+/* ---- musimd analyze ------------------------------------------------------------------------ */
+
+static const char analyze_help[] =
+	"Usage: musimd analyze FILE... [options]\n"
+	"Divergence analyses of Sampaio 2013 (analyses.md) on the GSA form of each\n"
+	"program (converted first when needed: musimd gsa FILE shows it). Prints, for\n"
+	"every variable, its class and abstract value, e.g.\n"
+	"  d.2   uniform   0·T² + 0·T + ⊥\n"
+	"then every conditional branch: label, predicate, uniform or divergent. With\n"
+	"several files, a summary in the manner of Sampaio 2013 chapter 5 follows.\n"
+	"\n"
+	"Domains:\n"
+	"  --domain simple|affine|data-only\n"
+	"                     simple: Figure 3.6 (uniform/divergent); affine (default):\n"
+	"                     Figure 3.8 generalised to polynomials of degree N in the\n"
+	"                     thread id T; data-only: Figure 3.6 without the predicate\n"
+	"                     edges of γ/η (Stratton's variance analysis), unsound on\n"
+	"                     purpose: it misses synchronisation dependences\n"
+	"  --degree N         polynomial degree, N >= 0 (default 2, the paper's default;\n"
+	"                     1 is the affine analysis, 0 constant propagation)\n"
+	"  --sub-rule coefficient|generic\n"
+	"                     subtraction and unary minus exact coefficient-wise (default)\n"
+	"                     or as any other operator\n"
+	"  --no-cmp-rule      comparisons as any other operator (the printed Figure 3.8);\n"
+	"                     by default o1 < o2 is uniform when o1 - o2 is\n"
+	"  --solver reach|worklist\n"
+	"                     simple domains: graph reachability (default) or a worklist\n"
+	"                     over the rules (they agree; tests check it)\n"
+	"Oracle:\n"
+	"  --verify[=K]       run each program with 1..K threads (default 8; the program's\n"
+	"                     warp size, else one warp) and check every verdict against the\n"
+	"                     semantics (analyses.md §4); also Corollary 1 (simple U =>\n"
+	"                     affine uniform). Exit 1 on a violation\n"
+	"  --param NAME=INT, --data ADDR=INT[,INT...], --max-steps N\n"
+	"                     inputs and limit of the oracle's runs\n"
+	"Output:\n"
+	"  --dot              the dependence graph (Figure 3.7) as Graphviz, divergent\n"
+	"                     variables grey (one file)\n"
+	"  --ascii            write 0*T^2 + 1*T + bot instead of 0·T² + 1·T + ⊥\n"
+	"  --summary          with several files, only the summary\n"
+	"  --json             JSON (cli.md); an array with several files\n"
+	"\n"
+	"Exit status: 0 ok, 1 the oracle found a violation, 2 usage error, 3 some file\n"
+	"is unreadable or invalid (the other files are still analysed).\n";
+
+typedef struct Tally {
+	int32_t files, failed;
+	int32_t vars, cls[CLASS__COUNT];
+	int32_t branches, uniform_branches;
+	int32_t violations, runs;
+} Tally;
+
+static void print_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool ascii)
+{
+	int32_t *vars = NULL;
+	int32_t n = ana_listed_vars(g, &vars);
+	size_t w = 4;
+	for (int32_t i = 0; i < n; i++)
+		if (strlen(g->vars[vars[i]].name) > w)
+			w = strlen(g->vars[vars[i]].name);
+	for (int32_t i = 0; i < n; i++) {
+		size_t line = b->len;
+		buf_printf(b, "  %s", g->vars[vars[i]].name);
+		buf_pad(b, w + 4);
+		buf_puts(b, ana_class_name(r->cls[vars[i]]));
+		buf_pad(b, w + 4 + 17);
+		ana_print_value(b, r, vars[i], ascii);
+		buf_putc(b, '\n');
+		(void)line;
+	}
+	free(vars);
+	bool any = false;
+	for (int32_t pc = 0; pc < g->nins; pc++) {
+		const Ins *ins = &g->ins[pc];
+		if (!ir_is_branch((Op)ins->op))
+			continue;
+		if (!any)
+			buf_puts(b, "branches:\n");
+		any = true;
+		buf_puts(b, "  ");
+		ir_print_where(b, g, pc);
+		buf_pad(b, w + 4);
+		ir_print_ins(b, g, ins);
+		buf_pad(b, w + 4 + 24);
+		buf_puts(b, r->branch_divergent[pc] ? "divergent\n" : "uniform\n");
+	}
+}
+
+static void print_analysis_json(Json *j, const Program *g, const AnaResult *r, const VerifyResult *vr)
+{
+	json_obj(j);
+	json_key(j, "file");
+	json_str(j, g->path);
+	json_key(j, "domain");
+	json_str(j, r->opt.domain == ANA_SIMPLE ? "simple" : r->opt.domain == ANA_DATA_ONLY ? "data-only" : "affine");
+	if (r->opt.domain == ANA_POLY) {
+		json_key(j, "degree");
+		json_int(j, r->opt.degree);
+	}
+	json_key(j, "variables");
+	json_arr(j);
+	int32_t *vars = NULL;
+	int32_t n = ana_listed_vars(g, &vars);
+	Buf t = {0};
+	for (int32_t i = 0; i < n; i++) {
+		int32_t v = vars[i];
+		json_obj(j);
+		json_key(j, "name");
+		json_str(j, g->vars[v].name);
+		json_key(j, "class");
+		json_str(j, ana_class_name(r->cls[v]));
+		if (r->coef) {
+			json_key(j, "coeffs");
+			json_arr(j);
+			for (int32_t k = r->opt.degree; k >= 0; k--) {
+				buf_reset(&t);
+				coef_print(&t, *ana_coef(r, v, k), true);
+				json_str(j, buf_str(&t));
+			}
+			json_arr_end(j);
+		}
+		json_obj_end(j);
+	}
+	free(vars);
+	json_arr_end(j);
+	json_key(j, "branches");
+	json_arr(j);
+	for (int32_t pc = 0; pc < g->nins; pc++) {
+		const Ins *ins = &g->ins[pc];
+		if (!ir_is_branch((Op)ins->op))
+			continue;
+		json_obj(j);
+		json_key(j, "label");
+		json_str(j, ir_label_of(g, pc));
+		json_key(j, "line");
+		json_int(j, ins->loc.line);
+		json_key(j, "predicate");
+		buf_reset(&t);
+		ir_print_opnd(&t, g, &ins->a);
+		json_str(j, buf_str(&t));
+		json_key(j, "divergent");
+		json_bool(j, r->branch_divergent[pc]);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	if (vr) {
+		json_key(j, "verify");
+		json_obj(j);
+		json_key(j, "runs");
+		json_int(j, vr->runs);
+		json_key(j, "unfinished");
+		json_int(j, vr->stuck);
+		json_key(j, "reads");
+		json_int(j, (int64_t)vr->reads);
+		json_key(j, "violations");
+		json_arr(j);
+		for (int32_t i = 0; i < vr->nv; i++) {
+			const Violation *x = &vr->v[i];
+			json_obj(j);
+			json_key(j, "message");
+			json_str(j, x->msg);
+			json_key(j, "label");
+			json_str(j, x->pc >= 0 ? ir_label_of(g, x->pc) : NULL);
+			json_key(j, "line");
+			if (x->pc >= 0)
+				json_int(j, g->ins[x->pc].loc.line);
+			else
+				json_null(j);
+			json_key(j, "variable");
+			json_str(j, x->var >= 0 ? g->vars[x->var].name : NULL);
+			json_key(j, "threads");
+			json_arr(j);
+			for (int32_t k = 0; k < x->n; k++)
+				json_int(j, x->threads[k]);
+			json_arr_end(j);
+			json_key(j, "values");
+			json_arr(j);
+			for (int32_t k = 0; x->values && k < x->n; k++)
+				json_num(j, x->values[k]);
+			json_arr_end(j);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+	buf_free(&t);
+}
+
+static int cmd_analyze(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"domain", required_argument, NULL, 'D'},
+		{"degree", required_argument, NULL, 'n'},
+		{"sub-rule", required_argument, NULL, 's'},
+		{"no-cmp-rule", no_argument, NULL, 'c'},
+		{"solver", required_argument, NULL, 'S'},
+		{"verify", optional_argument, NULL, 'v'},
+		{"param", required_argument, NULL, 'p'},
+		{"data", required_argument, NULL, 'd'},
+		{"max-steps", required_argument, NULL, 'M'},
+		{"dot", no_argument, NULL, 'g'},
+		{"ascii", no_argument, NULL, 'a'},
+		{"summary", no_argument, NULL, 'u'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	AnaOptions ao = {.domain = ANA_POLY, .degree = 2};
+	VerifyOptions vo = {.max_threads = 8};
+	bool verify = false, dot = false, ascii = false, json = false, summary_only = false;
+	ParamSetting *params = NULL;
+	int32_t nparams = 0, capparams = 0;
+	MemInit *data = NULL;
+	int32_t ndata = 0, capdata = 0;
+	const char **files = NULL;
+	int32_t nfiles = 0, capfiles = 0;
+	int status = EXIT_OK;
+	long long v;
+	int c;
+	optind = 1;
+	opterr = 0;
+#undef USAGE
+#define USAGE(...)                                                                          \
+	do {                                                                                     \
+		status = usage_error("analyze", __VA_ARGS__);                                        \
+		goto done;                                                                           \
+	} while (0)
+	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 1: VEC_PUSH(files, nfiles, capfiles, optarg); break;
+		case 'D':
+			if (!strcmp(optarg, "simple"))
+				ao.domain = ANA_SIMPLE;
+			else if (!strcmp(optarg, "affine"))
+				ao.domain = ANA_POLY;
+			else if (!strcmp(optarg, "data-only"))
+				ao.domain = ANA_DATA_ONLY;
+			else
+				USAGE("--domain must be simple, affine or data-only, not '%s'", optarg);
+			break;
+		case 'n':
+			if (!parse_int(optarg, 0, 1000, &v))
+				USAGE("--degree needs a number from 0 to 1000, not '%s'", optarg);
+			ao.degree = (int32_t)v;
+			break;
+		case 's':
+			if (!strcmp(optarg, "coefficient"))
+				ao.sub_generic = false;
+			else if (!strcmp(optarg, "generic"))
+				ao.sub_generic = true;
+			else
+				USAGE("--sub-rule must be coefficient or generic, not '%s'", optarg);
+			break;
+		case 'c': ao.no_cmp_rule = true; break;
+		case 'S':
+			if (!strcmp(optarg, "reach"))
+				ao.worklist = false;
+			else if (!strcmp(optarg, "worklist"))
+				ao.worklist = true;
+			else
+				USAGE("--solver must be reach or worklist, not '%s'", optarg);
+			break;
+		case 'v':
+			verify = true;
+			if (optarg && !parse_int(optarg, 1, 1024, &v))
+				USAGE("--verify=K needs K from 1 to 1024, not '%s'", optarg);
+			if (optarg)
+				vo.max_threads = (int32_t)v;
+			break;
+		case 'p':
+			if (!add_param(optarg, &params, &nparams, &capparams))
+				USAGE("--param needs NAME=INT, not '%s'", optarg);
+			break;
+		case 'd': {
+			const char *bad = add_data(optarg, &data, &ndata, &capdata);
+			if (bad)
+				USAGE("%s", bad);
+			break;
+		}
+		case 'M':
+			if (!parse_int(optarg, 1, LLONG_MAX, &v))
+				USAGE("--max-steps needs a positive number, not '%s'", optarg);
+			vo.sem.max_steps = (uint64_t)v;
+			break;
+		case 'g': dot = true; break;
+		case 'a': ascii = true; break;
+		case 'u': summary_only = true; break;
+		case 'j': json = true; break;
+		case 'h': fputs(analyze_help, stdout); goto done;
+		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
+		default: USAGE("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (nfiles == 0)
+		USAGE("needs a FILE%s", "");
+	if (dot && nfiles != 1)
+		USAGE("--dot takes one FILE%s", "");
+	vo.sem.params = params;
+	vo.sem.nparams = nparams;
+	vo.sem.data = data;
+	vo.sem.ndata = ndata;
+	Tally tl = {0};
+	Buf b = {0};
+	Json j;
+	json_init(&j, &b);
+	if (json && nfiles > 1)
+		json_arr(&j);
+	for (int32_t f = 0; f < nfiles; f++) {
+		int st = EXIT_OK;
+		Program *p = load(files[f], true, &st);
+		Program *g = p ? to_gsa(p, &st) : NULL;
+		if (!g) {
+			tl.failed++;
+			status = EXIT_INPUT;
+			continue;
+		}
+		tl.files++;
+		AnaResult *r = ana_run(g, &ao);
+		VerifyResult *vr = NULL;
+		if (verify) {
+			Diags d;
+			diag_init(&d, g->path, g->src, g->srclen);
+			vr = verify_run(g, r, &vo, &d);
+			if (vr && ao.domain == ANA_POLY) {
+				AnaOptions so = ao;
+				so.domain = ANA_SIMPLE;
+				AnaResult *rs = ana_run(g, &so);
+				verify_corollary1(rs, r, vr);
+				ana_free(rs);
+			}
+			Buf e = {0};
+			diag_render(&d, &e);
+			err(&e);
+			buf_free(&e);
+			if (!vr && status == EXIT_OK)
+				status = EXIT_USAGE;
+			diag_free(&d);
+		}
+		if (dot)
+			ana_print_dot(&b, g, r);
+		else if (json)
+			print_analysis_json(&j, g, r, vr);
+		else if (!summary_only) {
+			if (nfiles > 1 || verify)
+				buf_printf(&b, "%s:\n", g->path);
+			print_analysis_text(&b, g, r, ascii);
+			if (vr) {
+				buf_printf(&b, "verify: %d runs (threads 1..%d), %llu reads checked, %d violation%s",
+				           (int)vr->runs, (int)vo.max_threads, (unsigned long long)vr->reads,
+				           (int)vr->nv, vr->nv == 1 ? "" : "s");
+				if (vr->stuck)
+					buf_printf(&b, "; %d run%s did not finish (not violations)", (int)vr->stuck,
+					           vr->stuck == 1 ? "" : "s");
+				buf_putc(&b, '\n');
+				for (int32_t i = 0; i < vr->nv; i++)
+					buf_printf(&b, "  violation: %s\n", vr->v[i].msg);
+			}
+			if (nfiles > 1)
+				buf_putc(&b, '\n');
+		}
+		int32_t *vars = NULL;
+		int32_t n = ana_listed_vars(g, &vars);
+		for (int32_t i = 0; i < n; i++)
+			tl.cls[r->cls[vars[i]]]++;
+		tl.vars += n;
+		free(vars);
+		for (int32_t pc = 0; pc < g->nins; pc++)
+			if (ir_is_branch((Op)g->ins[pc].op)) {
+				tl.branches++;
+				tl.uniform_branches += !r->branch_divergent[pc];
+			}
+		if (vr) {
+			tl.violations += vr->nv;
+			tl.runs += vr->runs;
+			if (vr->nv > 0 && status == EXIT_OK)
+				status = EXIT_FAILED;
+		}
+		verify_free(vr);
+		ana_free(r);
+		ir_free(g);
+		out(&b);
+		buf_reset(&b);
+	}
+	if (json && nfiles > 1)
+		json_arr_end(&j);
+	if (json)
+		buf_putc(&b, '\n');
+	if (!json && !dot && (nfiles > 1 || summary_only)) {
+		buf_printf(&b, "summary: %d file%s analysed", (int)tl.files, tl.files == 1 ? "" : "s");
+		if (tl.failed)
+			buf_printf(&b, ", %d not (errors above)", (int)tl.failed);
+		buf_printf(&b, "; %d variables:\n", (int)tl.vars);
+		for (int k = 0; k < CLASS__COUNT; k++) {
+			if (ao.domain != ANA_POLY && k != CLASS_UNIFORM && k != CLASS_DIVERGENT && !tl.cls[k])
+				continue;
+			buf_printf(&b, "  %-16s %6d  %5.1f%%\n", ana_class_name((VarClass)k), (int)tl.cls[k],
+			           tl.vars ? 100.0 * tl.cls[k] / tl.vars : 0.0);
+		}
+		buf_printf(&b, "  branches: %d uniform of %d (%.1f%%)\n", (int)tl.uniform_branches,
+		           (int)tl.branches, tl.branches ? 100.0 * tl.uniform_branches / tl.branches : 0.0);
+		if (verify)
+			buf_printf(&b, "  verify: %d runs, %d violation%s\n", (int)tl.runs, (int)tl.violations,
+			           tl.violations == 1 ? "" : "s");
+	}
+	out(&b);
+	buf_free(&b);
+done:
+	free(files);
+	for (int32_t i = 0; i < nparams; i++)
+		num_free(&params[i].value);
+	free(params);
+	for (int32_t i = 0; i < ndata; i++)
+		num_free(&data[i].value);
+	free(data);
+	return status;
+}
+
 /* ---- top level ------------------------------------------------------------------------- */
 
 static const char main_help[] =
 	"Usage: musimd COMMAND [ARGS]\n"
 	"A workbench for the formal semantics of SIMD/SIMT execution: μ-SIMD programs\n"
-	"(Sampaio 2013, Coutinho 2011) run with the papers' big-step semantics.\n"
+	"(Sampaio 2013, Coutinho 2011) run with the papers' big-step semantics, and\n"
+	"analysed with their divergence analyses.\n"
 	"\n"
 	"Commands:\n"
-	"  run FILE        run a program; --trace shows each rule (SF BT BF BD SS SP JP IT)\n"
-	"  check FILE...   parse and validate programs, print every diagnostic\n"
-	"  cfg FILE        basic blocks, dominators, post-dominators, loops (--dot)\n"
+	"  run FILE          run a program; --trace shows each rule (SF BT BF BD SS SP JP IT)\n"
+	"  check FILE...     parse and validate programs, print every diagnostic\n"
+	"  cfg FILE          basic blocks, dominators, post-dominators, loops (--dot)\n"
+	"  gsa FILE          the gated-SSA form (μ, γ, η) the analyses run on\n"
+	"  analyze FILE...   divergence analyses: simple, affine, degree-n polynomial;\n"
+	"                    --verify checks every verdict against the semantics\n"
+	"  emit-llvm FILE    the program as an LLVM 16 GPU kernel, for comparing with\n"
+	"                    opt-16 -passes='print<uniformity>'\n"
+	"  gen               a random well-structured program (property tests, benches)\n"
 	"\n"
-	"Not in this version yet: gsa, analyze (divergence analyses), repl, the schedule\n"
-	"explorer and the SM model.\n"
+	"Not in this version yet: repl, the schedule explorer and the SM model.\n"
 	"\n"
 	"'musimd COMMAND --help' describes a command; 'musimd --version' prints the version.\n"
 	"Exit status: 0 success, 1 the program under study failed, 2 usage error,\n"
@@ -594,7 +1265,15 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "cfg"))
 		return cmd_cfg(argc - 1, argv + 1);
-	if (!strcmp(cmd, "gsa") || !strcmp(cmd, "analyze") || !strcmp(cmd, "repl")) {
+	if (!strcmp(cmd, "gsa"))
+		return cmd_gsa(argc - 1, argv + 1);
+	if (!strcmp(cmd, "emit-llvm"))
+		return cmd_emit_llvm(argc - 1, argv + 1);
+	if (!strcmp(cmd, "analyze"))
+		return cmd_analyze(argc - 1, argv + 1);
+	if (!strcmp(cmd, "gen"))
+		return cmd_gen(argc - 1, argv + 1);
+	if (!strcmp(cmd, "repl")) {
 		fprintf(stderr, "musimd: '%s' is not in this version yet\n", cmd);
 		return EXIT_USAGE;
 	}

@@ -382,6 +382,21 @@ static void lane_set(Machine *m, int32_t v, int32_t t, Num r)
 	}
 }
 
+/* Thread t's variable v becomes unassigned again (a GSA copy of an
+** unassigned value, semantics.md §4). */
+static void lane_unset(Machine *m, int32_t v, int32_t t)
+{
+	if (m->big[v] && m->big[v][t]) {
+		drop_big(&m->big[v][t], &m->big_bytes);
+		m->nbig[v]--;
+	}
+	uint8_t *d = defrow(m, v);
+	if (d[t]) {
+		d[t] = 0;
+		m->ndef[v]--;
+	}
+}
+
 /* Active threads of warp w, ascending (cached). */
 static const int32_t *active_list(Machine *m, Warp *w, int32_t *n)
 {
@@ -1006,6 +1021,7 @@ static bool exec_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 	const Cfg *g = m->cfg;
 	int32_t blk = g->block_of[pc];
 	Num *res = xmalloc((size_t)count * (size_t)(n ? n : 1) * sizeof *res);
+	bool *undef = xmalloc((size_t)count * (size_t)(n ? n : 1) * sizeof *undef);
 	int32_t done = 0;
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = m->order[k];
@@ -1037,25 +1053,35 @@ static bool exec_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 			}
 			default: break;
 			}
-			if (sel->kind == OPND_VAR && !defrow(m, sel->var)[t]) {
+			/* copying an unassigned value leaves the result unassigned (SSA's
+			** undef): the error comes where an ordinary instruction reads it */
+			undef[done] = sel->kind == OPND_VAR && !defrow(m, sel->var)[t];
+			if (undef[done] && sel == &ins->a) { /* γ's predicate itself */
 				set_error(m, SEM_STUCK, "MV", pc + j, w->id, &t, 1,
 				          "variable '%s' is read in thread %d before it is assigned",
 				          m->prog->vars[sel->var].name, t);
 				goto fail;
 			}
-			res[done++] = num_copy(opnd_num(m, sel, t));
+			res[done] = undef[done] ? NUM_I(0) : num_copy(opnd_num(m, sel, t));
+			done++;
 		}
 	}
 	done = 0;
 	for (int32_t k = 0; k < n; k++)
-		for (int32_t j = 0; j < count; j++)
-			lane_set(m, m->prog->ins[pc + j].dst, m->order[k], res[done++]);
+		for (int32_t j = 0; j < count; j++, done++) {
+			if (undef[done])
+				lane_unset(m, m->prog->ins[pc + j].dst, m->order[k]);
+			else
+				lane_set(m, m->prog->ins[pc + j].dst, m->order[k], res[done]);
+		}
 	free(res);
+	free(undef);
 	return true;
 fail:
 	for (int32_t i = 0; i < done; i++)
 		num_free(&res[i]);
 	free(res);
+	free(undef);
 	return false;
 }
 

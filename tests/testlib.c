@@ -3,6 +3,7 @@
 */
 #include <criterion/criterion.h>
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,4 +31,42 @@ void unload(Prog *r)
 	ir_free(r->p);
 	diag_free(&r->d);
 	free(r->src);
+}
+
+const char *examples_dir(void)
+{
+	return MUSIMD_SOURCE_ROOT "/examples";
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **example_files(int *n)
+{
+	DIR *d = opendir(examples_dir());
+	cr_assert(d != NULL, "cannot open %s", examples_dir());
+	char **v = NULL;
+	int len = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name);
+		if (l > 5 && !strcmp(e->d_name + l - 5, ".simd")) {
+			Buf b = {0};
+			buf_printf(&b, "%s/%s", examples_dir(), e->d_name);
+			VEC_PUSH(v, len, cap, buf_steal(&b));
+		}
+	}
+	closedir(d);
+	qsort(v, (size_t)len, sizeof *v, cmp_names);
+	*n = len;
+	return v;
+}
+
+void free_names(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }

@@ -15,6 +15,12 @@ typedef struct Prog {
 	char *src;
 } Prog;
 
+/* The examples/ directory of the source tree. */
+const char *examples_dir(void);
+/* The names of the examples (*.simd, sorted); free with free_names. */
+char **example_files(int *n);
+void free_names(char **v, int n);
+
 /* Load src; a program with errors fails the test with the diagnostics. */
 Prog load(const char *src);
 void unload(Prog *r);

@@ -1,0 +1,32 @@
+/*
+** gen.h — random well-structured μ-SIMD programs (analyses.md §4): the
+** input of the property tests (soundness oracle, GSA round trip,
+** Corollary 1), the LLVM comparison and the analysis benchmarks.
+**
+** A generated program is plain μ-SIMD (no GSA), structured so that every
+** branch reconverges at its immediate post-dominator through a `sync`:
+** if-then, if-then-else, and loops with thread-dependent trip counts,
+** nested; arithmetic on tid, laneid, parameters and literals; loads,
+** stores and atomics on a bounded window of shared memory (`.memory zero`).
+** It always terminates, never divides by zero and never gets stuck under
+** the sync model, for any thread count.
+*/
+#ifndef MUSIMD_GEN_H
+#define MUSIMD_GEN_H
+
+#include "util.h"
+
+typedef struct GenOptions {
+	uint64_t seed;
+	int32_t size;       /* approximate number of instructions (default 40) */
+	int32_t max_depth;  /* nesting of branches and loops (default 3) */
+	int32_t nvars;      /* source variables to draw from (default 6) */
+	bool no_memory;     /* no loads or stores */
+	bool no_atomics;
+	bool no_loops;
+} GenOptions;
+
+/* Append the program's text to b (deterministic for a given seed). */
+void gen_program(Buf *b, const GenOptions *o);
+
+#endif

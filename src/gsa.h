@@ -1,0 +1,24 @@
+/*
+** gsa.h — gated SSA construction (analyses.md §1).
+**
+** From a μ-SIMD program whose branches reconverge at their immediate
+** post-dominators (the papers' single-entry-single-exit assumption), build
+** its GSA form: SSA renaming (versions x.1, x.2, ... of a source variable x
+** in definition order), μ at loop headers, γ at the reconvergence point of
+** every if-then(-else), η at loop exits, one γ/η block per branch where
+** several branches reconverge at the same point (innermost first).
+** A program already in GSA form is returned as a copy, with its plain SSA
+** φs converted to γ/μ/η where the controlling branch can be found.
+*/
+#ifndef MUSIMD_GSA_H
+#define MUSIMD_GSA_H
+
+#include "ir.h"
+
+/* Returns the GSA program (a new Program with its cfg, as ir_load leaves
+** it: re-parsable by ir_print), or NULL with errors in d (a program whose
+** control flow is not structured enough to place γ/η, ...). p must have
+** been loaded without errors (p->cfg set). */
+Program *gsa_build(const Program *p, Diags *d);
+
+#endif

@@ -1,0 +1,942 @@
+/*
+** verify.c — the soundness oracle (analyses.md §4; the design is in
+** verify.h).
+**
+** For k = 1..K threads the program runs under model sync with the
+** round-robin scheduler of sem_run, but driven from here: before each step
+** the oracle looks at the instruction the picked warp is about to execute
+** and checks the values of the variables it will read (the state is
+** unchanged until sem_step, so the values read are exactly those of
+** sem_get now); after the step it records which PEs took a control edge.
+**
+** Which PEs a read is checked over:
+** - an ordinary instruction: every active PE of the warp (lanes where the
+**   variable is unassigned are skipped: the run gets stuck there anyway);
+** - a GSA group (a μ/φ block's IT step, or the SP step of an implicit sync
+**   with Θ_done ∪ Θ): per group of PEs with the same (from_block,
+**   edge_step), edge_step[t] being the step at which t last took a control
+**   edge. A step takes an edge for the PEs of its Θ when its rule is BT,
+**   BF, BD (both sides: the deferred PEs keep that step) or JP, and for IT
+**   and SP when control moves to a block start (exactly when sem.c's
+**   take_edge records the edge); the release of a barrier moves the waiting
+**   warps to pc + 1 and takes an edge when that is a block start. SS and
+**   the resumption after an exit take no edge.
+**
+** The check of variable v over PEs (t, x_t):
+** - simple domains: class uniform/constant ⇒ all x_t equal;
+** - polynomial domain: nothing when a_n = ⊥ (divergent) or v is undefined
+**   (⊤ somewhere); else let U be the ⊥ coefficients (all below n). U = ∅:
+**   x_t = Σ a_k t^k exactly. U = {0}: x_t − Σ_{k≥1} a_k t^k the same in
+**   every PE. Otherwise the linear system Σ_{k∈U} c_k t^k = x_t − Σ_{k∉U} a_k
+**   t^k (one row per PE) is solved exactly over ℚ by incremental Gauss–Jordan
+**   elimination: an inconsistent system is a violation; a consistent system
+**   of full rank has one solution, which must be integral (coefficients are
+**   in ℤ); an under-determined consistent system is accepted even though an
+**   integral solution might not exist (deciding that is a lattice problem;
+**   the next read with more PEs usually determines the system anyway).
+**
+** `reads` counts warp-level checks: one per (instruction operand or GSA
+** read, variable, group of PEs) with at least one PE assigned.
+** Violations are recorded once per (pc, variable): a read that goes wrong in
+** every iteration and every thread count is reported at its first
+** occurrence (smallest thread count, earliest step), up to max_violations.
+*/
+#include "verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SHOWN_THREADS 16 /* threads listed in a message */
+
+typedef struct GKey {
+	int32_t from;
+	int32_t t;
+	uint64_t step;
+} GKey;
+
+typedef struct Ctx {
+	const Program *p;
+	const Cfg *g;
+	const AnaResult *r;
+	VerifyResult *res;
+	int32_t maxv;
+	Machine *m;
+	int32_t deg;          /* poly degree, -1 for the simple domains */
+	/* per run */
+	uint64_t *edge_step;  /* per thread */
+	bool *at_barrier;     /* per warp */
+	int32_t nbar;
+	/* scratch, grown to the largest run */
+	int32_t cap;          /* threads the buffers hold */
+	int32_t *tids, *grp, *sb, *sc;
+	GKey *keys;
+	int64_t *y64;         /* residuals of the fast path */
+	int32_t *ct;          /* a check: the PEs assigned, and their values (borrowed) */
+	Num *cx;
+	uint64_t *bits;
+	int32_t capw;         /* words of bits */
+	/* exact arithmetic */
+	mpz_t *ry;            /* residuals, cap of them */
+	int32_t nry;
+	mpz_t *cz;            /* known coefficients, deg + 1 */
+	mpz_t acc, tmp, t2, t3;
+	mpq_t *mat;           /* basis rows (deg) and a working row, each deg + 1 wide */
+	int32_t *piv;
+	mpq_t q, f;
+} Ctx;
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static bool bits_none(const uint64_t *s, int32_t nw)
+{
+	for (int32_t i = 0; i < nw; i++)
+		if (s[i])
+			return false;
+	return true;
+}
+
+/* The tids of the lanes in s, ascending, into out; returns how many. */
+static int32_t list_set(const Warp *w, const uint64_t *s, int32_t *out)
+{
+	int32_t n = 0;
+	for (int32_t j = 0; j < w->nw; j++) {
+		uint64_t x = s[j];
+		while (x) {
+			out[n++] = w->base + j * 64 + __builtin_ctzll(x);
+			x &= x - 1;
+		}
+	}
+	return n;
+}
+
+static bool is_leader(const Ctx *c, int32_t pc)
+{
+	return pc >= 0 && pc < c->p->nins && c->g->blocks[c->g->block_of[pc]].first == pc;
+}
+
+/* The value of operand o in thread t (borrowed); false when it is a variable
+** not assigned in t. */
+static bool opnd_value(const Machine *m, const Opnd *o, int32_t t, Num *out)
+{
+	switch (o->kind) {
+	case OPND_VAR: return sem_get(m, o->var, t, out);
+	case OPND_LIT: *out = o->lit; return true;
+	case OPND_SPECIAL:
+		switch (o->special) {
+		case SPEC_TID:
+		case SPEC_LANEID:
+		case SPEC_WARPID: *out = NUM_I(m->spec[o->special][t]); return true;
+		case SPEC_NTID: *out = NUM_I(m->nthreads); return true;
+		case SPEC_NWARPS: *out = NUM_I((m->nthreads + m->warpsize - 1) / m->warpsize); return true;
+		case SPEC_WARPSIZE: *out = NUM_I(m->warpsize); return true;
+		default: return false;
+		}
+	default: *out = NUM_I(0); return false;
+	}
+}
+
+static void grow_threads(Ctx *c, int32_t n, int32_t nw)
+{
+	if (n > c->cap) {
+		size_t sz = (size_t)n;
+		c->tids = xrealloc(c->tids, sz * sizeof *c->tids);
+		c->grp = xrealloc(c->grp, sz * sizeof *c->grp);
+		c->sb = xrealloc(c->sb, sz * sizeof *c->sb);
+		c->sc = xrealloc(c->sc, sz * sizeof *c->sc);
+		c->keys = xrealloc(c->keys, sz * sizeof *c->keys);
+		c->ct = xrealloc(c->ct, sz * sizeof *c->ct);
+		c->y64 = xrealloc(c->y64, sz * sizeof *c->y64);
+		c->cx = xrealloc(c->cx, sz * sizeof *c->cx);
+		c->cap = n;
+	}
+	if (nw > c->capw) {
+		c->bits = xrealloc(c->bits, (size_t)nw * sizeof *c->bits);
+		c->capw = nw;
+	}
+}
+
+static void grow_ry(Ctx *c, int32_t n)
+{
+	if (n <= c->nry)
+		return;
+	c->ry = xrealloc(c->ry, (size_t)n * sizeof *c->ry);
+	for (int32_t i = c->nry; i < n; i++)
+		mpz_init(c->ry[i]);
+	c->nry = n;
+}
+
+/* ---- violations ------------------------------------------------------------ */
+
+static bool seen(const VerifyResult *res, int32_t pc, int32_t var)
+{
+	for (int32_t i = 0; i < res->nv; i++)
+		if (res->v[i].pc == pc && res->v[i].var == var)
+			return true;
+	return false;
+}
+
+static Violation *add_violation(VerifyResult *res)
+{
+	if (res->nv == res->capv) {
+		res->capv = res->capv ? 2 * res->capv : 8;
+		res->v = xrealloc(res->v, (size_t)res->capv * sizeof *res->v);
+	}
+	Violation *v = &res->v[res->nv++];
+	memset(v, 0, sizeof *v);
+	return v;
+}
+
+static void print_list_head(Buf *b, const int32_t *t, int32_t n)
+{
+	buf_puts(b, n == 1 ? "thread " : "threads ");
+	for (int32_t i = 0; i < n && i < SHOWN_THREADS; i++)
+		buf_printf(b, "%s%d", i ? ", " : "", t[i]);
+	if (n > SHOWN_THREADS)
+		buf_printf(b, ", … (%d more)", n - SHOWN_THREADS);
+}
+
+static void print_values(Buf *b, const Num *x, int32_t n)
+{
+	for (int32_t i = 0; i < n && i < SHOWN_THREADS; i++) {
+		if (i)
+			buf_puts(b, ", ");
+		num_buf(b, x[i]);
+	}
+	if (n > SHOWN_THREADS)
+		buf_puts(b, ", …");
+}
+
+/* Where pc is: its label or line; a row of a matrix GSA statement is named
+** after the statement (its first row carries the label). */
+static void print_where(Buf *b, const Program *p, int32_t pc)
+{
+	if (pc >= 0 && pc < p->nins && p->ins[pc].group >= 0)
+		while (pc > 0 && p->ins[pc - 1].group == p->ins[pc].group)
+			pc--;
+	ir_print_where(b, p, pc);
+}
+
+/* A read of v at pc over the c->ct/c->cx PEs (cnt of them) went wrong. */
+static void read_violation(Ctx *c, int32_t pc, int32_t v, int32_t cnt, const char *why)
+{
+	VerifyResult *res = c->res;
+	if (res->nv >= c->maxv || seen(res, pc, v))
+		return;
+	Violation *x = add_violation(res);
+	x->pc = pc;
+	x->var = v;
+	x->nthreads = c->m->nthreads;
+	x->n = cnt;
+	x->threads = xmalloc((size_t)cnt * sizeof *x->threads);
+	x->values = xmalloc((size_t)cnt * sizeof *x->values);
+	for (int32_t i = 0; i < cnt; i++) {
+		x->threads[i] = c->ct[i];
+		x->values[i] = num_copy(c->cx[i]);
+	}
+	Buf b = {0};
+	print_where(&b, c->p, pc);
+	buf_printf(&b, ": %s read as %s (", c->p->vars[v].name, ana_class_name(c->r->cls[v]));
+	ana_print_value(&b, c->r, v, false);
+	buf_puts(&b, ") but ");
+	print_list_head(&b, c->ct, cnt);
+	buf_puts(&b, cnt == 1 ? " sees " : " see ");
+	print_values(&b, c->cx, cnt);
+	buf_printf(&b, " (%d thread%s)", c->m->nthreads, c->m->nthreads == 1 ? "" : "s");
+	if (why && *why)
+		buf_printf(&b, "; %s", why);
+	x->msg = buf_steal(&b);
+}
+
+/* ---- the check of one read ------------------------------------------------- */
+
+static void poly_load(Ctx *c)
+{
+	int32_t n = c->deg + 1;
+	c->cz = xmalloc((size_t)n * sizeof *c->cz);
+	for (int32_t k = 0; k < n; k++)
+		mpz_init(c->cz[k]);
+	size_t nq = (size_t)n * (size_t)(n + 1);
+	c->mat = xmalloc(nq * sizeof *c->mat);
+	for (size_t i = 0; i < nq; i++)
+		mpq_init(c->mat[i]);
+	c->piv = xmalloc((size_t)n * sizeof *c->piv);
+	mpq_init(c->q);
+	mpq_init(c->f);
+}
+
+static void poly_free(Ctx *c)
+{
+	if (!c->cz)
+		return;
+	int32_t n = c->deg + 1;
+	for (int32_t k = 0; k < n; k++)
+		mpz_clear(c->cz[k]);
+	free(c->cz);
+	size_t nq = (size_t)n * (size_t)(n + 1);
+	for (size_t i = 0; i < nq; i++)
+		mpq_clear(c->mat[i]);
+	free(c->mat);
+	free(c->piv);
+	mpq_clear(c->q);
+	mpq_clear(c->f);
+}
+
+/* Do values of the unknown coefficients (exponents u[0..nu-1]) fit every
+** (t, y) of the cnt PEs? Incremental Gauss–Jordan over ℚ: the basis rows
+** are kept reduced (pivot 1, zero in every other row's pivot column).
+** Returns true when they fit, else false with the reason in why. */
+static bool solve_fit(Ctx *c, const int32_t *u, int32_t nu, int32_t cnt, Buf *why)
+{
+	int32_t w = nu + 1; /* columns: the unknowns, then the right-hand side */
+	mpq_t *work = c->mat + (size_t)nu * (size_t)w;
+	int32_t rank = 0;
+	for (int32_t i = 0; i < cnt; i++) {
+		for (int32_t j = 0; j < nu; j++) {
+			mpz_ui_pow_ui(c->tmp, (unsigned long)c->ct[i], (unsigned long)u[j]);
+			mpq_set_z(work[j], c->tmp);
+		}
+		mpq_set_z(work[nu], c->ry[i]);
+		/* reduce by the basis */
+		for (int32_t r = 0; r < rank; r++) {
+			mpq_t *row = c->mat + (size_t)r * (size_t)w;
+			int32_t p = c->piv[r];
+			if (mpq_sgn(work[p]) == 0)
+				continue;
+			mpq_set(c->q, work[p]);
+			for (int32_t j = 0; j < w; j++) {
+				if (mpq_sgn(row[j]) == 0)
+					continue;
+				mpq_mul(c->f, c->q, row[j]);
+				mpq_sub(work[j], work[j], c->f);
+			}
+		}
+		int32_t p = -1;
+		for (int32_t j = 0; j < nu && p < 0; j++)
+			if (mpq_sgn(work[j]) != 0)
+				p = j;
+		if (p < 0) {
+			if (mpq_sgn(work[nu]) != 0) {
+				buf_puts(why, "no values of the ⊥ coefficients fit");
+				return false;
+			}
+			continue; /* redundant */
+		}
+		/* normalise and add to the basis, clearing column p elsewhere */
+		mpq_t *row = c->mat + (size_t)rank * (size_t)w;
+		mpq_set(c->q, work[p]);
+		for (int32_t j = 0; j < w; j++)
+			mpq_div(row[j], work[j], c->q);
+		for (int32_t r = 0; r < rank; r++) {
+			mpq_t *o = c->mat + (size_t)r * (size_t)w;
+			if (mpq_sgn(o[p]) == 0)
+				continue;
+			mpq_set(c->q, o[p]);
+			for (int32_t j = 0; j < w; j++) {
+				if (mpq_sgn(row[j]) == 0)
+					continue;
+				mpq_mul(c->f, c->q, row[j]);
+				mpq_sub(o[j], o[j], c->f);
+			}
+		}
+		c->piv[rank++] = p;
+	}
+	if (rank < nu)
+		return true; /* under-determined and consistent: accepted (see the file comment) */
+	/* the unique solution must be integral */
+	bool integral = true;
+	for (int32_t r = 0; r < rank; r++)
+		if (mpz_cmp_ui(mpq_denref(c->mat[(size_t)r * (size_t)w + (size_t)nu]), 1) != 0)
+			integral = false;
+	if (integral)
+		return true;
+	buf_puts(why, "the ⊥ coefficients would have to be ");
+	for (int32_t j = 0; j < nu; j++) {
+		for (int32_t r = 0; r < rank; r++) {
+			if (c->piv[r] != j)
+				continue;
+			char *s = mpq_get_str(NULL, 10, c->mat[(size_t)r * (size_t)w + (size_t)nu]);
+			buf_printf(why, "%sa_%d = %s", j ? ", " : "", u[j], s);
+			void (*freefn)(void *, size_t);
+			mp_get_memory_functions(NULL, NULL, &freefn);
+			freefn(s, strlen(s) + 1);
+		}
+	}
+	buf_puts(why, ", not integers");
+	return false;
+}
+
+/* Fast path, one unknown a_e (e ≥ 1): a_e·t^e = y_t. Rows with t = 0 need
+** y = 0; the others need y_t / t^e to be one and the same integer (checked
+** by cross-multiplication against the first such row). */
+static bool fits_one(Ctx *c, int32_t e, int32_t cnt)
+{
+	int32_t r = -1;
+	for (int32_t i = 0; i < cnt; i++) {
+		if (c->ct[i] == 0) {
+			if (mpz_sgn(c->ry[i]) != 0)
+				return false;
+			continue;
+		}
+		mpz_ui_pow_ui(c->tmp, (unsigned long)c->ct[i], (unsigned long)e);
+		if (r < 0) {
+			r = i;
+			if (!mpz_divisible_p(c->ry[i], c->tmp))
+				return false;
+			mpz_set(c->t2, c->tmp); /* t_r^e */
+			continue;
+		}
+		mpz_mul(c->tmp, c->tmp, c->ry[r]);  /* t_i^e · y_r */
+		mpz_mul(c->t3, c->t2, c->ry[i]);    /* t_r^e · y_i */
+		if (mpz_cmp(c->tmp, c->t3) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* Fast path, a_0 and a_1 unknown: the points (t, y_t) lie on one line
+** (cross-multiplication against the first two rows) of integral slope;
+** a single row is under-determined. */
+static bool fits_affine(Ctx *c, int32_t cnt)
+{
+	if (cnt < 2)
+		return true;
+	long t0 = c->ct[0], dt = (long)c->ct[1] - t0;
+	mpz_sub(c->t2, c->ry[1], c->ry[0]); /* Δy */
+	for (int32_t k = 2; k < cnt; k++) {
+		mpz_sub(c->tmp, c->ry[k], c->ry[0]);
+		mpz_mul_si(c->tmp, c->tmp, dt);
+		mpz_mul_si(c->t3, c->t2, (long)c->ct[k] - t0);
+		if (mpz_cmp(c->tmp, c->t3) != 0)
+			return false;
+	}
+	return mpz_divisible_ui_p(c->t2, (unsigned long)(dt < 0 ? -dt : dt)) != 0;
+}
+
+/* The fast path of poly_fit in int64/int128, for values and known
+** coefficients within int64: true when the PEs fit. False means "not
+** shown here" (overflow, a case it does not handle, or a misfit), and
+** the exact path decides. */
+static bool fits_small(Ctx *c, int32_t v, int32_t cnt, const int32_t *U, int32_t nu)
+{
+	const AnaResult *r = c->r;
+	int32_t n = c->deg;
+	if (nu > 2 || (nu == 2 && (U[0] != 0 || U[1] != 1)))
+		return false;
+	for (int32_t k = 0; k <= n; k++) {
+		const Coef *a = ana_coef(r, v, k);
+		if (a->kind == COEF_INT && a->n.z)
+			return false;
+	}
+	int64_t *y = c->y64;
+	for (int32_t i = 0; i < cnt; i++) {
+		if (c->cx[i].z)
+			return false;
+		int64_t acc = 0, t = c->ct[i];
+		for (int32_t k = n; k >= 0; k--) {
+			if (__builtin_mul_overflow(acc, t, &acc))
+				return false;
+			const Coef *a = ana_coef(r, v, k);
+			if (a->kind == COEF_INT && __builtin_add_overflow(acc, a->n.i, &acc))
+				return false;
+		}
+		if (__builtin_sub_overflow(c->cx[i].i, acc, &y[i]))
+			return false;
+	}
+	if (nu == 0) {
+		for (int32_t i = 0; i < cnt; i++)
+			if (y[i] != 0)
+				return false;
+		return true;
+	}
+	if (nu == 1 && U[0] == 0) {
+		for (int32_t i = 1; i < cnt; i++)
+			if (y[i] != y[0])
+				return false;
+		return true;
+	}
+	if (nu == 1) {
+		/* a_e·t^e = y_t: one integer ratio for the rows with t ≠ 0 */
+		int32_t rr = -1;
+		__int128 pr = 0;
+		for (int32_t i = 0; i < cnt; i++) {
+			if (c->ct[i] == 0) {
+				if (y[i] != 0)
+					return false;
+				continue;
+			}
+			int64_t p = 1;
+			for (int32_t k = 0; k < U[0]; k++)
+				if (__builtin_mul_overflow(p, (int64_t)c->ct[i], &p))
+					return false;
+			if (rr < 0) {
+				rr = i;
+				pr = p;
+				if (y[i] % p != 0)
+					return false;
+				continue;
+			}
+			if ((__int128)p * y[rr] != pr * y[i])
+				return false;
+		}
+		return true;
+	}
+	/* a_0 + a_1·t = y_t */
+	if (cnt < 2)
+		return true;
+	int64_t t0 = c->ct[0], dt = (int64_t)c->ct[1] - t0;
+	__int128 dy = (__int128)y[1] - y[0];
+	for (int32_t k = 2; k < cnt; k++)
+		if (((__int128)y[k] - y[0]) * dt != dy * ((int64_t)c->ct[k] - t0))
+			return false;
+	return dy % dt == 0;
+}
+
+/* The polynomial check of v over the c->ct/c->cx PEs. */
+static bool poly_fit(Ctx *c, int32_t v, int32_t cnt, Buf *why)
+{
+	const AnaResult *r = c->r;
+	int32_t n = c->deg;
+	int32_t u[64], nu = 0;
+	int32_t *ubig = NULL;
+	int32_t *U = u;
+	if (n + 1 > 64)
+		U = ubig = xmalloc((size_t)(n + 1) * sizeof *ubig);
+	for (int32_t k = 0; k <= n; k++)
+		if (ana_coef(r, v, k)->kind != COEF_INT)
+			U[nu++] = k;
+	if (fits_small(c, v, cnt, U, nu)) {
+		free(ubig);
+		return true;
+	}
+	for (int32_t k = 0; k <= n; k++) {
+		const Coef *a = ana_coef(r, v, k);
+		if (a->kind == COEF_INT)
+			num_to_mpz(c->cz[k], a->n);
+	}
+	grow_ry(c, cnt);
+	/* residuals: y_t = x_t − Σ_{known k} a_k t^k */
+	for (int32_t i = 0; i < cnt; i++) {
+		mpz_set_ui(c->acc, 0);
+		int32_t j = nu - 1;
+		for (int32_t k = n; k >= 0; k--) {
+			mpz_mul_si(c->acc, c->acc, (long)c->ct[i]);
+			if (j >= 0 && U[j] == k)
+				j--;
+			else
+				mpz_add(c->acc, c->acc, c->cz[k]);
+		}
+		num_to_mpz(c->ry[i], c->cx[i]);
+		mpz_sub(c->ry[i], c->ry[i], c->acc);
+	}
+	bool ok = true;
+	if (nu == 0) {
+		for (int32_t i = 0; i < cnt && ok; i++) {
+			if (mpz_sgn(c->ry[i]) == 0)
+				continue;
+			ok = false;
+			num_to_mpz(c->tmp, c->cx[i]);
+			mpz_sub(c->tmp, c->tmp, c->ry[i]);
+			char *s = mpz_get_str(NULL, 10, c->tmp);
+			buf_printf(why, "thread %d should see %s", c->ct[i], s);
+			void (*freefn)(void *, size_t);
+			mp_get_memory_functions(NULL, NULL, &freefn);
+			freefn(s, strlen(s) + 1);
+		}
+	} else if (nu == 1 && U[0] == 0) {
+		for (int32_t i = 1; i < cnt && ok; i++)
+			if (mpz_cmp(c->ry[i], c->ry[0]) != 0)
+				ok = false;
+		if (!ok)
+			buf_puts(why, "no value of a_0 fits");
+	} else if ((nu == 1 && fits_one(c, U[0], cnt)) || (nu == 2 && U[0] == 0 && U[1] == 1 && fits_affine(c, cnt))) {
+		ok = true; /* the fast paths only accept: a failure is decided (and explained) below */
+	} else {
+		ok = solve_fit(c, U, nu, cnt, why);
+	}
+	free(ubig);
+	return ok;
+}
+
+/* Check the read of v at pc by the PEs tids[0..n-1]. */
+static void check_read(Ctx *c, int32_t pc, int32_t v, const int32_t *tids, int32_t n)
+{
+	const AnaResult *r = c->r;
+	if (v < 0 || v >= r->nvars)
+		return;
+	VarClass cls = r->cls[v];
+	if (cls == CLASS_DIVERGENT || cls == CLASS_UNDEFINED)
+		return;
+	bool poly = r->coef != NULL && c->deg >= 0;
+	if (poly) {
+		const Coef *top = ana_coef(r, v, c->deg);
+		if (top->kind != COEF_INT)
+			return; /* ⊥: no information (⊤: undefined) */
+		for (int32_t k = 0; k < c->deg; k++)
+			if (ana_coef(r, v, k)->kind == COEF_TOP)
+				return;
+	} else if (cls != CLASS_UNIFORM && cls != CLASS_CONSTANT) {
+		return;
+	}
+	int32_t cnt = 0;
+	for (int32_t i = 0; i < n; i++) {
+		Num x;
+		if (!sem_get(c->m, v, tids[i], &x))
+			continue;
+		c->ct[cnt] = tids[i];
+		c->cx[cnt++] = x;
+	}
+	if (cnt == 0)
+		return;
+	c->res->reads++;
+	if (!poly) {
+		for (int32_t i = 1; i < cnt; i++)
+			if (!num_eq(c->cx[i], c->cx[0])) {
+				read_violation(c, pc, v, cnt, NULL);
+				return;
+			}
+		return;
+	}
+	Buf why = {0};
+	if (!poly_fit(c, v, cnt, &why))
+		read_violation(c, pc, v, cnt, buf_str(&why));
+	buf_free(&why);
+}
+
+/* ---- the reads of one step ----------------------------------------------- */
+
+static int cmp_key(const void *a, const void *b)
+{
+	const GKey *x = a, *y = b;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	if (x->step != y->step)
+		return x->step < y->step ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* The GSA group pc..pc+count-1 executed by the PEs tids[0..n-1]. */
+static void gsa_reads(Ctx *c, int32_t pc, int32_t count, const int32_t *tids, int32_t n)
+{
+	const Machine *m = c->m;
+	int32_t blk = c->g->block_of[pc];
+	for (int32_t i = 0; i < n; i++)
+		c->keys[i] = (GKey){m->from_block[tids[i]], tids[i], c->edge_step[tids[i]]};
+	qsort(c->keys, (size_t)n, sizeof *c->keys, cmp_key);
+	for (int32_t s = 0; s < n;) {
+		int32_t e = s + 1;
+		while (e < n && c->keys[e].from == c->keys[s].from && c->keys[e].step == c->keys[s].step)
+			e++;
+		int32_t ng = e - s;
+		for (int32_t i = 0; i < ng; i++)
+			c->grp[i] = c->keys[s + i].t;
+		int32_t from = c->keys[s].from;
+		for (int32_t j = 0; j < count; j++) {
+			const Ins *ins = &c->p->ins[pc + j];
+			switch (ins->op) {
+			case OP_GAMMA: {
+				if (ins->a.kind == OPND_VAR)
+					check_read(c, pc + j, ins->a.var, c->grp, ng);
+				int32_t nb = 0, nc = 0;
+				for (int32_t i = 0; i < ng; i++) {
+					Num x;
+					if (!opnd_value(m, &ins->a, c->grp[i], &x))
+						continue;
+					if (num_is_zero(x))
+						c->sc[nc++] = c->grp[i];
+					else
+						c->sb[nb++] = c->grp[i];
+				}
+				if (nb && ins->b.kind == OPND_VAR)
+					check_read(c, pc + j, ins->b.var, c->sb, nb);
+				if (nc && ins->c.kind == OPND_VAR)
+					check_read(c, pc + j, ins->c.var, c->sc, nc);
+				break;
+			}
+			case OP_ETA:
+				if (ins->b.kind == OPND_VAR)
+					check_read(c, pc + j, ins->b.var, c->grp, ng);
+				break;
+			case OP_MU:
+			case OP_PHI: {
+				int32_t ix = ins->op == OP_MU ? (from < 0 ? 0 : cfg_mu_index(c->g, blk, from))
+				                              : (from < 0 ? -1 : cfg_phi_index(c->g, blk, from));
+				if (ix >= 0 && ix < ins->nargs && ins->args[ix].kind == OPND_VAR)
+					check_read(c, pc + j, ins->args[ix].var, c->grp, ng);
+				break;
+			}
+			default: break;
+			}
+		}
+		s = e;
+	}
+}
+
+/* Before warp wi steps: check what it will read. */
+static void pre_step(Ctx *c, int32_t wi)
+{
+	const Machine *m = c->m;
+	const Warp *w = &m->warps[wi];
+	int32_t pc = w->pc;
+	if (pc < 0 || pc >= c->p->nins)
+		return;
+	const Ins *ins = &c->p->ins[pc];
+	const Block *blk = &c->g->blocks[c->g->block_of[pc]];
+	if (blk->implicit_sync && pc == blk->first) {
+		/* the group runs only if this step is SP: Θ_todo of the top is empty */
+		int32_t top = w->nnodes - 1;
+		if (top < 0 || blk->ngsa <= 0)
+			return;
+		const uint64_t *done = w->nodebits + (size_t)(2 * top) * (size_t)w->nw;
+		const uint64_t *todo = done + w->nw;
+		if (!bits_none(todo, w->nw))
+			return; /* SS */
+		for (int32_t j = 0; j < w->nw; j++)
+			c->bits[j] = w->active[j] | done[j];
+		int32_t n = list_set(w, c->bits, c->tids);
+		gsa_reads(c, pc, blk->ngsa, c->tids, n);
+		return;
+	}
+	if (ir_is_gsa(ins->op)) {
+		/* a μ/φ block: the group is one IT step over Θ */
+		int32_t n = list_set(w, w->active, c->tids);
+		gsa_reads(c, pc, blk->ngsa, c->tids, n);
+		return;
+	}
+	/* an ordinary instruction: each variable operand once, over Θ */
+	int32_t vars[3];
+	int32_t nv = 0;
+	const Opnd *ops[3] = {&ins->a, &ins->b, &ins->c};
+	for (int32_t i = 0; i < 3; i++)
+		if (ops[i]->kind == OPND_VAR)
+			vars[nv++] = ops[i]->var;
+	if (nv == 0 && ins->nargs == 0)
+		return;
+	int32_t n = list_set(w, w->active, c->tids);
+	if (n == 0)
+		return;
+	for (int32_t i = 0; i < nv; i++) {
+		bool dup = false;
+		for (int32_t j = 0; j < i; j++)
+			dup |= vars[j] == vars[i];
+		if (!dup)
+			check_read(c, pc, vars[i], c->tids, n);
+	}
+	for (int32_t k = 0; k < ins->nargs; k++) {
+		if (ins->args[k].kind != OPND_VAR)
+			continue;
+		int32_t v = ins->args[k].var;
+		bool dup = false;
+		for (int32_t j = 0; j < nv; j++)
+			dup |= vars[j] == v;
+		for (int32_t j = 0; j < k; j++)
+			dup |= ins->args[j].kind == OPND_VAR && ins->args[j].var == v;
+		if (!dup)
+			check_read(c, pc, v, c->tids, n);
+	}
+}
+
+static void mark_edge(Ctx *c, const Warp *w, const uint64_t *set, uint64_t step)
+{
+	for (int32_t j = 0; j < w->nw; j++) {
+		uint64_t x = set[j];
+		while (x) {
+			c->edge_step[w->base + j * 64 + __builtin_ctzll(x)] = step;
+			x &= x - 1;
+		}
+	}
+}
+
+static void bd_violation(Ctx *c, const Warp *w, const StepInfo *info)
+{
+	VerifyResult *res = c->res;
+	int32_t pc = info->pc;
+	if (res->nv >= c->maxv || seen(res, pc, -1))
+		return;
+	const Ins *ins = &c->p->ins[pc];
+	/* the deferred PEs: Θ at the start of the step minus the fall-through Θ */
+	for (int32_t j = 0; j < w->nw; j++)
+		c->bits[j] = info->active[j] & ~w->active[j];
+	Violation *x = add_violation(res);
+	x->pc = pc;
+	x->var = -1;
+	x->nthreads = c->m->nthreads;
+	x->threads = xmalloc((size_t)w->size * sizeof *x->threads);
+	x->n = list_set(w, info->active, x->threads);
+	x->values = NULL;
+	Buf b = {0};
+	ir_print_where(&b, c->p, pc);
+	buf_puts(&b, ": branch on ");
+	ir_print_opnd(&b, c->p, &ins->a);
+	buf_puts(&b, " classified uniform fired BD (threads ");
+	sem_print_set(&b, c->m, w->id, c->bits);
+	buf_printf(&b, " deferred, %d thread%s)", c->m->nthreads, c->m->nthreads == 1 ? "" : "s");
+	x->msg = buf_steal(&b);
+}
+
+/* After warp wi stepped: which PEs took an edge; BD on a uniform branch. */
+static void post_step(Ctx *c, int32_t wi, const StepInfo *info)
+{
+	const Machine *m = c->m;
+	const Warp *w = &m->warps[wi];
+	if (info->rule == RULE_BD && c->r->branch_divergent && !c->r->branch_divergent[info->pc])
+		bd_violation(c, w, info);
+	switch (info->rule) {
+	case RULE_BD: /* both sides take the edge out of the branch's block */
+	case RULE_BT:
+	case RULE_BF:
+	case RULE_JP: mark_edge(c, w, info->active, info->step); break;
+	case RULE_IT:
+	case RULE_SP:
+		/* Θ is unchanged by IT and is the merged set after SP */
+		if (is_leader(c, w->pc))
+			mark_edge(c, w, w->active, info->step);
+		break;
+	case RULE_BAR:
+		if (!c->at_barrier[wi]) {
+			c->at_barrier[wi] = true;
+			c->nbar++;
+		}
+		break;
+	default: break;
+	}
+	/* a release (m->arrived back to 0) moved every waiting warp to pc + 1 */
+	if (c->nbar > 0 && m->arrived == 0) {
+		for (int32_t i = 0; i < m->nwarps; i++) {
+			if (!c->at_barrier[i])
+				continue;
+			c->at_barrier[i] = false;
+			const Warp *x = &m->warps[i];
+			if (x->status == WARP_RUN && is_leader(c, x->pc))
+				mark_edge(c, x, x->active, info->step);
+		}
+		c->nbar = 0;
+	}
+}
+
+/* ---- the driver ------------------------------------------------------------ */
+
+static void run_one(Ctx *c)
+{
+	Machine *m = c->m;
+	grow_threads(c, m->nthreads, (m->sched_warpsize + 63) / 64);
+	c->edge_step = xcalloc((size_t)m->nthreads, sizeof *c->edge_step);
+	c->at_barrier = xcalloc((size_t)m->nwarps, sizeof *c->at_barrier);
+	c->nbar = 0;
+	StepInfo info;
+	while (m->status == SEM_RUNNING) {
+		int32_t w = sem_pick(m);
+		if (w < 0)
+			break;
+		pre_step(c, w);
+		uint64_t before = m->steps;
+		sem_step(m, w, &info);
+		if (m->steps > before) {
+			m->cursor = (w + 1) % m->nwarps; /* as sem_run does */
+			post_step(c, w, &info);
+		}
+	}
+	free(c->edge_step);
+	free(c->at_barrier);
+	c->edge_step = NULL;
+	c->at_barrier = NULL;
+}
+
+VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOptions *o, Diags *d)
+{
+	VerifyResult *res = xcalloc(1, sizeof *res);
+	Ctx c = {0};
+	c.p = gsa;
+	c.g = gsa->cfg;
+	c.r = r;
+	c.res = res;
+	c.maxv = o->max_violations > 0 ? o->max_violations : 100;
+	c.deg = r->coef ? r->opt.degree : -1;
+	mpz_init(c.acc);
+	mpz_init(c.tmp);
+	mpz_init(c.t2);
+	mpz_init(c.t3);
+	if (c.deg >= 0)
+		poly_load(&c);
+	int32_t K = o->max_threads > 0 ? o->max_threads : 8;
+	for (int32_t k = 1; k <= K; k++) {
+		SemOptions so = o->sem;
+		so.model = MODEL_SYNC;
+		so.threads = k;
+		Machine *m = sem_new(gsa, &so, d);
+		if (!m) {
+			verify_free(res);
+			res = NULL;
+			break;
+		}
+		c.m = m;
+		res->runs++;
+		run_one(&c);
+		if (m->status != SEM_OK)
+			res->stuck++;
+		sem_free(m);
+		c.m = NULL;
+	}
+	poly_free(&c);
+	for (int32_t i = 0; i < c.nry; i++)
+		mpz_clear(c.ry[i]);
+	free(c.ry);
+	mpz_clear(c.acc);
+	mpz_clear(c.tmp);
+	mpz_clear(c.t2);
+	mpz_clear(c.t3);
+	free(c.tids);
+	free(c.grp);
+	free(c.sb);
+	free(c.sc);
+	free(c.keys);
+	free(c.ct);
+	free(c.y64);
+	free(c.cx);
+	free(c.bits);
+	return res;
+}
+
+void verify_free(VerifyResult *v)
+{
+	if (!v)
+		return;
+	for (int32_t i = 0; i < v->nv; i++) {
+		Violation *x = &v->v[i];
+		if (x->values)
+			for (int32_t j = 0; j < x->n; j++)
+				num_free(&x->values[j]);
+		free(x->values);
+		free(x->threads);
+		free(x->msg);
+	}
+	free(v->v);
+	free(v);
+}
+
+/* ---- Corollary 1 --------------------------------------------------------------- */
+
+int32_t verify_corollary1(const AnaResult *simple, const AnaResult *poly, VerifyResult *out)
+{
+	int32_t n = simple->nvars < poly->nvars ? simple->nvars : poly->nvars;
+	const Program *p = simple->prog ? simple->prog : poly->prog;
+	int32_t found = 0;
+	for (int32_t v = 0; v < n; v++) {
+		VarClass s = simple->cls[v], q = poly->cls[v];
+		if (s != CLASS_UNIFORM && s != CLASS_CONSTANT)
+			continue;
+		/* undefined (⊤) lies below uniform: no disagreement */
+		if (q == CLASS_UNIFORM || q == CLASS_CONSTANT || q == CLASS_UNDEFINED)
+			continue;
+		found++;
+		Violation *x = add_violation(out);
+		x->pc = -1;
+		x->var = v;
+		Buf b = {0};
+		buf_printf(&b, "%s is %s in the simple analysis but %s (", p ? p->vars[v].name : "?",
+		           ana_class_name(s), ana_class_name(q));
+		ana_print_value(&b, poly, v, false);
+		buf_printf(&b, ") in the degree-%d analysis (Corollary 1)", poly->opt.degree);
+		x->msg = buf_steal(&b);
+	}
+	return found;
+}
