@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ana.h"
 #include "cfg.h"
@@ -586,6 +587,8 @@ static int cmd_cfg(int argc, char **argv)
 ** Conversion errors go to stderr. p is consumed. */
 static Program *to_gsa(Program *p, int *status)
 {
+	if (p->has_gsa) /* already GSA: analysed as written */
+		return p;
 	Diags d;
 	diag_init(&d, p->path, p->src, p->srclen);
 	Program *g = gsa_build(p, &d);
@@ -841,10 +844,18 @@ static const char analyze_help[] =
 	"                     variables grey (one file)\n"
 	"  --ascii            write 0*T^2 + 1*T + bot instead of 0·T² + 1·T + ⊥\n"
 	"  --summary          with several files, only the summary\n"
+	"  --time             to stderr: time to load, to convert to GSA, to analyse\n"
 	"  --json             JSON (cli.md); an array with several files\n"
 	"\n"
 	"Exit status: 0 ok, 1 the oracle found a violation, 2 usage error, 3 some file\n"
 	"is unreadable or invalid (the other files are still analysed).\n";
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 typedef struct Tally {
 	int32_t files, failed;
@@ -1005,13 +1016,14 @@ static int cmd_analyze(int argc, char **argv)
 		{"dot", no_argument, NULL, 'g'},
 		{"ascii", no_argument, NULL, 'a'},
 		{"summary", no_argument, NULL, 'u'},
+		{"time", no_argument, NULL, 'T'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	AnaOptions ao = {.domain = ANA_POLY, .degree = 2};
 	VerifyOptions vo = {.max_threads = 8};
-	bool verify = false, dot = false, ascii = false, json = false, summary_only = false;
+	bool verify = false, dot = false, ascii = false, json = false, summary_only = false, timing = false;
 	ParamSetting *params = NULL;
 	int32_t nparams = 0, capparams = 0;
 	MemInit *data = NULL;
@@ -1089,6 +1101,7 @@ static int cmd_analyze(int argc, char **argv)
 		case 'g': dot = true; break;
 		case 'a': ascii = true; break;
 		case 'u': summary_only = true; break;
+		case 'T': timing = true; break;
 		case 'j': json = true; break;
 		case 'h': fputs(analyze_help, stdout); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
@@ -1111,8 +1124,12 @@ static int cmd_analyze(int argc, char **argv)
 		json_arr(&j);
 	for (int32_t f = 0; f < nfiles; f++) {
 		int st = EXIT_OK;
+		double t0 = now_ms();
 		Program *p = load(files[f], true, &st);
+		double t1 = now_ms();
+		int32_t nins0 = p ? p->nins : 0;
 		Program *g = p ? to_gsa(p, &st) : NULL;
+		double t2 = now_ms();
 		if (!g) {
 			tl.failed++;
 			status = EXIT_INPUT;
@@ -1120,6 +1137,10 @@ static int cmd_analyze(int argc, char **argv)
 		}
 		tl.files++;
 		AnaResult *r = ana_run(g, &ao);
+		double t3 = now_ms();
+		if (timing)
+			fprintf(stderr, "%s: %d instructions, %d in GSA form; load %.1f ms, GSA %.1f ms, "
+			        "analysis %.1f ms\n", files[f], (int)nins0, (int)g->nins, t1 - t0, t2 - t1, t3 - t2);
 		VerifyResult *vr = NULL;
 		if (verify) {
 			Diags d;

@@ -1711,6 +1711,11 @@ int32_t sem_pick(const Machine *m)
 	return -1;
 }
 
+void sem_advance(Machine *m, int32_t w)
+{
+	m->cursor = (w + 1) % m->nwarps;
+}
+
 SemStatus sem_run(Machine *m, SemHook hook, void *ctx)
 {
 	StepInfo info;
@@ -1725,7 +1730,7 @@ SemStatus sem_run(Machine *m, SemHook hook, void *ctx)
 		uint64_t before = m->steps;
 		sem_step(m, w, &info);
 		if (m->steps > before) {
-			m->cursor = (w + 1) % m->nwarps;
+			sem_advance(m, w);
 			if (hook)
 				hook(ctx, m, &info);
 		}

@@ -226,6 +226,9 @@ int32_t sem_pick(const Machine *m);
 /* THE step function: one warp instruction of warp w (semantics.md §2-§6).
 ** Returns the machine status afterwards; fills *info when info != NULL. */
 SemStatus sem_step(Machine *m, int32_t w, StepInfo *info);
+/* After warp w made a step: the round robin continues with the next warp
+** (drivers that pick and step themselves, like the oracle, call it). */
+void sem_advance(Machine *m, int32_t w);
 /* Run to the end with the round-robin scheduler, calling hook after every
 ** step (hook may be NULL). */
 typedef void (*SemHook)(void *ctx, const Machine *m, const StepInfo *info);

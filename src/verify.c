@@ -831,7 +831,7 @@ static void run_one(Ctx *c)
 		uint64_t before = m->steps;
 		sem_step(m, w, &info);
 		if (m->steps > before) {
-			m->cursor = (w + 1) % m->nwarps; /* as sem_run does */
+			sem_advance(m, w);
 			post_step(c, w, &info);
 		}
 	}

@@ -1,0 +1,1 @@
+analyze --degree x examples/sum_triangle.simd
