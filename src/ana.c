@@ -461,3 +461,48 @@ void ana_print_dot(Buf *b, const Program *p, const AnaResult *r)
 	}
 	buf_puts(b, "}\n");
 }
+
+/* ---- the shared worklist ------------------------------------------------ */
+
+void ana_queue_init(AnaQueue *w, const Program *p)
+{
+	int32_t n = p->nins;
+	*w = (AnaQueue){.p = p, .n = n};
+	w->q = xmalloc(((size_t)n + 1) * sizeof *w->q);
+	w->in = xcalloc((size_t)n + 1, sizeof *w->in);
+	for (int32_t pc = 0; pc < n; pc++)
+		if (p->ins[pc].dst >= 0) {
+			w->q[w->count++] = pc;
+			w->in[pc] = true;
+		}
+}
+
+bool ana_queue_pop(AnaQueue *w, int32_t *pc)
+{
+	if (w->count == 0)
+		return false;
+	*pc = w->q[w->head];
+	w->head = w->head + 1 == w->n ? 0 : w->head + 1;
+	w->count--;
+	w->in[*pc] = false;
+	w->pops++;
+	return true;
+}
+
+void ana_queue_readers(AnaQueue *w, const AnaUses *u, int32_t v)
+{
+	for (int32_t i = u->start[v]; i < u->start[v + 1]; i++) {
+		int32_t q = u->pc[i];
+		if (w->in[q] || w->p->ins[q].dst < 0)
+			continue;
+		w->in[q] = true;
+		w->q[(w->head + w->count) % w->n] = q;
+		w->count++;
+	}
+}
+
+void ana_queue_free(AnaQueue *w)
+{
+	free(w->q);
+	free(w->in);
+}

@@ -123,6 +123,20 @@ typedef struct AnaUses {
 } AnaUses;
 void ana_uses_build(const Program *p, AnaUses *u);
 void ana_uses_free(AnaUses *u);
+/* The worklist both fixpoint solvers share: instructions that define a
+** variable, FIFO, each at most once in the queue. Starts with all of them. */
+typedef struct AnaQueue {
+	const Program *p;
+	int32_t *q;
+	bool *in;
+	int32_t n, head, count;
+	uint64_t pops;
+} AnaQueue;
+void ana_queue_init(AnaQueue *w, const Program *p);
+bool ana_queue_pop(AnaQueue *w, int32_t *pc);
+/* Queue the defining instructions that read variable v. */
+void ana_queue_readers(AnaQueue *w, const AnaUses *u, int32_t v);
+void ana_queue_free(AnaQueue *w);
 /* The k-th operand an instruction reads (a, b, c, then args), or NULL when
 ** k is past the last one. */
 const Opnd *ana_operand(const Ins *ins, int32_t k);

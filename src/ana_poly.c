@@ -370,23 +370,10 @@ void ana_poly_solve(AnaResult *r)
 
 	AnaUses u;
 	ana_uses_build(p, &u);
-	int32_t n = p->nins;
-	int32_t *queue = xmalloc(((size_t)n + 1) * sizeof *queue);
-	bool *inq = xcalloc((size_t)n + 1, sizeof *inq);
-	int32_t head = 0, count = 0;
-	for (int32_t pc = 0; pc < n; pc++) {
-		if (p->ins[pc].dst >= 0) {
-			queue[count++] = pc;
-			inq[pc] = true;
-		}
-	}
-	uint64_t pops = 0;
-	while (count > 0) {
-		int32_t pc = queue[head];
-		head = head + 1 == n ? 0 : head + 1;
-		count--;
-		inq[pc] = false;
-		pops++;
+	AnaQueue wq;
+	ana_queue_init(&wq, p);
+	int32_t pc;
+	while (ana_queue_pop(&wq, &pc)) {
 		const Ins *ins = &p->ins[pc];
 		int32_t d = ins->dst;
 		eval(&s, ins);
@@ -402,24 +389,17 @@ void ana_poly_solve(AnaResult *r)
 				coef_free(&m);
 			}
 		}
-		if (!changed)
-			continue;
-		for (int32_t i = u.start[d]; i < u.start[d + 1]; i++) {
-			int32_t q = u.pc[i];
-			if (inq[q] || p->ins[q].dst < 0)
-				continue;
-			inq[q] = true;
-			queue[(head + count) % n] = q;
-			count++;
-		}
+		if (changed)
+			ana_queue_readers(&wq, &u, d);
 	}
-	r->iterations = pops;
+	r->iterations = wq.pops;
+	ana_queue_free(&wq);
 
 	for (int32_t v = 0; v < nv; v++)
 		r->cls[v] = classify(&s, &s.val[(size_t)v * (size_t)w]);
 	/* a branch may diverge when its predicate is not constant/uniform (a ⊤
 	** predicate included: no path assigns what it reads) */
-	for (int32_t pc = 0; pc < n; pc++) {
+	for (pc = 0; pc < p->nins; pc++) {
 		const Ins *ins = &p->ins[pc];
 		if (!ir_is_branch((Op)ins->op))
 			continue;
@@ -428,8 +408,6 @@ void ana_poly_solve(AnaResult *r)
 		r->branch_divergent[pc] = c != CLASS_CONSTANT && c != CLASS_UNIFORM;
 	}
 
-	free(queue);
-	free(inq);
 	ana_uses_free(&u);
 	for (int32_t i = 0; i < 4 * w; i++)
 		coef_free(&scratch[i]);

@@ -103,41 +103,20 @@ static void solve_worklist(AnaResult *r, uint8_t *val, const AnaUses *u)
 {
 	const Program *p = r->prog;
 	bool data_only = r->opt.domain == ANA_DATA_ONLY;
-	int32_t n = p->nins;
-	int32_t *queue = xmalloc(((size_t)n + 1) * sizeof *queue);
-	bool *inq = xcalloc((size_t)n + 1, sizeof *inq);
-	int32_t head = 0, count = 0;
-	for (int32_t pc = 0; pc < n; pc++) {
-		if (p->ins[pc].dst >= 0) {
-			queue[count++] = pc;
-			inq[pc] = true;
-		}
-	}
-	uint64_t pops = 0;
-	while (count > 0) {
-		int32_t pc = queue[head];
-		head = head + 1 == n ? 0 : head + 1;
-		count--;
-		inq[pc] = false;
-		pops++;
+	AnaQueue wq;
+	ana_queue_init(&wq, p);
+	int32_t pc;
+	while (ana_queue_pop(&wq, &pc)) {
 		const Ins *ins = &p->ins[pc];
 		int32_t d = ins->dst;
 		uint8_t nv = meet(val[d], eval(ins, val, data_only));
 		if (nv == val[d])
 			continue;
 		val[d] = nv;
-		for (int32_t i = u->start[d]; i < u->start[d + 1]; i++) {
-			int32_t q = u->pc[i];
-			if (inq[q] || p->ins[q].dst < 0)
-				continue;
-			inq[q] = true;
-			queue[(head + count) % n] = q;
-			count++;
-		}
+		ana_queue_readers(&wq, u, d);
 	}
-	r->iterations = pops;
-	free(queue);
-	free(inq);
+	r->iterations = wq.pops;
+	ana_queue_free(&wq);
 }
 
 /* ---- the reachability solver ------------------------------------------------- */
