@@ -413,6 +413,8 @@ void cfg_free(Cfg *g)
 
 bool cfg_is_block_start(const Cfg *g, int32_t pc)
 {
+	if (pc < 0 || g->nblocks == 0 || pc > g->blocks[g->nblocks - 1].last)
+		return false; /* beyond the program (a finished warp) */
 	return g->blocks[g->block_of[pc]].first == pc;
 }
 

@@ -119,7 +119,6 @@ static Program *reparse(const Program *orig, const char *text, size_t len, Diags
 
 typedef struct Join {
 	int32_t branch_pc;  /* B, in the source program */
-	int32_t jblock;     /* J, its immediate post-dominator */
 	int32_t region;     /* size of B's influence region, for nesting */
 	int32_t parent;     /* enclosing join with the same J (index into joins), or -1 */
 	int32_t depth;      /* 1 for the outermost */
@@ -282,11 +281,11 @@ static int32_t edge_join(const PhaseA *A, int32_t q, int32_t J)
 	return -1;
 }
 
-static void emit_node(PhaseA *A, int32_t ji, const int32_t *sync_pcs)
+static void emit_node(PhaseA *A, int32_t ji)
 {
 	Join *x = &A->joins[ji];
 	for (int32_t i = 0; i < x->children.n; i++) {
-		emit_node(A, x->children.v[i], sync_pcs);
+		emit_node(A, x->children.v[i]);
 		if (i + 1 < x->children.n) {
 			buf_printf(&A->out, "jump %s\n", x->label);
 			A->pc1++;
@@ -294,7 +293,6 @@ static void emit_node(PhaseA *A, int32_t ji, const int32_t *sync_pcs)
 	}
 	buf_printf(&A->out, "%s: sync\n", x->label);
 	x->p1_node = A->pc1++;
-	(void)sync_pcs;
 }
 
 /* The join block emitted first in J's tree (post-order: the leftmost leaf). */
@@ -352,6 +350,9 @@ static char *phase_a(PhaseA *A, size_t *len)
 			}
 	}
 	int32_t *stamp = xcalloc((size_t)nb + 1, sizeof *stamp);
+	int32_t *join_of = xmalloc(((size_t)nb + 1) * sizeof *join_of); /* block of B → its join */
+	for (int32_t b = 0; b <= nb; b++)
+		join_of[b] = -1;
 	int32_t mark = 0;
 	IVec stack = {0};
 	for (int32_t b = 0; b < nb; b++) {
@@ -359,10 +360,11 @@ static char *phase_a(PhaseA *A, size_t *len)
 		const Ins *last = &p->ins[bl->last];
 		if (!bl->reachable || !ir_is_branch((Op)last->op) || bl->ipdom >= nb)
 			continue;
-		Join x = {.branch_pc = bl->last, .jblock = bl->ipdom, .parent = -1, .p1_node = -1, .p1_branch = -1};
+		Join x = {.branch_pc = bl->last, .parent = -1, .p1_node = -1, .p1_branch = -1};
 		x.region = region_mark(g, b, bl->ipdom, stamp, ++mark, &stack);
 		x.loop_exit = bl->loop >= 0 && !loop_contains(g, bl->loop, bl->ipdom);
 		VEC_PUSH(A->joins, A->njoins, A->capjoins, x);
+		join_of[b] = A->njoins - 1;
 		ivec_push(&A->jb[bl->ipdom].joins, A->njoins - 1);
 	}
 	for (int32_t b = 0; b < nb; b++)
@@ -394,7 +396,7 @@ static char *phase_a(PhaseA *A, size_t *len)
 		JBlock *jb = &A->jb[b];
 		int32_t from = bl->first;
 		if (jb->valid) {
-			emit_node(A, jb->root, NULL);
+			emit_node(A, jb->root);
 			/* the other labels of the replaced syncs name the rest of J */
 			for (int32_t k = 0; k < jb->nsyncs; k++)
 				for (int32_t i = A->li.start[from + k]; i < A->li.start[from + k + 1]; i++) {
@@ -413,10 +415,8 @@ static char *phase_a(PhaseA *A, size_t *len)
 			}
 		}
 		for (int32_t pc = from; pc <= bl->last; pc++) {
-			if (pc == bl->last && ir_is_branch((Op)p->ins[pc].op))
-				for (int32_t i = 0; i < A->njoins; i++)
-					if (A->joins[i].branch_pc == pc)
-						A->joins[i].p1_branch = A->pc1;
+			if (pc == bl->last && join_of[b] >= 0)
+				A->joins[join_of[b]].p1_branch = A->pc1;
 			emit_ins(A, pc);
 		}
 		/* a fall-through edge into a restructured J becomes a jump to its join block */
@@ -433,6 +433,7 @@ static char *phase_a(PhaseA *A, size_t *len)
 		}
 	}
 	free(exits);
+	free(join_of);
 	free(stamp);
 	free(stack.v);
 	*len = A->out.len;

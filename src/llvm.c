@@ -576,6 +576,19 @@ static const char *ptr_ty(const Em *e, bool local)
 	return e->target == LLVM_AMDGPU ? "ptr addrspace(5)" : "ptr";
 }
 
+/* "  %BASE$K = icmp PRED i64 a, b": returns K. */
+static int32_t put_icmp(Em *e, const char *base, const char *pred, const Ins *ins, int32_t blk, int32_t pc)
+{
+	buf_puts(e->b, "  ");
+	int32_t k = put_temp(e, base);
+	buf_printf(e->b, " = icmp %s i64 ", pred);
+	put_opnd(e, &ins->a, blk, pc);
+	buf_puts(e->b, ", ");
+	put_opnd(e, &ins->b, blk, pc);
+	buf_putc(e->b, '\n');
+	return k;
+}
+
 static void emit_binary(Em *e, const Ins *ins, int32_t blk, int32_t pc)
 {
 	static const char *const arith[BIN__COUNT] = {
@@ -598,13 +611,7 @@ static void emit_binary(Em *e, const Ins *ins, int32_t blk, int32_t pc)
 		put_opnd(e, &ins->b, blk, pc);
 		buf_putc(b, '\n');
 	} else if (op == BIN_MIN || op == BIN_MAX) {
-		buf_puts(b, "  ");
-		int32_t k = put_temp(e, base);
-		buf_printf(b, " = icmp %s i64 ", cmp[op]);
-		put_opnd(e, &ins->a, blk, pc);
-		buf_puts(b, ", ");
-		put_opnd(e, &ins->b, blk, pc);
-		buf_putc(b, '\n');
+		int32_t k = put_icmp(e, base, cmp[op], ins, blk, pc);
 		put_def(e, ins);
 		buf_puts(b, "select i1 ");
 		put_temp_k(e, base, k);
@@ -614,13 +621,7 @@ static void emit_binary(Em *e, const Ins *ins, int32_t blk, int32_t pc)
 		put_opnd(e, &ins->b, blk, pc);
 		buf_putc(b, '\n');
 	} else if ((unsigned)op < BIN__COUNT && cmp[op]) {
-		buf_puts(b, "  ");
-		int32_t k = put_temp(e, base);
-		buf_printf(b, " = icmp %s i64 ", cmp[op]);
-		put_opnd(e, &ins->a, blk, pc);
-		buf_puts(b, ", ");
-		put_opnd(e, &ins->b, blk, pc);
-		buf_putc(b, '\n');
+		int32_t k = put_icmp(e, base, cmp[op], ins, blk, pc);
 		put_def(e, ins);
 		buf_puts(b, "zext i1 ");
 		put_temp_k(e, base, k);

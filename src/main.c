@@ -180,6 +180,36 @@ static bool parse_num_arg(const char *s, Num *v)
 	return num_parse(s, strlen(s), v);
 }
 
+/* Index of arg among words (NULL-terminated), or -1 with msg set to
+** "OPT must be a, b or c, not 'ARG'". */
+static int choice(const char *opt, const char *arg, const char *const *words, char *msg, size_t len)
+{
+	int n = 0;
+	while (words[n])
+		n++;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(arg, words[i]))
+			return i;
+	Buf b = {0};
+	buf_printf(&b, "%s must be ", opt);
+	for (int i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
+	snprintf(msg, len, "%s, not '%.100s'", buf_str(&b), arg);
+	buf_free(&b);
+	return -1;
+}
+
+/* lhs := the index of optarg among the words, or a usage error. */
+#define CHOICE(opt, lhs, ...)                                                               \
+	do {                                                                                     \
+		static const char *const words_[] = {__VA_ARGS__, NULL};                             \
+		char msg_[256];                                                                      \
+		int i_ = choice(opt, optarg, words_, msg_, sizeof msg_);                             \
+		if (i_ < 0)                                                                          \
+			USAGE("%s", msg_);                                                               \
+		lhs = i_;                                                                            \
+	} while (0)
+
 /* --param NAME=INT (arg is modified: the name is cut at '='). */
 static bool add_param(char *arg, ParamSetting **params, int32_t *n, int32_t *cap)
 {
@@ -290,43 +320,17 @@ static int cmd_run(int argc, char **argv)
 			break;
 		}
 		case 'm':
-			if (!strcmp(optarg, "sync"))
-				so.model = MODEL_SYNC;
-			else if (!strcmp(optarg, "ipdom"))
-				so.model = MODEL_IPDOM;
-			else if (!strcmp(optarg, "mimd"))
-				so.model = MODEL_MIMD;
-			else
-				USAGE("--model must be sync, ipdom or mimd, not '%s'", optarg);
+			CHOICE("--model", so.model, "sync", "ipdom", "mimd"); /* ORDER Model */
 			break;
 		case 'o':
-			if (!strcmp(optarg, "fallthrough-first"))
-				so.taken_first = false;
-			else if (!strcmp(optarg, "taken-first"))
-				so.taken_first = true;
-			else
-				USAGE("--path-order must be fallthrough-first or taken-first, not '%s'",
-				                   optarg);
+			CHOICE("--path-order", so.taken_first, "fallthrough-first", "taken-first");
 			break;
 		case 'z':
-			if (!strcmp(optarg, "mnemonic"))
-				so.bz_rules = false;
-			else if (!strcmp(optarg, "rules"))
-				so.bz_rules = true;
-			else
-				USAGE("--bz-polarity must be mnemonic or rules, not '%s'", optarg);
+			CHOICE("--bz-polarity", so.bz_rules, "mnemonic", "rules");
 			break;
 		case 'S': so.strict_push = true; break;
 		case 'l':
-			if (!strcmp(optarg, "ascending"))
-				so.lane_order = ORDER_ASCENDING;
-			else if (!strcmp(optarg, "descending"))
-				so.lane_order = ORDER_DESCENDING;
-			else if (!strcmp(optarg, "random"))
-				so.lane_order = ORDER_RANDOM;
-			else
-				USAGE("--lane-order must be ascending, descending or random, not '%s'",
-				                   optarg);
+			CHOICE("--lane-order", so.lane_order, "ascending", "descending", "random"); /* ORDER LaneOrder */
 			break;
 		case 's':
 			if (!parse_int(optarg, 0, LLONG_MAX, &v))
@@ -334,12 +338,7 @@ static int cmd_run(int argc, char **argv)
 			so.seed = (uint64_t)v;
 			break;
 		case 'r':
-			if (!strcmp(optarg, "warn"))
-				so.races_error = false;
-			else if (!strcmp(optarg, "error"))
-				so.races_error = true;
-			else
-				USAGE("--races must be warn or error, not '%s'", optarg);
+			CHOICE("--races", so.races_error, "warn", "error");
 			break;
 		case 'M':
 			if (!parse_int(optarg, 1, LLONG_MAX, &v))
@@ -873,14 +872,12 @@ static void print_analysis_text(Buf *b, const Program *g, const AnaResult *r, bo
 		if (strlen(g->vars[vars[i]].name) > w)
 			w = strlen(g->vars[vars[i]].name);
 	for (int32_t i = 0; i < n; i++) {
-		size_t line = b->len;
 		buf_printf(b, "  %s", g->vars[vars[i]].name);
 		buf_pad(b, w + 4);
 		buf_puts(b, ana_class_name(r->cls[vars[i]]));
 		buf_pad(b, w + 4 + 17);
 		ana_print_value(b, r, vars[i], ascii);
 		buf_putc(b, '\n');
-		(void)line;
 	}
 	free(vars);
 	bool any = false;
@@ -1045,14 +1042,11 @@ static int cmd_analyze(int argc, char **argv)
 		switch (c) {
 		case 1: VEC_PUSH(files, nfiles, capfiles, optarg); break;
 		case 'D':
-			if (!strcmp(optarg, "simple"))
-				ao.domain = ANA_SIMPLE;
-			else if (!strcmp(optarg, "affine"))
-				ao.domain = ANA_POLY;
-			else if (!strcmp(optarg, "data-only"))
-				ao.domain = ANA_DATA_ONLY;
-			else
-				USAGE("--domain must be simple, affine or data-only, not '%s'", optarg);
+		{
+			int d;
+			CHOICE("--domain", d, "simple", "affine", "data-only");
+			ao.domain = d == 0 ? ANA_SIMPLE : d == 1 ? ANA_POLY : ANA_DATA_ONLY;
+		}
 			break;
 		case 'n':
 			if (!parse_int(optarg, 0, 1000, &v))
@@ -1060,21 +1054,11 @@ static int cmd_analyze(int argc, char **argv)
 			ao.degree = (int32_t)v;
 			break;
 		case 's':
-			if (!strcmp(optarg, "coefficient"))
-				ao.sub_generic = false;
-			else if (!strcmp(optarg, "generic"))
-				ao.sub_generic = true;
-			else
-				USAGE("--sub-rule must be coefficient or generic, not '%s'", optarg);
+			CHOICE("--sub-rule", ao.sub_generic, "coefficient", "generic");
 			break;
 		case 'c': ao.no_cmp_rule = true; break;
 		case 'S':
-			if (!strcmp(optarg, "reach"))
-				ao.worklist = false;
-			else if (!strcmp(optarg, "worklist"))
-				ao.worklist = true;
-			else
-				USAGE("--solver must be reach or worklist, not '%s'", optarg);
+			CHOICE("--solver", ao.worklist, "reach", "worklist");
 			break;
 		case 'v':
 			verify = true;

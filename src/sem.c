@@ -1011,6 +1011,29 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 
 /* ---- GSA (semantics.md §4) ---------------------------------------------------- */
 
+/* The operand GSA instruction ins (in block blk) copies in thread t:
+** γ(p, o1, o2) o1 where p ≠ 0, else o2 (p itself when it is unassigned:
+** the read that fails); η its value; μ/φ the operand of the edge t came by.
+** NULL when t came by an edge the φ has no operand for. */
+const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32_t t)
+{
+	switch (ins->op) {
+	case OP_GAMMA:
+		if (ins->a.kind == OPND_VAR && !defrow(m, ins->a.var)[t])
+			return &ins->a;
+		return num_is_zero(opnd_num(m, &ins->a, t)) ? &ins->c : &ins->b;
+	case OP_ETA: return &ins->b;
+	case OP_MU:
+	case OP_PHI: {
+		int32_t from = m->from_block[t];
+		int32_t ix = ins->op == OP_MU ? (from < 0 ? 0 : cfg_mu_index(m->cfg, blk, from))
+		                              : (from < 0 ? -1 : cfg_phi_index(m->cfg, blk, from));
+		return ix >= 0 && ix < ins->nargs ? &ins->args[ix] : NULL;
+	}
+	default: return NULL;
+	}
+}
+
 /* The GSA instructions at the start of the block of pc run as one parallel
 ** copy (Appel): every PE computes every selected operand first, then all
 ** destinations are written. Operands are read lazily: γ reads its predicate
@@ -1027,31 +1050,11 @@ static bool exec_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 		int32_t t = m->order[k];
 		for (int32_t j = 0; j < count; j++) {
 			const Ins *ins = &m->prog->ins[pc + j];
-			const Opnd *sel = NULL;
-			switch (ins->op) {
-			case OP_GAMMA: {
-				if (ins->a.kind == OPND_VAR && !defrow(m, ins->a.var)[t]) {
-					sel = &ins->a;
-					break;
-				}
-				sel = num_is_zero(opnd_num(m, &ins->a, t)) ? &ins->c : &ins->b;
-				break;
-			}
-			case OP_ETA: sel = &ins->b; break;
-			case OP_MU:
-			case OP_PHI: {
-				int32_t from = m->from_block[t];
-				int32_t ix = ins->op == OP_MU ? (from < 0 ? 0 : cfg_mu_index(g, blk, from))
-				                              : (from < 0 ? -1 : cfg_phi_index(g, blk, from));
-				if (ix < 0 || ix >= ins->nargs) {
-					set_error(m, SEM_STUCK, "MV", pc + j, w->id, &t, 1,
-					          "thread %d reached this phi by no edge it has an operand for", t);
-					goto fail;
-				}
-				sel = &ins->args[ix];
-				break;
-			}
-			default: break;
+			const Opnd *sel = sem_gsa_operand(m, ins, blk, t);
+			if (!sel) {
+				set_error(m, SEM_STUCK, "MV", pc + j, w->id, &t, 1,
+				          "thread %d reached this phi by no edge it has an operand for", t);
+				goto fail;
 			}
 			/* copying an unassigned value leaves the result unassigned (SSA's
 			** undef): the error comes where an ordinary instruction reads it */
@@ -1087,16 +1090,11 @@ fail:
 
 /* ---- control: moving a warp ---------------------------------------------------- */
 
-static inline bool is_leader(const Machine *m, int32_t pc)
-{
-	return pc < m->prog->nins && m->cfg->blocks[m->cfg->block_of[pc]].first == pc;
-}
-
 /* The PEs in movers leave the block of from_pc for to_pc: they remember
 ** the edge (for φ/μ) and the warp starts a new block execution. */
 static void take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const uint64_t *movers)
 {
-	if (!is_leader(m, to_pc) && to_pc == from_pc + 1)
+	if (!cfg_is_block_start(m->cfg, to_pc) && to_pc == from_pc + 1)
 		return;
 	w->entered = true;
 	if (!m->track_edges || !movers)
@@ -1251,6 +1249,12 @@ static bool rule_branch_sync(Machine *m, Warp *w, int32_t pc, const Ins *ins, Ru
 
 /* SS / SP. At an implicit sync (a block starting with γ or η) SP also runs
 ** the block's GSA group and continues after it (semantics.md §4). */
+bool sem_sync_pops(const Warp *w)
+{
+	int32_t top = w->nnodes - 1;
+	return top >= 0 && bits_empty(w->nodebits + (size_t)(2 * top + 1) * (size_t)w->nw, w->nw);
+}
+
 static bool rule_sync(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
 {
 	int32_t top = w->nnodes - 1;
@@ -1263,7 +1267,7 @@ static bool rule_sync(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
 		return false;
 	}
 	uint64_t *todo = node_todo(w, top), *done = node_done(w, top);
-	if (!bits_empty(todo, w->nw)) {
+	if (!sem_sync_pops(w)) {
 		/* SS: the arrived PEs wait (Θ_done), the deferred ones resume at l_next */
 		*rule = RULE_SS;
 		bits_or(done, w->active, w->nw);

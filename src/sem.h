@@ -236,6 +236,14 @@ SemStatus sem_run(Machine *m, SemHook hook, void *ctx);
 
 /* ---- reading the state ------------------------------------------------- */
 
+/* Whether a sync reached by warp w now fires SP (the top node has no
+** deferred PEs left: pop and merge Θ_done), rather than SS or getting stuck
+** on an empty stack. Its Θ_done is then the top node's first bitset. */
+bool sem_sync_pops(const Warp *w);
+/* The operand a φ/μ/γ/η instruction copies in thread t (semantics.md §4),
+** NULL when t came by an edge a φ has no operand for. */
+const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32_t t);
+
 /* Value of variable v in thread t (borrowed), false if unassigned. */
 bool sem_get(const Machine *m, int32_t v, int32_t t, Num *out);
 /* Shared memory cell (borrowed), false if uninitialised. */

@@ -87,14 +87,6 @@ typedef struct Ctx {
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static bool bits_none(const uint64_t *s, int32_t nw)
-{
-	for (int32_t i = 0; i < nw; i++)
-		if (s[i])
-			return false;
-	return true;
-}
-
 /* The tids of the lanes in s, ascending, into out; returns how many. */
 static int32_t list_set(const Warp *w, const uint64_t *s, int32_t *out)
 {
@@ -107,32 +99,6 @@ static int32_t list_set(const Warp *w, const uint64_t *s, int32_t *out)
 		}
 	}
 	return n;
-}
-
-static bool is_leader(const Ctx *c, int32_t pc)
-{
-	return pc >= 0 && pc < c->p->nins && c->g->blocks[c->g->block_of[pc]].first == pc;
-}
-
-/* The value of operand o in thread t (borrowed); false when it is a variable
-** not assigned in t. */
-static bool opnd_value(const Machine *m, const Opnd *o, int32_t t, Num *out)
-{
-	switch (o->kind) {
-	case OPND_VAR: return sem_get(m, o->var, t, out);
-	case OPND_LIT: *out = o->lit; return true;
-	case OPND_SPECIAL:
-		switch (o->special) {
-		case SPEC_TID:
-		case SPEC_LANEID:
-		case SPEC_WARPID: *out = NUM_I(m->spec[o->special][t]); return true;
-		case SPEC_NTID: *out = NUM_I(m->nthreads); return true;
-		case SPEC_NWARPS: *out = NUM_I((m->nthreads + m->warpsize - 1) / m->warpsize); return true;
-		case SPEC_WARPSIZE: *out = NUM_I(m->warpsize); return true;
-		default: return false;
-		}
-	default: *out = NUM_I(0); return false;
-	}
 }
 
 static void grow_threads(Ctx *c, int32_t n, int32_t nw)
@@ -629,42 +595,31 @@ static void gsa_reads(Ctx *c, int32_t pc, int32_t count, const int32_t *tids, in
 		int32_t ng = e - s;
 		for (int32_t i = 0; i < ng; i++)
 			c->grp[i] = c->keys[s + i].t;
-		int32_t from = c->keys[s].from;
 		for (int32_t j = 0; j < count; j++) {
 			const Ins *ins = &c->p->ins[pc + j];
-			switch (ins->op) {
-			case OP_GAMMA: {
-				if (ins->a.kind == OPND_VAR)
-					check_read(c, pc + j, ins->a.var, c->grp, ng);
-				int32_t nb = 0, nc = 0;
-				for (int32_t i = 0; i < ng; i++) {
-					Num x;
-					if (!opnd_value(m, &ins->a, c->grp[i], &x))
-						continue;
-					if (num_is_zero(x))
-						c->sc[nc++] = c->grp[i];
-					else
-						c->sb[nb++] = c->grp[i];
-				}
-				if (nb && ins->b.kind == OPND_VAR)
-					check_read(c, pc + j, ins->b.var, c->sb, nb);
-				if (nc && ins->c.kind == OPND_VAR)
-					check_read(c, pc + j, ins->c.var, c->sc, nc);
-				break;
+			if (ins->op == OP_GAMMA && ins->a.kind == OPND_VAR)
+				check_read(c, pc + j, ins->a.var, c->grp, ng);
+			/* the PEs of the group that copy o1 and those that copy the other
+			** operand (μ/φ: one edge per group; γ: split by the predicate) */
+			const Opnd *first = NULL;
+			int32_t nb = 0, nc = 0;
+			for (int32_t i = 0; i < ng; i++) {
+				int32_t t = c->grp[i];
+				const Opnd *o = sem_gsa_operand(m, ins, blk, t);
+				if (!o || o == &ins->a) /* no edge, or γ's predicate unassigned */
+					continue;
+				if (!first || o == first) {
+					first = o;
+					c->sb[nb++] = t;
+				} else
+					c->sc[nc++] = t;
 			}
-			case OP_ETA:
-				if (ins->b.kind == OPND_VAR)
-					check_read(c, pc + j, ins->b.var, c->grp, ng);
-				break;
-			case OP_MU:
-			case OP_PHI: {
-				int32_t ix = ins->op == OP_MU ? (from < 0 ? 0 : cfg_mu_index(c->g, blk, from))
-				                              : (from < 0 ? -1 : cfg_phi_index(c->g, blk, from));
-				if (ix >= 0 && ix < ins->nargs && ins->args[ix].kind == OPND_VAR)
-					check_read(c, pc + j, ins->args[ix].var, c->grp, ng);
-				break;
-			}
-			default: break;
+			if (nb && first->kind == OPND_VAR)
+				check_read(c, pc + j, first->var, c->sb, nb);
+			if (nc) {
+				const Opnd *other = first == &ins->b ? &ins->c : &ins->b;
+				if (other->kind == OPND_VAR)
+					check_read(c, pc + j, other->var, c->sc, nc);
 			}
 		}
 		s = e;
@@ -682,14 +637,10 @@ static void pre_step(Ctx *c, int32_t wi)
 	const Ins *ins = &c->p->ins[pc];
 	const Block *blk = &c->g->blocks[c->g->block_of[pc]];
 	if (blk->implicit_sync && pc == blk->first) {
-		/* the group runs only if this step is SP: Θ_todo of the top is empty */
-		int32_t top = w->nnodes - 1;
-		if (top < 0 || blk->ngsa <= 0)
+		/* the group runs only if this step is SP (then with Θ ∪ Θ_done) */
+		if (blk->ngsa <= 0 || !sem_sync_pops(w))
 			return;
-		const uint64_t *done = w->nodebits + (size_t)(2 * top) * (size_t)w->nw;
-		const uint64_t *todo = done + w->nw;
-		if (!bits_none(todo, w->nw))
-			return; /* SS */
+		const uint64_t *done = w->nodebits + (size_t)(2 * (w->nnodes - 1)) * (size_t)w->nw;
 		for (int32_t j = 0; j < w->nw; j++)
 			c->bits[j] = w->active[j] | done[j];
 		int32_t n = list_set(w, c->bits, c->tids);
@@ -788,7 +739,7 @@ static void post_step(Ctx *c, int32_t wi, const StepInfo *info)
 	case RULE_IT:
 	case RULE_SP:
 		/* Θ is unchanged by IT and is the merged set after SP */
-		if (is_leader(c, w->pc))
+		if (cfg_is_block_start(c->g, w->pc))
 			mark_edge(c, w, w->active, info->step);
 		break;
 	case RULE_BAR:
@@ -806,7 +757,7 @@ static void post_step(Ctx *c, int32_t wi, const StepInfo *info)
 				continue;
 			c->at_barrier[i] = false;
 			const Warp *x = &m->warps[i];
-			if (x->status == WARP_RUN && is_leader(c, x->pc))
+			if (x->status == WARP_RUN && cfg_is_block_start(c->g, x->pc))
 				mark_edge(c, x, x->active, info->step);
 		}
 		c->nbar = 0;
