@@ -18,6 +18,7 @@
 #include "llvm.h"
 #include "verify.h"
 #include "json.h"
+#include "repl.h"
 #include "report.h"
 #include "sem.h"
 
@@ -863,40 +864,6 @@ typedef struct Tally {
 	int32_t violations, runs;
 } Tally;
 
-static void print_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool ascii)
-{
-	int32_t *vars = NULL;
-	int32_t n = ana_listed_vars(g, &vars);
-	size_t w = 4;
-	for (int32_t i = 0; i < n; i++)
-		if (strlen(g->vars[vars[i]].name) > w)
-			w = strlen(g->vars[vars[i]].name);
-	for (int32_t i = 0; i < n; i++) {
-		buf_printf(b, "  %s", g->vars[vars[i]].name);
-		buf_pad(b, w + 4);
-		buf_puts(b, ana_class_name(r->cls[vars[i]]));
-		buf_pad(b, w + 4 + 17);
-		ana_print_value(b, r, vars[i], ascii);
-		buf_putc(b, '\n');
-	}
-	free(vars);
-	bool any = false;
-	for (int32_t pc = 0; pc < g->nins; pc++) {
-		const Ins *ins = &g->ins[pc];
-		if (!ir_is_branch((Op)ins->op))
-			continue;
-		if (!any)
-			buf_puts(b, "branches:\n");
-		any = true;
-		buf_puts(b, "  ");
-		ir_print_where(b, g, pc);
-		buf_pad(b, w + 4);
-		ir_print_ins(b, g, ins);
-		buf_pad(b, w + 4 + 24);
-		buf_puts(b, r->branch_divergent[pc] ? "divergent\n" : "uniform\n");
-	}
-}
-
 static void print_analysis_json(Json *j, const Program *g, const AnaResult *r, const VerifyResult *vr)
 {
 	json_obj(j);
@@ -1152,7 +1119,7 @@ static int cmd_analyze(int argc, char **argv)
 		else if (!summary_only) {
 			if (nfiles > 1 || verify)
 				buf_printf(&b, "%s:\n", g->path);
-			print_analysis_text(&b, g, r, ascii);
+			report_analysis_text(&b, g, r, ascii);
 			if (vr) {
 				buf_printf(&b, "verify: %d runs (threads 1..%d), %llu reads checked, %d violation%s",
 				           (int)vr->runs, (int)vo.max_threads, (unsigned long long)vr->reads,
@@ -1278,9 +1245,7 @@ int main(int argc, char **argv)
 		return cmd_analyze(argc - 1, argv + 1);
 	if (!strcmp(cmd, "gen"))
 		return cmd_gen(argc - 1, argv + 1);
-	if (!strcmp(cmd, "repl")) {
-		fprintf(stderr, "musimd: '%s' is not in this version yet\n", cmd);
-		return EXIT_USAGE;
-	}
+	if (!strcmp(cmd, "repl"))
+		return repl_main(argc - 1, argv + 1);
 	return usage_error(NULL, "unknown command '%s'", cmd);
 }

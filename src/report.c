@@ -27,23 +27,85 @@ static const char *where(Buf *tmp, const Program *p, int32_t pc)
 
 /* ---- trace --------------------------------------------------------------------- */
 
-void report_trace_line(Buf *b, const Machine *m, const StepInfo *s)
+/* "   15  [w1  ]l6: bz p, l15          BD   " */
+static void step_head(Buf *b, Buf *tmp, const Machine *m, const StepInfo *s)
 {
 	const Program *p = m->prog;
-	size_t start = b->len;
 	buf_printf(b, "%5llu", (unsigned long long)s->step);
 	if (m->nwarps > 1)
 		buf_printf(b, "  w%d", s->warp);
 	buf_puts(b, "  ");
-	Buf tmp = {0};
-	buf_puts(b, where(&tmp, p, s->pc));
+	buf_puts(b, where(tmp, p, s->pc));
 	buf_puts(b, ": ");
-	buf_reset(&tmp);
-	ir_print_ins(&tmp, p, &p->ins[s->pc]);
-	buf_puts(b, buf_str(&tmp));
-	(void)start;
+	buf_reset(tmp);
+	ir_print_ins(tmp, p, &p->ins[s->pc]);
+	buf_puts(b, buf_str(tmp));
 	buf_pad(b, (m->nwarps > 1 ? 40 : 36));
 	buf_printf(b, "%-3s  ", sem_rule_name(s->rule));
+}
+
+void report_step_line(Buf *b, const Machine *m, const StepInfo *s)
+{
+	const Program *p = m->prog;
+	Buf tmp = {0};
+	step_head(b, &tmp, m, s);
+	const Warp *w = &m->warps[s->warp];
+	size_t nw = (size_t)w->nw;
+	if (w->status == WARP_DONE) {
+		buf_puts(b, "warp done\n");
+		buf_free(&tmp);
+		return;
+	}
+	buf_puts(b, "active ");
+	sem_print_set(b, m, s->warp, w->active);
+	if (m->opt.model == MODEL_IPDOM) {
+		/* below the top entry: the sibling path (deferred), or the entry
+		** waiting at the reconvergence point */
+		if (w->nents >= 2) {
+			const IpdomEntry *top = &w->ents[w->nents - 1], *e = &w->ents[w->nents - 2];
+			const uint64_t *mask = w->entbits + (size_t)(w->nents - 2) * nw;
+			if (e->rpc == top->rpc && e->pc != e->rpc) {
+				buf_puts(b, "  deferred ");
+				sem_print_set(b, m, s->warp, mask);
+				buf_printf(b, " → %s", where(&tmp, p, e->pc));
+			} else if (e->pc == top->rpc) {
+				uint64_t *wait = xcalloc(nw, sizeof *wait);
+				for (size_t k = 0; k < nw; k++)
+					wait[k] = mask[k] & ~w->active[k];
+				if (bits_count(wait, w->nw)) {
+					buf_puts(b, "  waiting ");
+					sem_print_set(b, m, s->warp, wait);
+					buf_printf(b, " at %s", where(&tmp, p, e->pc));
+				}
+				free(wait);
+			}
+		}
+	} else if (w->nnodes > 0) {
+		int32_t k = w->nnodes - 1;
+		const uint64_t *done = w->nodebits + (size_t)(2 * k) * nw;
+		const uint64_t *todo = w->nodebits + (size_t)(2 * k + 1) * nw;
+		if (bits_count(todo, w->nw)) {
+			buf_puts(b, "  deferred ");
+			sem_print_set(b, m, s->warp, todo);
+			buf_printf(b, " → %s", where(&tmp, p, w->nodes[k].lnext));
+		}
+		if (bits_count(done, w->nw)) {
+			buf_puts(b, "  waiting ");
+			sem_print_set(b, m, s->warp, done);
+			buf_printf(b, " at %s", where(&tmp, p, w->nodes[k].done_pc));
+		}
+	}
+	if (w->status == WARP_BARRIER)
+		buf_puts(b, "  (waits at the barrier)");
+	buf_putc(b, '\n');
+	buf_free(&tmp);
+}
+
+void report_trace_line(Buf *b, const Machine *m, const StepInfo *s)
+{
+	const Program *p = m->prog;
+	Buf tmp = {0};
+	step_head(b, &tmp, m, s);
 	buf_puts(b, "Θ ");
 	sem_print_set(b, m, s->warp, s->active);
 	buf_puts(b, "  Π ");
@@ -302,6 +364,23 @@ static double efficiency(const Machine *m)
 	return m->steps ? (double)m->thread_instructions / ((double)m->steps * width) : 0.0;
 }
 
+void report_measures(Buf *b, const Machine *m)
+{
+	buf_printf(b, "%llu steps, %llu thread instructions, SIMD efficiency %.3f, max stack depth %d, "
+	              "%d race%s\n",
+	           (unsigned long long)m->steps, (unsigned long long)m->thread_instructions,
+	           efficiency(m), m->max_depth, m->nraces, m->nraces == 1 ? "" : "s");
+}
+
+void report_rule_counts(Buf *b, const Machine *m)
+{
+	buf_puts(b, "rules:");
+	for (int r = 0; r < RULE__COUNT; r++)
+		if (m->rule_count[r])
+			buf_printf(b, " %s %llu", sem_rule_name((Rule)r), (unsigned long long)m->rule_count[r]);
+	buf_putc(b, '\n');
+}
+
 void report_run_text(Buf *b, const Machine *m, bool profile, bool state, bool all)
 {
 	const Program *p = m->prog;
@@ -339,15 +418,8 @@ void report_run_text(Buf *b, const Machine *m, bool profile, bool state, bool al
 				print_cells(b, m->local[t], name, all);
 			}
 	}
-	buf_printf(b, "%llu steps, %llu thread instructions, SIMD efficiency %.3f, max stack depth %d, "
-	              "%d race%s\n",
-	           (unsigned long long)m->steps, (unsigned long long)m->thread_instructions,
-	           efficiency(m), m->max_depth, m->nraces, m->nraces == 1 ? "" : "s");
-	buf_puts(b, "rules:");
-	for (int r = 0; r < RULE__COUNT; r++)
-		if (m->rule_count[r])
-			buf_printf(b, " %s %llu", sem_rule_name((Rule)r), (unsigned long long)m->rule_count[r]);
-	buf_putc(b, '\n');
+	report_measures(b, m);
+	report_rule_counts(b, m);
 	if (profile)
 		print_profile(b, m);
 }
@@ -568,5 +640,41 @@ void report_races(Buf *b, const Machine *m)
 		           r->threads[r->n - 1]);
 		diag_render_one(b, p->path, p->src, p->srclen, SEV_WARNING, p->ins[r->pc].loc, buf_str(&msg));
 		buf_free(&msg);
+	}
+}
+
+/* ---- divergence analyses ----------------------------------------------------------- */
+
+void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool ascii)
+{
+	int32_t *vars = NULL;
+	int32_t n = ana_listed_vars(g, &vars);
+	size_t w = 4;
+	for (int32_t i = 0; i < n; i++)
+		if (strlen(g->vars[vars[i]].name) > w)
+			w = strlen(g->vars[vars[i]].name);
+	for (int32_t i = 0; i < n; i++) {
+		buf_printf(b, "  %s", g->vars[vars[i]].name);
+		buf_pad(b, w + 4);
+		buf_puts(b, ana_class_name(r->cls[vars[i]]));
+		buf_pad(b, w + 4 + 17);
+		ana_print_value(b, r, vars[i], ascii);
+		buf_putc(b, '\n');
+	}
+	free(vars);
+	bool any = false;
+	for (int32_t pc = 0; pc < g->nins; pc++) {
+		const Ins *ins = &g->ins[pc];
+		if (!ir_is_branch((Op)ins->op))
+			continue;
+		if (!any)
+			buf_puts(b, "branches:\n");
+		any = true;
+		buf_puts(b, "  ");
+		ir_print_where(b, g, pc);
+		buf_pad(b, w + 4);
+		ir_print_ins(b, g, ins);
+		buf_pad(b, w + 4 + 24);
+		buf_puts(b, r->branch_divergent[pc] ? "divergent\n" : "uniform\n");
 	}
 }

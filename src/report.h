@@ -7,6 +7,7 @@
 #ifndef MUSIMD_REPORT_H
 #define MUSIMD_REPORT_H
 
+#include "ana.h"
 #include "json.h"
 #include "sem.h"
 
@@ -27,6 +28,11 @@ void report_run_text(Buf *b, const Machine *m, bool profile, bool state, bool al
 /* Without `all`, text output shows at most this many threads per variable
 ** and this many rows of memory, and says what it left out. */
 #define REPORT_TEXT_LIMIT 64
+/* The measures of semantics.md §7 (steps, thread instructions, SIMD
+** efficiency, stack depth, races), one line; then how often each rule
+** fired ("rules: BT 2 BF 2 ..."), one line. */
+void report_measures(Buf *b, const Machine *m);
+void report_rule_counts(Buf *b, const Machine *m);
 /* cli.md "run --json"; trace is a rendered JSON array or NULL. */
 void report_run_json(Buf *b, const Machine *m, const char *trace);
 
@@ -35,5 +41,14 @@ void report_run_json(Buf *b, const Machine *m, const char *trace);
 void report_error(Buf *b, const Machine *m);
 /* One warning per data race. */
 void report_races(Buf *b, const Machine *m);
+
+/* One step as the REPL shows it: step, [warp,] where, instruction, the
+** rule, then the warp afterwards: its active set and what waits on the
+** top of its stack ("deferred {0} → l15", "waiting {3} at l15"). */
+void report_step_line(Buf *b, const Machine *m, const StepInfo *s);
+
+/* analyze's text report (cli.md): a line per listed variable (class and
+** abstract value), then a line per conditional branch. */
+void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool ascii);
 
 #endif

@@ -1720,17 +1720,23 @@ void sem_advance(Machine *m, int32_t w)
 	m->cursor = (w + 1) % m->nwarps;
 }
 
+int32_t sem_schedule(Machine *m)
+{
+	int32_t w = sem_pick(m);
+	if (w < 0 && m->status == SEM_RUNNING)
+		/* cannot happen while the barrier rules hold; report rather than spin */
+		set_error(m, SEM_DEADLOCK, "BAR", -1, -1, NULL, 0,
+		          "no warp can run and the program has not finished");
+	return w;
+}
+
 SemStatus sem_run(Machine *m, SemHook hook, void *ctx)
 {
 	StepInfo info;
 	while (m->status == SEM_RUNNING) {
-		int32_t w = sem_pick(m);
-		if (w < 0) {
-			/* cannot happen while the barrier rules hold; report rather than spin */
-			set_error(m, SEM_DEADLOCK, "BAR", -1, -1, NULL, 0,
-			          "no warp can run and the program has not finished");
+		int32_t w = sem_schedule(m);
+		if (w < 0)
 			break;
-		}
 		uint64_t before = m->steps;
 		sem_step(m, w, &info);
 		if (m->steps > before) {

@@ -226,6 +226,9 @@ int32_t sem_pick(const Machine *m);
 /* THE step function: one warp instruction of warp w (semantics.md §2-§6).
 ** Returns the machine status afterwards; fills *info when info != NULL. */
 SemStatus sem_step(Machine *m, int32_t w, StepInfo *info);
+/* sem_pick for drivers that loop: when no warp can run although the
+** program has not finished, records the deadlock (status SEM_DEADLOCK). */
+int32_t sem_schedule(Machine *m);
 /* After warp w made a step: the round robin continues with the next warp
 ** (drivers that pick and step themselves, like the oracle, call it). */
 void sem_advance(Machine *m, int32_t w);

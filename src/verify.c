@@ -775,7 +775,7 @@ static void run_one(Ctx *c)
 	c->nbar = 0;
 	StepInfo info;
 	while (m->status == SEM_RUNNING) {
-		int32_t w = sem_pick(m);
+		int32_t w = sem_schedule(m);
 		if (w < 0)
 			break;
 		pre_step(c, w);

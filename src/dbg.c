@@ -1,0 +1,543 @@
+/*
+** dbg.c — debugging sessions (dbg.h): stepping, reverse stepping by
+** checkpoint and replay, breakpoints and watchpoints, all through sem_step.
+*/
+#include "dbg.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline bool bit_get(const uint64_t *s, int32_t i) { return (s[i >> 6] >> (i & 63)) & 1; }
+
+void dbg_stop_free(DbgStop *s)
+{
+	free(s->detail);
+	s->detail = NULL;
+}
+
+/* ---- watchpoints ------------------------------------------------------------------ */
+
+static void point_forget(DbgPoint *pt)
+{
+	for (int32_t i = 0; i < pt->nold; i++)
+		num_free(&pt->old[i]);
+	free(pt->old);
+	free(pt->olddef);
+	pt->old = NULL;
+	pt->olddef = NULL;
+	pt->nold = 0;
+}
+
+/* Remember what the watched thing holds now. */
+static void point_snapshot(const Dbg *s, DbgPoint *pt)
+{
+	point_forget(pt);
+	const Machine *m = s->m;
+	if (pt->kind == POINT_WATCH_VAR) {
+		pt->nold = m->nthreads;
+		pt->old = xcalloc((size_t)pt->nold, sizeof *pt->old);
+		pt->olddef = xcalloc((size_t)pt->nold, 1);
+		for (int32_t t = 0; t < m->nthreads; t++) {
+			Num v;
+			if (sem_get(m, pt->var, t, &v)) {
+				pt->olddef[t] = 1;
+				pt->old[t] = num_copy(v);
+			}
+		}
+	} else if (pt->kind == POINT_WATCH_MEM) {
+		pt->nold = 1;
+		pt->old = xcalloc(1, sizeof *pt->old);
+		pt->olddef = xcalloc(1, 1);
+		Num v;
+		if (mem_get(&m->shared, pt->addr, &v)) {
+			pt->olddef[0] = 1;
+			pt->old[0] = num_copy(v);
+		}
+	}
+}
+
+static void snapshot_all(Dbg *s)
+{
+	for (int32_t i = 0; i < s->npoints; i++)
+		point_snapshot(s, &s->points[i]);
+}
+
+static void put_value(Buf *b, bool def, Num v)
+{
+	if (def)
+		num_buf(b, v);
+	else
+		buf_puts(b, "undef");
+}
+
+/* Compare slot k of pt with (def, v); on a change, describe it, update the
+** snapshot and return true. */
+static bool slot_changed(DbgPoint *pt, int32_t k, bool def, Num v, Buf *b, const char *who, int32_t *shown)
+{
+	bool was = pt->olddef[k];
+	if (was == def && (!def || num_eq(pt->old[k], v)))
+		return false;
+	if (*shown < 8) {
+		buf_puts(b, *shown ? ", " : "");
+		buf_puts(b, who);
+		put_value(b, was, pt->old[k]);
+		buf_puts(b, " → ");
+		put_value(b, def, v);
+	}
+	++*shown;
+	num_free(&pt->old[k]);
+	pt->olddef[k] = def;
+	pt->old[k] = def ? num_copy(v) : (Num){0, NULL};
+	return true;
+}
+
+/* After warp w made a step: the first watchpoint whose value changed. */
+static int32_t check_watches(Dbg *s, int32_t wi, char **detail)
+{
+	const Machine *m = s->m;
+	const Warp *w = &m->warps[wi];
+	for (int32_t i = 0; i < s->npoints; i++) {
+		DbgPoint *pt = &s->points[i];
+		Buf b = {0};
+		int32_t shown = 0;
+		char who[32];
+		if (pt->kind == POINT_WATCH_VAR) {
+			buf_printf(&b, "%s: ", s->prog->vars[pt->var].name);
+			/* only the lanes of the warp that stepped can have changed */
+			for (int32_t t = w->base; t < w->base + w->size; t++) {
+				Num v = {0, NULL};
+				bool def = sem_get(m, pt->var, t, &v);
+				snprintf(who, sizeof who, "t%d ", t);
+				slot_changed(pt, t, def, v, &b, who, &shown);
+			}
+		} else if (pt->kind == POINT_WATCH_MEM) {
+			buf_printf(&b, "mem[%lld]: ", (long long)pt->addr);
+			Num v = {0, NULL};
+			bool def = mem_get(&m->shared, pt->addr, &v);
+			slot_changed(pt, 0, def, v, &b, "", &shown);
+		}
+		if (shown) {
+			if (shown > 8)
+				buf_printf(&b, ", ... (%d threads in all)", shown);
+			pt->hits++;
+			*detail = buf_steal(&b);
+			return pt->id;
+		}
+		buf_free(&b);
+	}
+	return -1;
+}
+
+/* ---- checkpoints and history ------------------------------------------------------ */
+
+static void drop_checkpoints_after(Dbg *s, uint64_t step)
+{
+	while (s->nck > 1 && s->ckstep[s->nck - 1] > step)
+		sem_free(s->ck[--s->nck]);
+}
+
+/* Keep a clone every `interval` steps; when the table is full, keep every
+** other one and double the interval. */
+static void maybe_checkpoint(Dbg *s)
+{
+	uint64_t k = s->m->steps;
+	if (k % s->interval != 0 || k <= s->ckstep[s->nck - 1])
+		return;
+	if (s->nck == DBG_MAX_CHECKPOINTS + 1) {
+		int32_t j = 1;
+		for (int32_t i = 1; i < s->nck; i++) {
+			if (s->ckstep[i] % (2 * s->interval) == 0) {
+				s->ck[j] = s->ck[i];
+				s->ckstep[j++] = s->ckstep[i];
+			} else {
+				sem_free(s->ck[i]);
+			}
+		}
+		s->nck = j;
+		s->interval *= 2;
+		if (k % s->interval != 0)
+			return;
+	}
+	s->ck[s->nck] = sem_clone(s->m);
+	s->ckstep[s->nck++] = k;
+}
+
+static void record(Dbg *s, uint64_t step, int32_t w)
+{
+	if (step >= s->caphist) {
+		s->caphist = s->caphist ? 2 * s->caphist : 1024;
+		s->hist = xrealloc(s->hist, (size_t)s->caphist * sizeof *s->hist);
+	}
+	s->hist[step] = w;
+	if (step + 1 > s->nhist)
+		s->nhist = step + 1;
+}
+
+/* The state after `target` steps of the recorded schedule (target ≤ nhist). */
+static Machine *rebuild(const Dbg *s, uint64_t target, DbgStepHook hook, void *ctx)
+{
+	int32_t i = s->nck - 1;
+	if (hook)
+		i = 0; /* the hook wants every step from the start */
+	while (i > 0 && s->ckstep[i] > target)
+		i--;
+	Machine *m = sem_clone(s->ck[i]);
+	StepInfo info;
+	for (uint64_t k = s->ckstep[i]; k < target && m->status == SEM_RUNNING; k++) {
+		int32_t w = s->hist[k];
+		sem_step(m, w, &info);
+		sem_advance(m, w);
+		if (hook)
+			hook(ctx, m, &info);
+	}
+	return m;
+}
+
+/* ---- sessions --------------------------------------------------------------------- */
+
+Dbg *dbg_new(const Program *p, const SemOptions *opt, Diags *d)
+{
+	Machine *m = sem_new(p, opt, d);
+	if (!m)
+		return NULL;
+	Dbg *s = xcalloc(1, sizeof *s);
+	s->prog = p;
+	s->opt = *opt;
+	s->m = m;
+	s->ck[0] = sem_clone(m);
+	s->ckstep[0] = 0;
+	s->nck = 1;
+	s->interval = DBG_FIRST_INTERVAL;
+	s->forced_warp = -1;
+	s->next_id = 1;
+	return s;
+}
+
+void dbg_free(Dbg *s)
+{
+	if (!s)
+		return;
+	sem_free(s->m);
+	for (int32_t i = 0; i < s->nck; i++)
+		sem_free(s->ck[i]);
+	for (int32_t i = 0; i < s->npoints; i++)
+		point_forget(&s->points[i]);
+	free(s->points);
+	free(s->hist);
+	free(s);
+}
+
+void dbg_restart(Dbg *s)
+{
+	sem_free(s->m);
+	drop_checkpoints_after(s, 0);
+	s->m = sem_clone(s->ck[0]);
+	s->nhist = 0;
+	s->interval = DBG_FIRST_INTERVAL;
+	snapshot_all(s);
+}
+
+int32_t dbg_next_warp(const Dbg *s)
+{
+	const Machine *m = s->m;
+	if (m->status != SEM_RUNNING)
+		return -1;
+	if (s->forced_warp >= 0)
+		return s->forced_warp < m->nwarps && m->warps[s->forced_warp].status == WARP_RUN
+		           ? s->forced_warp
+		           : -1;
+	if (m->steps < s->nhist)
+		return s->hist[m->steps]; /* the recorded schedule */
+	return sem_pick(m);
+}
+
+static DbgStop stop_of_status(const Machine *m, uint64_t steps)
+{
+	return (DbgStop){m->status == SEM_OK ? STOP_END : STOP_FAILED, -1, steps, NULL};
+}
+
+/* One step. Returns true when it was made and nothing asks to stop; else
+** fills *stop. */
+static bool step1(Dbg *s, DbgStepHook hook, void *ctx, DbgStop *stop)
+{
+	Machine *m = s->m;
+	if (m->status != SEM_RUNNING) {
+		*stop = stop_of_status(m, stop->steps);
+		return false;
+	}
+	int32_t w;
+	if (s->forced_warp >= 0) {
+		w = dbg_next_warp(s);
+		if (w < 0) {
+			stop->kind = STOP_BLOCKED;
+			return false;
+		}
+		if (m->steps < s->nhist && s->hist[m->steps] != w) {
+			/* a new schedule from here: forget the recorded future */
+			s->nhist = m->steps;
+			drop_checkpoints_after(s, m->steps);
+		}
+	} else if (m->steps < s->nhist) {
+		w = s->hist[m->steps];
+	} else {
+		w = sem_schedule(m);
+	}
+	if (w < 0) {
+		*stop = stop_of_status(m, stop->steps);
+		return false;
+	}
+	uint64_t before = m->steps;
+	StepInfo info;
+	sem_step(m, w, &info);
+	if (m->steps == before) {
+		*stop = stop_of_status(m, stop->steps); /* stuck: the state is unchanged */
+		return false;
+	}
+	sem_advance(m, w);
+	record(s, before, w);
+	maybe_checkpoint(s);
+	stop->steps++;
+	if (hook)
+		hook(ctx, m, &info);
+	char *detail = NULL;
+	int32_t id = check_watches(s, w, &detail);
+	if (id >= 0) {
+		*stop = (DbgStop){STOP_WATCH, id, stop->steps, detail};
+		return false;
+	}
+	if (m->status != SEM_RUNNING) {
+		*stop = stop_of_status(m, stop->steps);
+		return false;
+	}
+	return true;
+}
+
+/* Before a step other than a command's first: a breakpoint at the warp that
+** issues next, or an interrupt. */
+static bool must_stop(Dbg *s, DbgStop *stop)
+{
+	if (s->interrupt && *s->interrupt) {
+		*s->interrupt = 0;
+		stop->kind = STOP_INTERRUPT;
+		return true;
+	}
+	int32_t w = dbg_next_warp(s);
+	if (w < 0)
+		return false;
+	int32_t pc = s->m->warps[w].pc;
+	for (int32_t i = 0; i < s->npoints; i++) {
+		DbgPoint *pt = &s->points[i];
+		if (pt->kind == POINT_BREAK && pt->pc == pc) {
+			pt->hits++;
+			stop->kind = STOP_BREAK;
+			stop->point = pt->id;
+			return true;
+		}
+	}
+	return false;
+}
+
+DbgStop dbg_step(Dbg *s, uint64_t n, DbgStepHook hook, void *ctx)
+{
+	DbgStop stop = {STOP_DONE, -1, 0, NULL};
+	for (uint64_t i = 0; i < n; i++) {
+		if (i > 0 && must_stop(s, &stop))
+			break;
+		if (!step1(s, hook, ctx, &stop))
+			break;
+	}
+	return stop;
+}
+
+DbgStop dbg_continue(Dbg *s, DbgStepHook hook, void *ctx)
+{
+	DbgStop stop = {STOP_DONE, -1, 0, NULL};
+	for (bool first = true;; first = false) {
+		if (!first && must_stop(s, &stop))
+			break;
+		if (!step1(s, hook, ctx, &stop))
+			break;
+	}
+	return stop;
+}
+
+/* Has warp wi reconverged after the branch it issued with the threads in
+** group (ipdom, mimd): at R with every one of them still live active. */
+static bool reconverged(const Machine *m, int32_t wi, int32_t R, const uint64_t *group)
+{
+	const Warp *w = &m->warps[wi];
+	if (w->status == WARP_DONE)
+		return true;
+	if (R < 0 || w->pc != R || w->status != WARP_RUN)
+		return false;
+	for (int32_t k = 0; k < w->nw; k++)
+		if (group[k] & w->live[k] & ~w->active[k])
+			return false;
+	return true;
+}
+
+DbgStop dbg_next(Dbg *s, DbgStepHook hook, void *ctx)
+{
+	DbgStop stop = {STOP_DONE, -1, 0, NULL};
+	int32_t wi = dbg_next_warp(s);
+	if (wi < 0 || !ir_is_branch((Op)s->prog->ins[s->m->warps[wi].pc].op))
+		return dbg_step(s, 1, hook, ctx);
+	const Warp *w = &s->m->warps[wi];
+	int32_t pc = w->pc;
+	int32_t depth = sem_stack_depth(s->m, wi);
+	int32_t R = cfg_ipdom_pc(s->prog->cfg, pc);
+	uint64_t *group = xmalloc((size_t)w->nw * sizeof *group);
+	memcpy(group, w->active, (size_t)w->nw * sizeof *group);
+	bool sync = s->m->opt.model == MODEL_SYNC;
+	/* a loop branch visited again merges into the node its first visit
+	** pushed (push, semantics.md §2): its region ends when that node pops */
+	if (sync && depth > 0 && w->nodes[depth - 1].lid == pc)
+		depth--;
+	if (step1(s, hook, ctx, &stop)) {
+		while (sync ? sem_stack_depth(s->m, wi) > depth && s->m->warps[wi].status != WARP_DONE
+		            : !reconverged(s->m, wi, R, group)) {
+			if (must_stop(s, &stop) || !step1(s, hook, ctx, &stop))
+				break;
+		}
+	}
+	free(group);
+	return stop;
+}
+
+static void move_to(Dbg *s, uint64_t target)
+{
+	Machine *m = rebuild(s, target, NULL, NULL);
+	sem_free(s->m);
+	s->m = m;
+	snapshot_all(s);
+}
+
+DbgStop dbg_back(Dbg *s, uint64_t n)
+{
+	uint64_t now = s->m->steps;
+	uint64_t k = n < now ? n : now;
+	if (k == 0 && s->m->status == SEM_RUNNING)
+		return (DbgStop){STOP_START, -1, 0, NULL};
+	move_to(s, now - k);
+	return (DbgStop){now - k == 0 ? STOP_START : STOP_DONE, -1, k, NULL};
+}
+
+DbgStop dbg_goto(Dbg *s, uint64_t step, DbgStepHook hook, void *ctx)
+{
+	uint64_t now = s->m->steps;
+	if (step < now || (step == now && s->m->status != SEM_RUNNING && step <= s->nhist)) {
+		move_to(s, step);
+		return (DbgStop){step == 0 ? STOP_START : STOP_DONE, -1, now - step, NULL};
+	}
+	if (step == now)
+		return (DbgStop){STOP_DONE, -1, 0, NULL};
+	return dbg_step(s, step - now, hook, ctx);
+}
+
+void dbg_replay(const Dbg *s, DbgStepHook hook, void *ctx)
+{
+	Machine *m = rebuild(s, s->m->steps, hook, ctx);
+	sem_free(m);
+}
+
+/* ---- points ----------------------------------------------------------------------- */
+
+static DbgPoint *new_point(Dbg *s, DbgPointKind kind)
+{
+	DbgPoint pt = {.id = s->next_id++, .kind = kind, .pc = -1, .var = -1};
+	VEC_PUSH(s->points, s->npoints, s->cappoints, pt);
+	return &s->points[s->npoints - 1];
+}
+
+int32_t dbg_break(Dbg *s, int32_t pc)
+{
+	DbgPoint *pt = new_point(s, POINT_BREAK);
+	pt->pc = pc;
+	return pt->id;
+}
+
+int32_t dbg_watch_var(Dbg *s, int32_t var)
+{
+	DbgPoint *pt = new_point(s, POINT_WATCH_VAR);
+	pt->var = var;
+	point_snapshot(s, pt);
+	return pt->id;
+}
+
+int32_t dbg_watch_mem(Dbg *s, int64_t addr)
+{
+	DbgPoint *pt = new_point(s, POINT_WATCH_MEM);
+	pt->addr = addr;
+	point_snapshot(s, pt);
+	return pt->id;
+}
+
+bool dbg_delete(Dbg *s, int32_t id)
+{
+	bool found = false;
+	int32_t j = 0;
+	for (int32_t i = 0; i < s->npoints; i++) {
+		if (id < 0 || s->points[i].id == id) {
+			point_forget(&s->points[i]);
+			found = true;
+		} else {
+			s->points[j++] = s->points[i];
+		}
+	}
+	s->npoints = j;
+	return found;
+}
+
+const DbgPoint *dbg_point(const Dbg *s, int32_t id)
+{
+	for (int32_t i = 0; i < s->npoints; i++)
+		if (s->points[i].id == id)
+			return &s->points[i];
+	return NULL;
+}
+
+/* ---- threads ---------------------------------------------------------------------- */
+
+const char *dbg_thread_state_name(ThreadState st)
+{
+	static const char *const names[] = {"active", "deferred", "waiting", "at barrier", "done"};
+	return names[st];
+}
+
+ThreadState dbg_thread_state(const Machine *m, int32_t t, int32_t *pc)
+{
+	int32_t wi = m->opt.model == MODEL_MIMD ? t : t / m->warpsize;
+	const Warp *w = &m->warps[wi];
+	int32_t l = t - w->base;
+	*pc = -1;
+	if (!bit_get(w->live, l))
+		return THREAD_DONE;
+	if (bit_get(w->active, l)) {
+		*pc = w->pc;
+		return w->status == WARP_BARRIER ? THREAD_BARRIER : THREAD_ACTIVE;
+	}
+	size_t nw = (size_t)w->nw;
+	if (m->opt.model == MODEL_IPDOM) {
+		/* the topmost entry holding it says where it goes on: an entry at
+		** the reconvergence point of the one above it waits there */
+		for (int32_t k = w->nents - 1; k >= 0; k--)
+			if (bit_get(w->entbits + (size_t)k * nw, l)) {
+				*pc = w->ents[k].pc;
+				bool waits = k + 1 < w->nents && w->ents[k + 1].rpc == w->ents[k].pc;
+				return waits ? THREAD_WAITING : THREAD_DEFERRED;
+			}
+	} else {
+		for (int32_t k = w->nnodes - 1; k >= 0; k--) {
+			if (bit_get(w->nodebits + (size_t)(2 * k + 1) * nw, l)) {
+				*pc = w->nodes[k].lnext;
+				return THREAD_DEFERRED;
+			}
+			if (bit_get(w->nodebits + (size_t)(2 * k) * nw, l)) {
+				*pc = w->nodes[k].done_pc;
+				return THREAD_WAITING;
+			}
+		}
+	}
+	return w->status == WARP_BARRIER ? THREAD_BARRIER : THREAD_DONE;
+}

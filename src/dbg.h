@@ -1,0 +1,136 @@
+/*
+** dbg.h — a debugging session over the one step function: the state the
+** REPL (repl.c) drives and the unit tests drive the same way.
+**
+** A session owns a machine and remembers the schedule it went through (the
+** warp of every step) plus checkpoints (clones of the machine every so many
+** steps), so it can go back to any earlier step: it restores the nearest
+** checkpoint and replays the recorded warps with sem_step — the semantics
+** is deterministic given the state and the warp, so the replayed states are
+** the ones passed through. Checkpoints are thinned as a run grows (at most
+** DBG_MAX_CHECKPOINTS), so memory stays bounded and going back costs at
+** most one checkpoint interval of steps.
+**
+** Stepping stops at breakpoints (before the instruction at a label or line
+** issues) and watchpoints (after a step that changed a variable in some
+** thread, or a memory cell). Nothing here prints: stops come back as
+** values, with their detail rendered into strings.
+*/
+#ifndef MUSIMD_DBG_H
+#define MUSIMD_DBG_H
+
+#include <signal.h>
+
+#include "sem.h"
+
+#define DBG_MAX_CHECKPOINTS 64
+#define DBG_FIRST_INTERVAL 64
+
+typedef enum DbgPointKind { POINT_BREAK, POINT_WATCH_VAR, POINT_WATCH_MEM } DbgPointKind;
+
+/* A breakpoint or watchpoint, numbered like gdb's (one sequence for both). */
+typedef struct DbgPoint {
+	int32_t id;
+	DbgPointKind kind;
+	int32_t pc;    /* POINT_BREAK */
+	int32_t var;   /* POINT_WATCH_VAR */
+	int64_t addr;  /* POINT_WATCH_MEM */
+	uint64_t hits;
+	/* what the watched thing held at the last stop (per thread for a variable) */
+	Num *old;
+	uint8_t *olddef;
+	int32_t nold;
+} DbgPoint;
+
+typedef enum DbgStopKind {
+	STOP_DONE,      /* the requested steps were made */
+	STOP_END,       /* every warp finished (SEM_OK) */
+	STOP_FAILED,    /* stuck, step limit, deadlock: the machine holds the error */
+	STOP_BREAK,     /* at a breakpoint, before its instruction */
+	STOP_WATCH,     /* a watched variable or cell changed */
+	STOP_INTERRUPT, /* *interrupt was set (Ctrl-C) */
+	STOP_START,     /* going back reached the initial state */
+	STOP_BLOCKED,   /* the chosen warp cannot run (finished or at the barrier) */
+} DbgStopKind;
+
+typedef struct DbgStop {
+	DbgStopKind kind;
+	int32_t point;   /* STOP_BREAK, STOP_WATCH: the point's id */
+	uint64_t steps;  /* steps made (or undone) by the command */
+	char *detail;    /* STOP_WATCH: "d: t1 1 → 2, t2 ..." (owned, may be NULL) */
+} DbgStop;
+
+void dbg_stop_free(DbgStop *s);
+
+typedef struct Dbg {
+	const Program *prog;
+	SemOptions opt;           /* params/data borrowed from the caller */
+	Machine *m;               /* the current state */
+	/* the schedule so far: hist[i] is the warp that made step i + 1; entries
+	** beyond m->steps are the recorded future after going back */
+	int32_t *hist;
+	uint64_t nhist, caphist;
+	/* clones of the machine at steps ckstep[i] (ck[0] is the initial state) */
+	Machine *ck[DBG_MAX_CHECKPOINTS + 1];
+	uint64_t ckstep[DBG_MAX_CHECKPOINTS + 1];
+	int32_t nck;
+	uint64_t interval;        /* steps between checkpoints */
+	int32_t forced_warp;      /* -1: the round-robin scheduler picks */
+	DbgPoint *points;
+	int32_t npoints, cappoints, next_id;
+	volatile sig_atomic_t *interrupt; /* set asynchronously to stop a long command */
+} Dbg;
+
+/* A session on p (which must have a cfg) with options opt; NULL and
+** diagnostics in d when the machine cannot be built. */
+Dbg *dbg_new(const Program *p, const SemOptions *opt, Diags *d);
+void dbg_free(Dbg *s);
+/* Back to the initial state; breakpoints and watchpoints stay. */
+void dbg_restart(Dbg *s);
+
+/* The warp the next step issues from: the forced one, else the scheduler's
+** choice; -1 when none can run. */
+int32_t dbg_next_warp(const Dbg *s);
+
+/* Up to n warp instructions (one at a time through sem_step); info, when
+** not NULL, gets each step (call it with the machine after that step). */
+typedef void (*DbgStepHook)(void *ctx, const Machine *m, const StepInfo *info);
+DbgStop dbg_step(Dbg *s, uint64_t n, DbgStepHook hook, void *ctx);
+/* One step, or, at a conditional branch, the whole region up to its
+** reconvergence point: under sync the pop of the node the branch pushed
+** (SP); under ipdom and mimd the arrival of the warp at the branch's
+** immediate post-dominator with the threads that took the branch. */
+DbgStop dbg_next(Dbg *s, DbgStepHook hook, void *ctx);
+/* Until a breakpoint, a watchpoint, the end or a failure. */
+DbgStop dbg_continue(Dbg *s, DbgStepHook hook, void *ctx);
+/* n steps back (replaying from a checkpoint); STOP_START at step 0. */
+DbgStop dbg_back(Dbg *s, uint64_t n);
+/* To the state after exactly `step` steps (back, or forward along the
+** recorded schedule and then the scheduler). */
+DbgStop dbg_goto(Dbg *s, uint64_t step, DbgStepHook hook, void *ctx);
+/* Replay steps 1..m->steps from the initial state on a copy, calling hook
+** for each (the grid, the trace so far); the session is not changed. */
+void dbg_replay(const Dbg *s, DbgStepHook hook, void *ctx);
+
+/* Points. Returns the new id. */
+int32_t dbg_break(Dbg *s, int32_t pc);
+int32_t dbg_watch_var(Dbg *s, int32_t var);
+int32_t dbg_watch_mem(Dbg *s, int64_t addr);
+/* Delete point id (false if there is none); id < 0 deletes all. */
+bool dbg_delete(Dbg *s, int32_t id);
+const DbgPoint *dbg_point(const Dbg *s, int32_t id);
+
+/* Where a thread is, for `print` and `info threads`. */
+typedef enum ThreadState {
+	THREAD_ACTIVE,   /* in Θ of its warp */
+	THREAD_DEFERRED, /* in Θ_todo of a node (sync) / a waiting SIMT-stack entry (ipdom) */
+	THREAD_WAITING,  /* in Θ_done of a node: arrived at the sync, waits for the others
+	                 ** (ipdom: in the entry waiting at the reconvergence point) */
+	THREAD_BARRIER,  /* its warp waits at the barrier */
+	THREAD_DONE,     /* finished (stop) or exited */
+} ThreadState;
+const char *dbg_thread_state_name(ThreadState s); /* "active", "deferred", ... */
+/* The state of thread t and the pc it will resume at (-1: none or the exit). */
+ThreadState dbg_thread_state(const Machine *m, int32_t t, int32_t *pc);
+
+#endif

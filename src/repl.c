@@ -1,0 +1,1878 @@
+/*
+** repl.c — `musimd repl`: a gdb-like stepper over a debugging session
+** (dbg.h), which drives the one step function. This file reads command
+** lines (libedit when stdin is a terminal, plain lines otherwise), parses
+** them, and prints; everything it shows of the machine is formatted by
+** report.c or read through sem.h/dbg.h. Like main.c it may print; it never
+** exits: errors in commands are one-line messages and the session goes on.
+*/
+#include "repl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef MUSIMD_HAVE_LIBEDIT
+#include <editline/readline.h>
+#endif
+
+#include "ana.h"
+#include "dbg.h"
+#include "gsa.h"
+#include "report.h"
+#include "sem.h"
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
+
+#define PROMPT "(musimd) "
+
+/* What a breakpoint or watchpoint was asked for, so `reload` and option
+** changes (which build a new session) can set it again. */
+typedef struct PointSpec {
+	int32_t id;
+	bool watch;
+	char *text; /* "l6", "26", "d", "mem[16]" */
+} PointSpec;
+
+typedef struct Repl {
+	char *path;        /* the loaded file, NULL before `load` */
+	Program *prog;
+	Dbg *dbg;
+	SemOptions opt;    /* threads, warpsize, model, paper readings, limits */
+	ParamSetting *params; /* names owned */
+	int32_t nparams, capparams;
+	MemInit *data;
+	int32_t ndata, capdata;
+	PointSpec *specs;
+	int32_t nspecs, capspecs;
+	bool echo;         /* scripted: print each command after the prompt */
+	bool interactive;  /* stdin is a terminal */
+	bool trace;        /* `set trace on`: next/continue print every step */
+	bool failed;       /* a command failed (the exit status of a script) */
+	bool quit;
+	char *last;        /* the last command an empty line repeats */
+	Buf out;
+} Repl;
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void flush(Repl *r)
+{
+	fwrite(buf_str(&r->out), 1, r->out.len, stdout);
+	fflush(stdout);
+	buf_reset(&r->out);
+}
+
+static void say(Repl *r, const char *fmt, ...) MU_PRINTF(2, 3);
+static void say(Repl *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&r->out, fmt, ap);
+	va_end(ap);
+}
+
+/* A command failed: one line, and the session goes on. Returns false so
+** handlers can `return fail(...)`. */
+static bool fail(Repl *r, const char *fmt, ...) MU_PRINTF(2, 3);
+static bool fail(Repl *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_puts(&r->out, "error: ");
+	buf_vprintf(&r->out, fmt, ap);
+	buf_putc(&r->out, '\n');
+	va_end(ap);
+	r->failed = true;
+	return false;
+}
+
+/* ---- words and numbers ------------------------------------------------------------ */
+
+/* The next blank-separated word of *s (NUL-terminated in place), or NULL. */
+static char *word(char **s)
+{
+	char *p = *s;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p) {
+		*s = p;
+		return NULL;
+	}
+	char *w = p;
+	while (*p && *p != ' ' && *p != '\t')
+		p++;
+	if (*p)
+		*p++ = 0;
+	*s = p;
+	return w;
+}
+
+static bool parse_ll(const char *s, long long lo, long long hi, long long *v)
+{
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	char *end;
+	long long x = strtoll(s, &end, 10);
+	if (errno || *end || x < lo || x > hi)
+		return false;
+	*v = x;
+	return true;
+}
+
+/* An optional count argument (default 1). */
+static bool count_arg(Repl *r, char *args, const char *cmd, uint64_t *n)
+{
+	char *w = word(&args);
+	long long v = 1;
+	if (w && !parse_ll(w, 1, LLONG_MAX, &v))
+		return fail(r, "%s takes a positive count, not '%s'", cmd, w);
+	if (word(&args))
+		return fail(r, "%s takes at most one count", cmd);
+	*n = (uint64_t)v;
+	return true;
+}
+
+/* ---- loading and sessions --------------------------------------------------------- */
+
+static bool need_program(Repl *r)
+{
+	if (r->dbg)
+		return true;
+	return fail(r, "no program loaded: use 'load FILE'");
+}
+
+static void put_where(Repl *r, int32_t pc)
+{
+	if (pc < 0)
+		buf_puts(&r->out, "exit");
+	else
+		ir_print_where(&r->out, r->prog, pc);
+}
+
+static void put_ins(Repl *r, int32_t pc)
+{
+	put_where(r, pc);
+	if (pc >= 0) {
+		buf_puts(&r->out, ": ");
+		ir_print_ins(&r->out, r->prog, &r->prog->ins[pc]);
+	}
+}
+
+/* "=> l7: q = d % 2": the instruction the next step issues. */
+static void show_next(Repl *r)
+{
+	const Machine *m = r->dbg->m;
+	if (m->status != SEM_RUNNING)
+		return;
+	int32_t w = dbg_next_warp(r->dbg);
+	if (w < 0) {
+		say(r, "(warp %d cannot run: use 'warp auto')\n", r->dbg->forced_warp);
+		return;
+	}
+	buf_puts(&r->out, "=> ");
+	if (m->nwarps > 1)
+		say(r, "w%d ", w);
+	put_ins(r, m->warps[w].pc);
+	buf_putc(&r->out, '\n');
+}
+
+static void describe_session(Repl *r)
+{
+	const Machine *m = r->dbg->m;
+	say(r, "%s: %d thread%s", r->path, m->nthreads, m->nthreads == 1 ? "" : "s");
+	if (m->opt.model == MODEL_MIMD)
+		say(r, ", each its own warp");
+	else
+		say(r, " in %d warp%s of %d", m->nwarps, m->nwarps == 1 ? "" : "s", m->warpsize);
+	say(r, ", model %s\n", sem_model_name(m->opt.model));
+}
+
+static bool set_point(Repl *r, const char *text, bool watch, bool quiet);
+
+/* A new session for the loaded program with the current options; the
+** points are set again. Keeps the old session when the options are bad. */
+static bool new_session(Repl *r, bool quiet)
+{
+	SemOptions o = r->opt;
+	o.params = r->params;
+	o.nparams = r->nparams;
+	o.data = r->data;
+	o.ndata = r->ndata;
+	Diags d;
+	diag_init(&d, r->prog->path, r->prog->src, r->prog->srclen);
+	Dbg *s = dbg_new(r->prog, &o, &d);
+	if (!s) {
+		diag_render(&d, &r->out);
+		diag_free(&d);
+		r->failed = true;
+		return false;
+	}
+	diag_free(&d);
+	Dbg *old = r->dbg;
+	r->dbg = s;
+	s->interrupt = &interrupted;
+	if (old)
+		s->forced_warp = old->forced_warp < s->m->nwarps ? old->forced_warp : -1;
+	dbg_free(old);
+	/* the points again, with their numbers */
+	int32_t next = s->next_id;
+	int32_t j = 0;
+	for (int32_t i = 0; i < r->nspecs; i++) {
+		PointSpec ps = r->specs[i];
+		s->next_id = ps.id;
+		if (set_point(r, ps.text, ps.watch, true)) {
+			r->specs[j++] = ps;
+			if (ps.id + 1 > next)
+				next = ps.id + 1;
+		} else {
+			say(r, "deleted %s %d (%s): not in this program\n", ps.watch ? "watchpoint" : "breakpoint",
+			    ps.id, ps.text);
+			free(ps.text);
+		}
+	}
+	r->nspecs = j;
+	s->next_id = next;
+	if (!quiet)
+		describe_session(r);
+	return true;
+}
+
+static bool load_file(Repl *r, const char *path)
+{
+	size_t len = 0;
+	char *src = read_file(path, &len);
+	if (!src)
+		return fail(r, "%s: cannot read the file: %s", path, strerror(errno));
+	Diags d;
+	diag_init(&d, path, src, len);
+	d.max_errors = 20;
+	Program *p = ir_load(path, src, len, &d);
+	free(src);
+	d.src = p->src;
+	d.srclen = p->srclen;
+	diag_render(&d, &r->out);
+	bool bad = d.nerrors > 0;
+	diag_free(&d);
+	if (bad) {
+		ir_free(p);
+		r->failed = true;
+		return false;
+	}
+	Program *oldp = r->prog;
+	Dbg *olds = r->dbg;
+	char *oldpath = r->path;
+	r->prog = p;
+	r->dbg = NULL;
+	r->path = xstrdup(path);
+	if (!new_session(r, false)) {
+		/* keep what was loaded before */
+		ir_free(p);
+		free(r->path);
+		r->prog = oldp;
+		r->dbg = olds;
+		r->path = oldpath;
+		return false;
+	}
+	dbg_free(olds);
+	ir_free(oldp);
+	free(oldpath);
+	show_next(r);
+	return true;
+}
+
+/* ---- printing the stops ----------------------------------------------------------- */
+
+typedef struct StepCtx {
+	Repl *r;
+	uint64_t print;   /* how many steps to print */
+	uint64_t printed;
+} StepCtx;
+
+static void step_hook(void *ctx, const Machine *m, const StepInfo *info)
+{
+	StepCtx *c = ctx;
+	if (c->printed >= c->print)
+		return;
+	c->printed++;
+	report_step_line(&c->r->out, m, info);
+	if (c->r->out.len > (1u << 16))
+		flush(c->r);
+}
+
+static void show_stop(Repl *r, DbgStop st, bool moved_quietly)
+{
+	const Machine *m = r->dbg->m;
+	if (moved_quietly && st.steps)
+		say(r, "(%llu step%s)\n", (unsigned long long)st.steps, st.steps == 1 ? "" : "s");
+	switch (st.kind) {
+	case STOP_DONE:
+		break;
+	case STOP_BREAK: {
+		const DbgPoint *pt = dbg_point(r->dbg, st.point);
+		say(r, "Breakpoint %d at ", st.point);
+		put_where(r, pt ? pt->pc : -1);
+		say(r, ", before step %llu\n", (unsigned long long)m->steps + 1);
+		break;
+	}
+	case STOP_WATCH:
+		say(r, "Watchpoint %d: %s\n", st.point, st.detail ? st.detail : "");
+		break;
+	case STOP_END:
+		say(r, "The program finished: every warp reached stop (SF) after %llu steps.\n",
+		    (unsigned long long)m->steps);
+		report_measures(&r->out, m);
+		report_rule_counts(&r->out, m);
+		break;
+	case STOP_FAILED:
+		say(r, "The program is %s after %llu steps; the state is kept for inspection "
+		       "('back' and 'run' go on from it):\n",
+		    sem_status_name(m->status), (unsigned long long)m->steps);
+		report_error(&r->out, m);
+		break;
+	case STOP_INTERRUPT:
+		say(r, "Interrupted after %llu steps.\n", (unsigned long long)st.steps);
+		break;
+	case STOP_START:
+		say(r, "At the start (step 0).\n");
+		break;
+	case STOP_BLOCKED: {
+		int32_t w = r->dbg->forced_warp;
+		say(r, "warp %d cannot run: it %s; 'warp auto' lets the scheduler pick\n", w,
+		    m->warps[w].status == WARP_DONE ? "has finished" : "waits at the barrier");
+		dbg_stop_free(&st);
+		return;
+	}
+	}
+	show_next(r);
+	dbg_stop_free(&st);
+}
+
+/* ---- commands: running ------------------------------------------------------------ */
+
+static bool cmd_load(Repl *r, char *args)
+{
+	char *f = word(&args);
+	if (!f)
+		return fail(r, "load needs a FILE");
+	if (word(&args))
+		return fail(r, "load takes one FILE");
+	return load_file(r, f);
+}
+
+static bool cmd_reload(Repl *r, char *args)
+{
+	(void)args;
+	if (!r->path)
+		return fail(r, "no program loaded: use 'load FILE'");
+	char *path = xstrdup(r->path);
+	bool ok = load_file(r, path);
+	free(path);
+	return ok;
+}
+
+static bool cmd_start(Repl *r, char *args)
+{
+	(void)args;
+	if (!need_program(r))
+		return false;
+	dbg_restart(r->dbg);
+	say(r, "At the start (step 0).\n");
+	show_next(r);
+	return true;
+}
+
+static bool cmd_run(Repl *r, char *args)
+{
+	(void)args;
+	if (!need_program(r))
+		return false;
+	dbg_restart(r->dbg);
+	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0};
+	show_stop(r, dbg_continue(r->dbg, step_hook, &c), !r->trace);
+	return true;
+}
+
+static bool moving(Repl *r)
+{
+	if (!need_program(r))
+		return false;
+	const Machine *m = r->dbg->m;
+	if (m->status == SEM_OK)
+		return fail(r, "the program has finished: 'run' or 'start' starts it again, 'back' steps back");
+	if (m->status != SEM_RUNNING)
+		return fail(r, "the program is %s (rule %s): 'back' steps back, 'run' starts again",
+		            sem_status_name(m->status), m->err.rule ? m->err.rule : "?");
+	return true;
+}
+
+static bool cmd_step(Repl *r, char *args)
+{
+	uint64_t n;
+	if (!count_arg(r, args, "step", &n) || !moving(r))
+		return false;
+	StepCtx c = {r, UINT64_MAX, 0};
+	show_stop(r, dbg_step(r->dbg, n, step_hook, &c), false);
+	return true;
+}
+
+static bool cmd_next(Repl *r, char *args)
+{
+	uint64_t n;
+	if (!count_arg(r, args, "next", &n) || !moving(r))
+		return false;
+	for (uint64_t i = 0;; i++) {
+		/* the branch's own step, then the rest of its region quietly */
+		uint64_t before = r->dbg->m->steps;
+		StepCtx c = {r, r->trace ? UINT64_MAX : 1, 0};
+		DbgStop st = dbg_next(r->dbg, step_hook, &c);
+		uint64_t made = r->dbg->m->steps - before;
+		if (made > c.printed)
+			say(r, "  ... %llu more step%s\n", (unsigned long long)(made - c.printed),
+			    made - c.printed == 1 ? "" : "s");
+		if (st.kind != STOP_DONE || i + 1 == n) {
+			show_stop(r, st, false);
+			return true;
+		}
+		dbg_stop_free(&st);
+	}
+}
+
+static bool cmd_continue(Repl *r, char *args)
+{
+	if (word(&args))
+		return fail(r, "continue takes no argument");
+	if (!moving(r))
+		return false;
+	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0};
+	show_stop(r, dbg_continue(r->dbg, step_hook, &c), !r->trace);
+	return true;
+}
+
+static bool cmd_back(Repl *r, char *args)
+{
+	uint64_t n;
+	if (!count_arg(r, args, "back", &n) || !need_program(r))
+		return false;
+	bool running = r->dbg->m->status == SEM_RUNNING;
+	DbgStop st = dbg_back(r->dbg, n);
+	if (st.kind == STOP_START && st.steps == 0) {
+		say(r, running ? "At the start (step 0): there is nothing to step back over.\n"
+		               : "Back to step 0, before the instruction that failed.\n");
+		show_next(r);
+		return true;
+	}
+	say(r, "Back %llu step%s, to step %llu.\n", (unsigned long long)st.steps, st.steps == 1 ? "" : "s",
+	    (unsigned long long)r->dbg->m->steps);
+	st.kind = STOP_DONE;
+	show_stop(r, st, false);
+	return true;
+}
+
+static bool cmd_goto(Repl *r, char *args)
+{
+	char *w = word(&args);
+	long long v;
+	if (!w || !parse_ll(w, 0, LLONG_MAX, &v) || word(&args))
+		return fail(r, "goto needs a step number (0 is the initial state)");
+	if (!need_program(r))
+		return false;
+	StepCtx c = {r, 0, 0};
+	DbgStop st = dbg_goto(r->dbg, (uint64_t)v, step_hook, &c);
+	say(r, "At step %llu.\n", (unsigned long long)r->dbg->m->steps);
+	if (st.kind == STOP_START || st.kind == STOP_DONE)
+		st.kind = STOP_DONE;
+	show_stop(r, st, false);
+	return true;
+}
+
+static bool cmd_warp(Repl *r, char *args)
+{
+	char *w = word(&args);
+	if (!need_program(r))
+		return false;
+	if (!w) {
+		if (r->dbg->forced_warp < 0)
+			say(r, "The round-robin scheduler picks the warp of each step.\n");
+		else
+			say(r, "Steps issue from warp %d.\n", r->dbg->forced_warp);
+		return true;
+	}
+	if (!strcmp(w, "auto")) {
+		r->dbg->forced_warp = -1;
+		say(r, "The round-robin scheduler picks the warp of each step.\n");
+		show_next(r);
+		return true;
+	}
+	long long v;
+	if (!parse_ll(w, 0, r->dbg->m->nwarps - 1, &v))
+		return fail(r, "warp needs 'auto' or a warp number from 0 to %d", r->dbg->m->nwarps - 1);
+	r->dbg->forced_warp = (int32_t)v;
+	say(r, "Steps issue from warp %lld until 'warp auto'.\n", v);
+	show_next(r);
+	return true;
+}
+
+/* ---- commands: points ------------------------------------------------------------- */
+
+/* LABEL or LINE → pc; -1 with a message. */
+static int32_t resolve_location(Repl *r, const char *text, bool quiet)
+{
+	const Program *p = r->prog;
+	long long line;
+	if (parse_ll(text, 1, INT_MAX, &line)) {
+		for (int32_t pc = 0; pc < p->nins; pc++)
+			if (p->ins[pc].loc.line >= line)
+				return pc;
+		if (!quiet)
+			fail(r, "no instruction at or after line %lld", line);
+		return -1;
+	}
+	int32_t l = ir_find_label(p, text);
+	if (l < 0 || p->labels[l].ins < 0) {
+		if (!quiet)
+			fail(r, "no label '%s' (a breakpoint takes a label or a line number)", text);
+		return -1;
+	}
+	return p->labels[l].ins;
+}
+
+/* "mem[A]" → A */
+static bool parse_cell(const char *text, int64_t *a, int64_t *b)
+{
+	if (strncmp(text, "mem[", 4))
+		return false;
+	char *end;
+	errno = 0;
+	long long x = strtoll(text + 4, &end, 10);
+	if (errno || end == text + 4 || x < 0)
+		return false;
+	long long y = x;
+	if (end[0] == '.' && end[1] == '.') {
+		char *s = end + 2;
+		y = strtoll(s, &end, 10);
+		if (errno || end == s || y < x)
+			return false;
+	}
+	if (strcmp(end, "]"))
+		return false;
+	*a = x;
+	if (b)
+		*b = y;
+	else if (y != x)
+		return false;
+	return true;
+}
+
+static bool set_point(Repl *r, const char *text, bool watch, bool quiet)
+{
+	Dbg *s = r->dbg;
+	int32_t id;
+	if (!watch) {
+		int32_t pc = resolve_location(r, text, quiet);
+		if (pc < 0)
+			return false;
+		id = dbg_break(s, pc);
+		if (!quiet) {
+			say(r, "Breakpoint %d at ", id);
+			put_ins(r, pc);
+			say(r, " (line %d)\n", r->prog->ins[pc].loc.line);
+		}
+	} else {
+		int64_t a;
+		if (parse_cell(text, &a, NULL)) {
+			id = dbg_watch_mem(s, a);
+		} else {
+			int32_t v = ir_find_var(r->prog, text);
+			if (v < 0) {
+				if (!quiet)
+					fail(r, "no variable '%s' (watch takes a variable or mem[ADDR])", text);
+				return false;
+			}
+			id = dbg_watch_var(s, v);
+		}
+		if (!quiet)
+			say(r, "Watchpoint %d: %s\n", id, text);
+	}
+	if (!quiet) {
+		PointSpec ps = {id, watch, xstrdup(text)};
+		VEC_PUSH(r->specs, r->nspecs, r->capspecs, ps);
+	}
+	return true;
+}
+
+static bool cmd_break(Repl *r, char *args)
+{
+	if (!need_program(r))
+		return false;
+	char *w = word(&args);
+	if (word(&args))
+		return fail(r, "break takes one LABEL or LINE");
+	if (!w) {
+		/* gdb: where the program is now */
+		int32_t wi = dbg_next_warp(r->dbg);
+		if (wi < 0)
+			return fail(r, "break needs a LABEL or LINE (no warp can run)");
+		char line[32];
+		snprintf(line, sizeof line, "%d", r->prog->ins[r->dbg->m->warps[wi].pc].loc.line);
+		return set_point(r, line, false, false);
+	}
+	return set_point(r, w, false, false);
+}
+
+static bool cmd_watch(Repl *r, char *args)
+{
+	if (!need_program(r))
+		return false;
+	char *w = word(&args);
+	if (!w || word(&args))
+		return fail(r, "watch takes one VAR or mem[ADDR]");
+	return set_point(r, w, true, false);
+}
+
+static bool cmd_delete(Repl *r, char *args)
+{
+	if (!need_program(r))
+		return false;
+	char *w = word(&args);
+	if (!w) {
+		dbg_delete(r->dbg, -1);
+		for (int32_t i = 0; i < r->nspecs; i++)
+			free(r->specs[i].text);
+		r->nspecs = 0;
+		say(r, "Deleted every breakpoint and watchpoint.\n");
+		return true;
+	}
+	bool ok = true;
+	for (; w; w = word(&args)) {
+		long long id;
+		if (!parse_ll(w, 1, INT_MAX, &id) || !dbg_delete(r->dbg, (int32_t)id)) {
+			ok = fail(r, "no breakpoint or watchpoint %s", w);
+			continue;
+		}
+		for (int32_t i = 0; i < r->nspecs; i++)
+			if (r->specs[i].id == id) {
+				free(r->specs[i].text);
+				r->specs[i] = r->specs[--r->nspecs];
+				break;
+			}
+		say(r, "Deleted %lld.\n", id);
+	}
+	return ok;
+}
+
+/* ---- commands: looking at the state ----------------------------------------------- */
+
+static const char state_mark[] = {'*', '~', '=', '#', ' '};
+
+typedef struct Item {
+	const char *name;
+	int32_t var;     /* >= 0: a variable */
+	int32_t special; /* >= 0: a special variable */
+} Item;
+
+static bool item_value(const Machine *m, const Item *it, int32_t t, Buf *b)
+{
+	if (it->var >= 0) {
+		Num v;
+		if (!sem_get(m, it->var, t, &v))
+			return false;
+		num_buf(b, v);
+		return true;
+	}
+	int64_t x = 0;
+	switch ((Special)it->special) {
+	case SPEC_TID: x = t; break;
+	case SPEC_LANEID: x = t % m->warpsize; break;
+	case SPEC_WARPID: x = t / m->warpsize; break;
+	case SPEC_NTID: x = m->nthreads; break;
+	case SPEC_NWARPS: x = (m->nthreads + m->warpsize - 1) / m->warpsize; break;
+	default: x = m->warpsize; break;
+	}
+	buf_printf(b, "%lld", (long long)x);
+	return true;
+}
+
+static bool uniform_item(const Repl *r, const Item *it)
+{
+	if (it->var >= 0)
+		return r->prog->vars[it->var].is_param;
+	return it->special == SPEC_NTID || it->special == SPEC_NWARPS || it->special == SPEC_WARPSIZE;
+}
+
+/* A table: a column per thread (16 at most per block), a row per item,
+** each value followed by the thread's mark. */
+static void print_table(Repl *r, const Item *items, int32_t n)
+{
+	const Machine *m = r->dbg->m;
+	int32_t nt = m->nthreads;
+	char **cell = xcalloc((size_t)n * (size_t)nt, sizeof *cell);
+	size_t namew = 4;
+	for (int32_t i = 0; i < n; i++)
+		if (strlen(items[i].name) > namew)
+			namew = strlen(items[i].name);
+	Buf v = {0};
+	size_t colw = 3;
+	for (int32_t i = 0; i < n; i++)
+		for (int32_t t = 0; t < nt; t++) {
+			buf_reset(&v);
+			if (!item_value(m, &items[i], t, &v))
+				buf_putc(&v, '-');
+			cell[(size_t)i * (size_t)nt + (size_t)t] = xstrdup(buf_str(&v));
+			if (v.len + 1 > colw)
+				colw = v.len + 1;
+		}
+	bool used[5] = {0};
+	char *marks = xmalloc((size_t)nt);
+	for (int32_t t = 0; t < nt; t++) {
+		int32_t pc;
+		ThreadState st = dbg_thread_state(m, t, &pc);
+		marks[t] = state_mark[st];
+		used[st] = true;
+	}
+	int32_t per = 16;
+	if ((size_t)per * (colw + 2) > 96)
+		per = (int32_t)(96 / (colw + 2));
+	if (per < 1)
+		per = 1;
+	for (int32_t t0 = 0; t0 < nt; t0 += per) {
+		int32_t t1 = t0 + per < nt ? t0 + per : nt;
+		for (size_t k = 0; k < namew; k++)
+			buf_putc(&r->out, ' ');
+		for (int32_t t = t0; t < t1; t++) {
+			char h[24];
+			snprintf(h, sizeof h, "t%d", t);
+			for (size_t k = strlen(h); k < colw + 2; k++)
+				buf_putc(&r->out, ' ');
+			buf_puts(&r->out, h);
+			if (t + 1 < t1)
+				buf_putc(&r->out, ' ');
+		}
+		buf_putc(&r->out, '\n');
+		for (int32_t i = 0; i < n; i++) {
+			buf_puts(&r->out, items[i].name);
+			for (size_t k = strlen(items[i].name); k < namew; k++)
+				buf_putc(&r->out, ' ');
+			for (int32_t t = t0; t < t1; t++) {
+				const char *c = cell[(size_t)i * (size_t)nt + (size_t)t];
+				for (size_t k = utf8_width(c, strlen(c)); k < colw + 2; k++)
+					buf_putc(&r->out, ' ');
+				buf_puts(&r->out, c);
+				buf_putc(&r->out, marks[t]);
+			}
+			while (r->out.len && r->out.s[r->out.len - 1] == ' ')
+				r->out.s[--r->out.len] = 0;
+			buf_putc(&r->out, '\n');
+		}
+	}
+	static const char *const legend[] = {"* active", "~ deferred", "= waiting to reconverge",
+	                                     "# at the barrier", "no mark: finished"};
+	buf_putc(&r->out, '(');
+	bool first = true;
+	for (int k = 0; k < 5; k++)
+		if (used[k]) {
+			buf_puts(&r->out, first ? "" : ", ");
+			buf_puts(&r->out, legend[k]);
+			first = false;
+		}
+	buf_puts(&r->out, ")\n");
+	for (size_t k = 0; k < (size_t)n * (size_t)nt; k++)
+		free(cell[k]);
+	free(cell);
+	free(marks);
+	buf_free(&v);
+}
+
+static bool print_cells(Repl *r, int64_t a, int64_t b)
+{
+	if (b - a >= 4096)
+		return fail(r, "print shows at most 4096 cells at a time");
+	say(r, a == b ? "mem[%lld] =" : "mem[%lld..%lld] =", (long long)a, (long long)b);
+	for (int64_t x = a; x <= b; x++) {
+		Num v;
+		buf_putc(&r->out, ' ');
+		if (mem_get(&r->dbg->m->shared, x, &v))
+			num_buf(&r->out, v);
+		else
+			buf_putc(&r->out, '-');
+	}
+	buf_putc(&r->out, '\n');
+	return true;
+}
+
+static bool cmd_print(Repl *r, char *args)
+{
+	if (!need_program(r))
+		return false;
+	Item *items = NULL;
+	int32_t n = 0, cap = 0;
+	bool ok = true;
+	char *w;
+	while ((w = word(&args))) {
+		int64_t a, b;
+		if (!strncmp(w, "mem[", 4)) {
+			if (!parse_cell(w, &a, &b)) {
+				ok = fail(r, "'%s': memory is printed as mem[ADDR] or mem[FROM..TO]", w);
+				continue;
+			}
+			print_cells(r, a, b);
+			continue;
+		}
+		Item it = {w, ir_find_var(r->prog, w), -1};
+		for (int sp = 0; it.var < 0 && sp < SPEC__COUNT; sp++)
+			if (!strcmp(w, ir_special_name((Special)sp)))
+				it.special = sp;
+		if (it.var < 0 && it.special < 0) {
+			ok = fail(r, "no variable '%s'", w);
+			continue;
+		}
+		if (uniform_item(r, &it)) {
+			Buf v = {0};
+			if (!item_value(r->dbg->m, &it, 0, &v))
+				buf_putc(&v, '-');
+			say(r, "%s = %s (%s)\n", w, buf_str(&v), it.var >= 0 ? "parameter" : "the same in every thread");
+			buf_free(&v);
+			continue;
+		}
+		VEC_PUSH(items, n, cap, it);
+	}
+	if (n)
+		print_table(r, items, n);
+	else if (ok && !items && args == NULL)
+		ok = false;
+	free(items);
+	if (!n && ok && r->out.len == 0)
+		return fail(r, "print needs a VAR or mem[A..B]");
+	return ok;
+}
+
+static void put_pc(Repl *r, int32_t pc)
+{
+	if (pc < 0)
+		buf_puts(&r->out, "⊥"); /* the virtual exit, as in the stacks */
+	else
+		ir_print_where(&r->out, r->prog, pc);
+}
+
+static void info_stack_of(Repl *r, int32_t wi)
+{
+	const Machine *m = r->dbg->m;
+	const Warp *w = &m->warps[wi];
+	size_t nw = (size_t)w->nw;
+	if (m->opt.model == MODEL_IPDOM) {
+		say(r, "warp %d: SIMT stack, top first: (pc, reconvergence pc, mask)%s\n", wi,
+		    w->nents ? "" : " = []");
+		for (int32_t k = w->nents - 1; k >= 0; k--) {
+			say(r, "  %d  (", k);
+			put_pc(r, w->ents[k].pc);
+			buf_puts(&r->out, ", ");
+			put_pc(r, w->ents[k].rpc);
+			buf_puts(&r->out, ", ");
+			sem_print_set(&r->out, m, wi, w->entbits + (size_t)k * nw);
+			buf_puts(&r->out, ")\n");
+		}
+		return;
+	}
+	say(r, "warp %d: Π, top first: (l_id, Θ_done, l_next, Θ_todo)%s\n", wi, w->nnodes ? "" : " = []");
+	for (int32_t k = w->nnodes - 1; k >= 0; k--) {
+		say(r, "  %d  (", k);
+		put_pc(r, w->nodes[k].lid);
+		buf_puts(&r->out, ", ");
+		sem_print_set(&r->out, m, wi, w->nodebits + (size_t)(2 * k) * nw);
+		buf_puts(&r->out, ", ");
+		put_pc(r, w->nodes[k].lnext);
+		buf_puts(&r->out, ", ");
+		sem_print_set(&r->out, m, wi, w->nodebits + (size_t)(2 * k + 1) * nw);
+		buf_puts(&r->out, ")   pushed by ");
+		put_ins(r, w->nodes[k].lid);
+		buf_putc(&r->out, '\n');
+	}
+}
+
+static bool info_stack(Repl *r, char *args)
+{
+	const Machine *m = r->dbg->m;
+	char *w = word(&args);
+	if (m->opt.model == MODEL_MIMD)
+		return say(r, "Model mimd has no stack: every thread is its own warp and runs alone.\n"), true;
+	if (w) {
+		long long v;
+		if (!parse_ll(w, 0, m->nwarps - 1, &v))
+			return fail(r, "info stack takes a warp number from 0 to %d", m->nwarps - 1);
+		info_stack_of(r, (int32_t)v);
+		return true;
+	}
+	if (m->nwarps == 1) {
+		info_stack_of(r, 0);
+		return true;
+	}
+	int32_t next = dbg_next_warp(r->dbg);
+	for (int32_t wi = 0; wi < m->nwarps; wi++)
+		if (m->nwarps <= 8 || wi == next)
+			info_stack_of(r, wi);
+	if (m->nwarps > 8)
+		say(r, "(%d warps: 'info stack W' shows warp W)\n", m->nwarps);
+	return true;
+}
+
+static bool info_threads(Repl *r, char *args)
+{
+	const Machine *m = r->dbg->m;
+	char *w = word(&args);
+	bool all = w && !strcmp(w, "all");
+	if (w && !all)
+		return fail(r, "info threads takes 'all' or nothing");
+	int32_t shown = all || m->nthreads <= 64 ? m->nthreads : 64;
+	say(r, "thread  warp  lane  state       at\n");
+	for (int32_t t = 0; t < shown; t++) {
+		int32_t pc;
+		ThreadState st = dbg_thread_state(m, t, &pc);
+		int32_t wi = m->opt.model == MODEL_MIMD ? t : t / m->warpsize;
+		say(r, "t%-6d %-5d %-5d %-11s ", t, wi, t - m->warps[wi].base, dbg_thread_state_name(st));
+		if (st != THREAD_DONE)
+			put_ins(r, pc);
+		buf_putc(&r->out, '\n');
+	}
+	if (shown < m->nthreads)
+		say(r, "... (%d more: 'info threads all')\n", m->nthreads - shown);
+	return true;
+}
+
+static bool info_warps(Repl *r, char *args)
+{
+	(void)args;
+	const Machine *m = r->dbg->m;
+	int32_t next = dbg_next_warp(r->dbg);
+	int32_t shown = m->nwarps <= 64 ? m->nwarps : 64;
+	for (int32_t wi = 0; wi < shown; wi++) {
+		const Warp *w = &m->warps[wi];
+		say(r, "%s w%d  threads %d..%d  ", wi == next ? "=>" : "  ", wi, w->base, w->base + w->size - 1);
+		if (w->status == WARP_DONE) {
+			say(r, "done\n");
+			continue;
+		}
+		say(r, "%s at ", w->status == WARP_BARRIER ? "at the barrier," : "runs");
+		put_ins(r, w->pc);
+		buf_puts(&r->out, "  active ");
+		sem_print_set(&r->out, m, wi, w->active);
+		say(r, "  stack depth %d\n", sem_stack_depth(m, wi));
+	}
+	if (shown < m->nwarps)
+		say(r, "... (%d more warps)\n", m->nwarps - shown);
+	return true;
+}
+
+static bool info_rules(Repl *r, char *args)
+{
+	(void)args;
+	static const char *const what[RULE__COUNT] = {
+		"stop: the warp ends (Π = [])",
+		"branch: every active PE jumps; push",
+		"branch: every active PE falls through; push",
+		"branch: divergent; push the PEs that jump, run the others",
+		"sync: switch to the deferred PEs (Θ_todo)",
+		"sync: pop and merge Θ_done",
+		"jump",
+		"any other instruction: the data rules",
+		"exit (extension)",
+		"arrival at a barrier (extension)",
+		"sync ignored by the model",
+	};
+	const Machine *m = r->dbg->m;
+	for (int k = 0; k < RULE__COUNT; k++)
+		if (k <= RULE_IT || m->rule_count[k])
+			say(r, "%-4s %8llu  %s\n", sem_rule_name((Rule)k), (unsigned long long)m->rule_count[k], what[k]);
+	report_measures(&r->out, m);
+	return true;
+}
+
+static bool info_breakpoints(Repl *r, char *args)
+{
+	(void)args;
+	const Dbg *s = r->dbg;
+	if (s->npoints == 0)
+		return say(r, "No breakpoints or watchpoints.\n"), true;
+	for (int32_t i = 0; i < s->npoints; i++) {
+		const DbgPoint *pt = &s->points[i];
+		say(r, "%-3d ", pt->id);
+		if (pt->kind == POINT_BREAK) {
+			buf_puts(&r->out, "breakpoint  ");
+			put_ins(r, pt->pc);
+			say(r, " (line %d)", r->prog->ins[pt->pc].loc.line);
+		} else if (pt->kind == POINT_WATCH_VAR) {
+			say(r, "watchpoint  %s", r->prog->vars[pt->var].name);
+		} else {
+			say(r, "watchpoint  mem[%lld]", (long long)pt->addr);
+		}
+		say(r, "  hit %llu time%s\n", (unsigned long long)pt->hits, pt->hits == 1 ? "" : "s");
+	}
+	return true;
+}
+
+static bool info_program(Repl *r, char *args)
+{
+	(void)args;
+	const Machine *m = r->dbg->m;
+	describe_session(r);
+	say(r, "status %s after %llu steps", sem_status_name(m->status), (unsigned long long)m->steps);
+	if (r->dbg->nhist > m->steps)
+		say(r, " (%llu more recorded: 'goto %llu')", (unsigned long long)(r->dbg->nhist - m->steps),
+		    (unsigned long long)r->dbg->nhist);
+	buf_putc(&r->out, '\n');
+	if (r->dbg->forced_warp >= 0)
+		say(r, "steps issue from warp %d ('warp auto' to undo)\n", r->dbg->forced_warp);
+	report_measures(&r->out, m);
+	return true;
+}
+
+typedef bool (*CmdFn)(Repl *r, char *args);
+
+typedef struct Sub {
+	const char *name;
+	CmdFn fn;
+	const char *help;
+} Sub;
+
+static const Sub info_subs[] = {
+	{"stack", info_stack, "the synchronisation stack of each warp: nodes (l_id, Θ_done, l_next, Θ_todo), top first (ipdom: entries (pc, rpc, mask)); 'info stack W' for warp W"},
+	{"threads", info_threads, "each thread: its warp, lane, state (active, deferred, waiting, at barrier, done) and where it goes on; 'all' past 64 threads"},
+	{"warps", info_warps, "each warp: its threads, status, next instruction, active set, stack depth (=> marks the warp that issues next)"},
+	{"rules", info_rules, "how often each rule fired (SF BT BF BD SS SP JP IT, and EX BAR NOP), then the measures"},
+	{"breakpoints", info_breakpoints, "the breakpoints and watchpoints, with their hit counts"},
+	{"program", info_program, "the file, threads, warps, model, status, steps so far and the measures"},
+	{NULL, NULL, NULL},
+};
+
+static const Sub *find_sub(const Sub *subs, const char *w, int *nmatch)
+{
+	const Sub *hit = NULL;
+	*nmatch = 0;
+	for (const Sub *s = subs; s->name; s++) {
+		if (!strcmp(s->name, w)) {
+			*nmatch = 1;
+			return s;
+		}
+		if (!strncmp(s->name, w, strlen(w))) {
+			hit = s;
+			++*nmatch;
+		}
+	}
+	return *nmatch == 1 ? hit : NULL;
+}
+
+static bool cmd_info(Repl *r, char *args)
+{
+	char *w = word(&args);
+	if (!w) {
+		say(r, "info takes one of:\n");
+		for (const Sub *s = info_subs; s->name; s++)
+			say(r, "  info %-12s %s\n", s->name, s->help);
+		return true;
+	}
+	int nm;
+	const Sub *s = find_sub(info_subs, w, &nm);
+	if (!s)
+		return fail(r, "%s info subcommand '%s': try stack, threads, warps, rules, breakpoints or program",
+		            nm ? "ambiguous" : "unknown", w);
+	if (!need_program(r))
+		return false;
+	return s->fn(r, args);
+}
+
+/* ---- commands: the program text, the grid, the analyses --------------------------- */
+
+static bool cmd_list(Repl *r, char *args)
+{
+	if (!need_program(r))
+		return false;
+	const Program *p = r->prog;
+	char *w = word(&args);
+	int32_t next = dbg_next_warp(r->dbg);
+	int32_t cur = next >= 0 ? r->dbg->m->warps[next].pc : -1;
+	int32_t at = cur;
+	if (w) {
+		at = resolve_location(r, w, false);
+		if (at < 0)
+			return false;
+	}
+	/* the source lines, numbered */
+	int32_t nlines = 0;
+	for (size_t i = 0; i < p->srclen; i++)
+		nlines += p->src[i] == '\n';
+	if (p->srclen && p->src[p->srclen - 1] != '\n')
+		nlines++;
+	int32_t from = 1, to = nlines;
+	if (nlines > 60 || w) {
+		int32_t c = at >= 0 ? p->ins[at].loc.line : 1;
+		from = c - 10 > 1 ? c - 10 : 1;
+		to = from + 20 < nlines ? from + 20 : nlines;
+	}
+	int32_t curline = cur >= 0 ? p->ins[cur].loc.line : -1;
+	const char *s = p->src;
+	for (int32_t line = 1; line <= to && s < p->src + p->srclen; line++) {
+		const char *e = memchr(s, '\n', (size_t)(p->src + p->srclen - s));
+		if (!e)
+			e = p->src + p->srclen;
+		if (line >= from) {
+			bool bp = false;
+			for (int32_t i = 0; i < r->dbg->npoints; i++) {
+				const DbgPoint *pt = &r->dbg->points[i];
+				bp |= pt->kind == POINT_BREAK && p->ins[pt->pc].loc.line == line;
+			}
+			say(r, "%s%c %4d  %.*s\n", line == curline ? "=>" : "  ", bp ? 'b' : ' ', line, (int)(e - s), s);
+		}
+		s = e + 1;
+	}
+	return true;
+}
+
+typedef struct GridCtx {
+	Repl *r;
+	uint64_t from; /* first step shown */
+} GridCtx;
+
+static void grid_hook(void *ctx, const Machine *m, const StepInfo *info)
+{
+	GridCtx *g = ctx;
+	if (info->step >= g->from)
+		report_grid_row(&g->r->out, m, info);
+	if (g->r->out.len > (1u << 16))
+		flush(g->r);
+}
+
+static bool cmd_grid(Repl *r, char *args)
+{
+	if (!need_program(r))
+		return false;
+	uint64_t steps = r->dbg->m->steps, n = steps;
+	char *w = word(&args);
+	long long v;
+	if (w && (!parse_ll(w, 1, LLONG_MAX, &v) || word(&args)))
+		return fail(r, "grid takes the number of last steps to show");
+	if (w)
+		n = (uint64_t)v;
+	if (steps == 0)
+		return say(r, "No steps yet.\n"), true;
+	GridCtx g = {r, steps - (n < steps ? n : steps) + 1};
+	report_grid_header(&r->out, r->dbg->m);
+	dbg_replay(r->dbg, grid_hook, &g);
+	return true;
+}
+
+static bool cmd_analyze(Repl *r, char *args)
+{
+	if (!need_program(r))
+		return false;
+	AnaOptions o = {.domain = ANA_POLY, .degree = 2};
+	char *w;
+	while ((w = word(&args))) {
+		long long v;
+		if (!strcmp(w, "simple"))
+			o.domain = ANA_SIMPLE;
+		else if (!strcmp(w, "affine"))
+			o.domain = ANA_POLY;
+		else if (!strcmp(w, "data-only"))
+			o.domain = ANA_DATA_ONLY;
+		else if (parse_ll(w, 0, 16, &v))
+			o.degree = (int32_t)v;
+		else
+			return fail(r, "analyze takes simple, affine (default) or data-only, and a degree 0..16 (default 2)");
+	}
+	Program *g = r->prog;
+	Program *made = NULL;
+	if (!g->has_gsa) {
+		Diags d;
+		diag_init(&d, g->path, g->src, g->srclen);
+		made = gsa_build(g, &d);
+		if (!made || d.nerrors) {
+			diag_render(&d, &r->out);
+			diag_free(&d);
+			if (made)
+				ir_free(made);
+			return fail(r, "the program has no GSA form, so it cannot be analysed");
+		}
+		diag_free(&d);
+		g = made;
+		say(r, "The analyses run on the GSA form ('musimd gsa %s'):\n", r->path);
+	}
+	AnaResult *res = ana_run(g, &o);
+	report_analysis_text(&r->out, g, res, false);
+	/* what the run so far saw at the same branches (by label) */
+	const Machine *m = r->dbg->m;
+	bool header = false;
+	for (int32_t pc = 0; pc < r->prog->nins; pc++) {
+		if (!ir_is_branch((Op)r->prog->ins[pc].op) || m->visits[pc] == 0)
+			continue;
+		if (!header)
+			say(r, "this run so far (%llu steps):\n", (unsigned long long)m->steps);
+		header = true;
+		buf_puts(&r->out, "  ");
+		put_where(r, pc);
+		say(r, "  visited %llu time%s, diverged %llu", (unsigned long long)m->visits[pc],
+		    m->visits[pc] == 1 ? "" : "s", (unsigned long long)m->divergences[pc]);
+		const char *label = ir_label_of(r->prog, pc);
+		int32_t l = label ? ir_find_label(g, label) : -1;
+		int32_t gpc = l >= 0 ? g->labels[l].ins : -1;
+		if (gpc >= 0 && m->divergences[pc] > 0 && !res->branch_divergent[gpc])
+			say(r, "  -- classified uniform: the analysis is unsound here!");
+		buf_putc(&r->out, '\n');
+	}
+	ana_free(res);
+	if (made)
+		ir_free(made);
+	return true;
+}
+
+/* ---- commands: options (each starts the program again) ---------------------------- */
+
+static bool restart_with_options(Repl *r)
+{
+	if (!r->prog)
+		return true;
+	say(r, "Restarted: ");
+	if (!new_session(r, false))
+		return false;
+	show_next(r);
+	return true;
+}
+
+static bool cmd_threads(Repl *r, char *args)
+{
+	char *w = word(&args);
+	long long v;
+	if (!w || !parse_ll(w, 1, SEM_MAX_THREADS, &v) || word(&args))
+		return fail(r, "threads needs a count from 1 to %d", SEM_MAX_THREADS);
+	int32_t old = r->opt.threads;
+	r->opt.threads = (int32_t)v;
+	if (!restart_with_options(r)) {
+		r->opt.threads = old;
+		return false;
+	}
+	return true;
+}
+
+static bool cmd_warpsize(Repl *r, char *args)
+{
+	char *w = word(&args);
+	long long v;
+	if (!w || !parse_ll(w, 1, SEM_MAX_THREADS, &v) || word(&args))
+		return fail(r, "warpsize needs a count from 1 to %d", SEM_MAX_THREADS);
+	int32_t old = r->opt.warpsize;
+	r->opt.warpsize = (int32_t)v;
+	if (!restart_with_options(r)) {
+		r->opt.warpsize = old;
+		return false;
+	}
+	return true;
+}
+
+/* Index of w among words, or -1 after a message. */
+static int pick_word(Repl *r, const char *what, const char *w, const char *const *words)
+{
+	for (int i = 0; w && words[i]; i++)
+		if (!strcmp(w, words[i]))
+			return i;
+	Buf b = {0};
+	for (int i = 0; words[i]; i++)
+		buf_printf(&b, "%s%s", i == 0 ? "" : words[i + 1] ? ", " : " or ", words[i]);
+	fail(r, "%s takes %s", what, buf_str(&b));
+	buf_free(&b);
+	return -1;
+}
+
+static bool cmd_model(Repl *r, char *args)
+{
+	static const char *const models[] = {"sync", "ipdom", "mimd", NULL};
+	char *w = word(&args);
+	if (!w && r->dbg)
+		return say(r, "model %s\n", sem_model_name(r->opt.model)), true;
+	int i = pick_word(r, "model", w, models);
+	if (i < 0)
+		return false;
+	Model old = r->opt.model;
+	r->opt.model = (Model)i;
+	if (!restart_with_options(r)) {
+		r->opt.model = old;
+		return false;
+	}
+	return true;
+}
+
+static bool cmd_param(Repl *r, char *args)
+{
+	char *w = word(&args);
+	char *eq = w ? strchr(w, '=') : NULL;
+	Num v;
+	if (!eq || eq == w || !num_parse(eq + 1, strlen(eq + 1), &v) || word(&args))
+		return fail(r, "param needs NAME=INT");
+	*eq = 0;
+	if (r->prog) {
+		int32_t x = ir_find_var(r->prog, w);
+		if (x < 0 || !r->prog->vars[x].is_param) {
+			num_free(&v);
+			return fail(r, "'%s' is not a parameter of %s", w, r->path);
+		}
+	}
+	int32_t i = 0;
+	while (i < r->nparams && strcmp(r->params[i].name, w))
+		i++;
+	if (i == r->nparams) {
+		ParamSetting ps = {xstrdup(w), {0, NULL}};
+		VEC_PUSH(r->params, r->nparams, r->capparams, ps);
+	}
+	num_free(&r->params[i].value);
+	r->params[i].value = v;
+	return restart_with_options(r);
+}
+
+static bool cmd_data(Repl *r, char *args)
+{
+	char *w = word(&args);
+	char *eq = w ? strchr(w, '=') : NULL;
+	long long addr;
+	if (!eq || word(&args) || (*eq = 0, !parse_ll(w, 0, LLONG_MAX, &addr)))
+		return fail(r, "data needs ADDR=INT[,INT...]");
+	int32_t first = r->ndata;
+	for (char *s = eq + 1;; addr++) {
+		char *comma = strchr(s, ',');
+		if (comma)
+			*comma = 0;
+		Num v;
+		if (!num_parse(s, strlen(s), &v)) {
+			while (r->ndata > first)
+				num_free(&r->data[--r->ndata].value);
+			return fail(r, "data: '%s' is not an integer", s);
+		}
+		MemInit mi = {addr, 1, v, LOC_NONE};
+		VEC_PUSH(r->data, r->ndata, r->capdata, mi);
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+	return restart_with_options(r);
+}
+
+static bool set_onoff(Repl *r, const char *name, const char *w, bool *flag)
+{
+	static const char *const onoff[] = {"on", "off", NULL};
+	int i = pick_word(r, name, w, onoff);
+	if (i < 0)
+		return false;
+	*flag = i == 0;
+	return true;
+}
+
+static bool cmd_set(Repl *r, char *args)
+{
+	char *what = word(&args);
+	char *w = word(&args);
+	if (!what) {
+		say(r, "threads %d, warpsize %d (0: from the program), model %s\n", r->opt.threads, r->opt.warpsize,
+		    sem_model_name(r->opt.model));
+		say(r, "bz-polarity %s, strict-push %s, lane-order %s, seed %llu, max-steps %llu, trace %s\n",
+		    r->opt.bz_rules ? "rules" : "mnemonic", r->opt.strict_push ? "on" : "off",
+		    r->opt.lane_order == ORDER_ASCENDING    ? "ascending"
+		    : r->opt.lane_order == ORDER_DESCENDING ? "descending"
+		                                            : "random",
+		    (unsigned long long)r->opt.seed,
+		    (unsigned long long)(r->opt.max_steps ? r->opt.max_steps : SEM_DEFAULT_MAX_STEPS),
+		    r->trace ? "on" : "off");
+		for (int32_t i = 0; i < r->nparams; i++) {
+			say(r, "param %s=", r->params[i].name);
+			num_buf(&r->out, r->params[i].value);
+			buf_putc(&r->out, '\n');
+		}
+		return true;
+	}
+	if (word(&args))
+		return fail(r, "set takes one NAME and one VALUE");
+	SemOptions old = r->opt;
+	long long v;
+	if (!strcmp(what, "trace"))
+		return set_onoff(r, "set trace", w, &r->trace);
+	if (!strcmp(what, "bz-polarity")) {
+		static const char *const pol[] = {"mnemonic", "rules", NULL};
+		int i = pick_word(r, "set bz-polarity", w, pol);
+		if (i < 0)
+			return false;
+		r->opt.bz_rules = i == 1;
+	} else if (!strcmp(what, "strict-push")) {
+		if (!set_onoff(r, "set strict-push", w, &r->opt.strict_push))
+			return false;
+	} else if (!strcmp(what, "lane-order")) {
+		static const char *const ord[] = {"ascending", "descending", "random", NULL};
+		int i = pick_word(r, "set lane-order", w, ord);
+		if (i < 0)
+			return false;
+		r->opt.lane_order = (LaneOrder)i;
+	} else if (!strcmp(what, "seed")) {
+		if (!parse_ll(w, 0, LLONG_MAX, &v))
+			return fail(r, "set seed needs a number");
+		r->opt.seed = (uint64_t)v;
+	} else if (!strcmp(what, "max-steps")) {
+		if (!parse_ll(w, 1, LLONG_MAX, &v))
+			return fail(r, "set max-steps needs a positive number");
+		r->opt.max_steps = (uint64_t)v;
+	} else {
+		return fail(r, "set takes trace, bz-polarity, strict-push, lane-order, seed or max-steps");
+	}
+	if (!restart_with_options(r)) {
+		r->opt = old;
+		return false;
+	}
+	return true;
+}
+
+static bool cmd_quit(Repl *r, char *args)
+{
+	(void)args;
+	r->quit = true;
+	return true;
+}
+
+static bool cmd_help(Repl *r, char *args);
+
+/* ---- the command table ------------------------------------------------------------ */
+
+typedef struct Cmd {
+	const char *name, *alias;
+	CmdFn fn;
+	bool repeat; /* an empty line repeats it */
+	const char *usage, *summary, *help;
+} Cmd;
+
+static const Cmd cmds[] = {
+	{"load", NULL, cmd_load, false, "load FILE", "load a program (the session starts at step 0)",
+	 "Parse and validate FILE; on errors the diagnostics are shown and the previous program stays.\n"
+	 "Breakpoints and watchpoints are kept where the new program has their label, line or variable."},
+	{"reload", NULL, cmd_reload, false, "reload", "load the same file again (after editing it)", NULL},
+	{"run", "r", cmd_run, false, "run", "start again from step 0 and continue",
+	 "Runs from the initial state until a breakpoint, a watchpoint, the end, or a failure\n"
+	 "(stuck state, step limit, deadlock). Ctrl-C interrupts a long run."},
+	{"start", NULL, cmd_start, false, "start", "go back to step 0 without running", NULL},
+	{"step", "s", cmd_step, true, "step [N]", "N warp instructions (default 1), printing the rule of each",
+	 "Each step is one warp instruction: the line shows the step number, [the warp,] the\n"
+	 "instruction, the rule that fired (SF BT BF BD SS SP JP IT; EX BAR NOP for the extensions),\n"
+	 "then the warp afterwards: its active set, and the top of its stack: the deferred PEs and\n"
+	 "where they resume (\"deferred {0} → l15\"), the PEs waiting at a sync (\"waiting {3} at l15\").\n"
+	 "Stops early at a breakpoint, a watchpoint, the end or a failure."},
+	{"next", "n", cmd_next, true, "next [N]", "one step, or a whole divergent region at a branch",
+	 "At a conditional branch, runs until the region it opens has reconverged: under the sync\n"
+	 "model until the node the branch pushed is popped (SP), under ipdom and mimd until the warp\n"
+	 "reaches the branch's immediate post-dominator with all the threads that took the branch.\n"
+	 "Prints the branch's step and counts the others; 'set trace on' prints them all.\n"
+	 "Anywhere else it is 'step'."},
+	{"continue", "c", cmd_continue, true, "continue", "run until a breakpoint, a watchpoint, the end or a failure", NULL},
+	{"back", NULL, cmd_back, true, "back [N]", "step N warp instructions backwards (default 1)",
+	 "The REPL records the warp of every step and keeps checkpoints of the state, so it can go back\n"
+	 "to any earlier step exactly (it replays the recorded steps from the nearest checkpoint).\n"
+	 "Stepping forwards again follows the recorded schedule unless 'warp N' chooses another."},
+	{"goto", NULL, cmd_goto, false, "goto STEP", "go to the state after STEP steps (backwards or forwards)", NULL},
+	{"warp", NULL, cmd_warp, false, "warp [N|auto]", "issue the next steps from warp N (your own schedule)",
+	 "With several warps the round-robin scheduler picks the warp of each step; 'warp N' makes the\n"
+	 "following steps issue from warp N (until it finishes or waits at the barrier), 'warp auto'\n"
+	 "gives the choice back. Choosing a warp other than the recorded one discards the recorded\n"
+	 "future of 'back'."},
+	{"break", "b", cmd_break, false, "break [LABEL|LINE]", "stop before the instruction at LABEL or LINE",
+	 "A breakpoint stops 'continue', 'next', 'run' and 'step N' before a warp issues the instruction\n"
+	 "(a LINE means the first instruction on or after it). Without an argument: where the program is."},
+	{"watch", NULL, cmd_watch, false, "watch VAR|mem[ADDR]", "stop when VAR changes in any thread, or the cell changes",
+	 "After each step the watched variable is compared in every thread of the warp that stepped\n"
+	 "(a cell of shared memory: its value); a change stops the command and shows old → new values."},
+	{"delete", "d", cmd_delete, false, "delete [N...]", "delete breakpoints/watchpoints N, or all of them", NULL},
+	{"print", "p", cmd_print, false, "print VAR...|mem[A]|mem[A..B]", "values per thread, or memory cells",
+	 "One column per thread, a row per variable; each value is marked with the thread's state:\n"
+	 "* active, ~ deferred (in a Θ_todo), = waiting to reconverge (in a Θ_done), # at the barrier, no\n"
+	 "mark: finished. '-' is a value never assigned. Parameters and tid, laneid, warpid, ntid,\n"
+	 "nwarps, warpsize can be printed too. mem[A..B] prints shared memory ('-': uninitialised)."},
+	{"info", "i", cmd_info, false, "info stack|threads|warps|rules|breakpoints|program", "the machine state", NULL},
+	{"list", "l", cmd_list, false, "list [LABEL|LINE]", "the program text, => at the next instruction, b at breakpoints", NULL},
+	{"grid", NULL, cmd_grid, false, "grid [N]", "the ✓/• grid of Figure 3.4 for the steps so far (the last N)",
+	 "A row per step, a column per thread: ✓ when the thread was active in the step, • when not."},
+	{"analyze", NULL, cmd_analyze, false, "analyze [simple|affine|data-only] [DEGREE]",
+	 "the divergence verdicts, and what this run saw at each branch",
+	 "Runs the analysis (default affine of degree 2, as 'musimd analyze') on the program's GSA\n"
+	 "form, then lists for each branch the run has visited how often it diverged so far, and says\n"
+	 "so if a branch classified uniform diverged."},
+	{"threads", NULL, cmd_threads, false, "threads N", "run with N threads (starts again)", NULL},
+	{"warpsize", NULL, cmd_warpsize, false, "warpsize N", "warps of N threads (starts again)", NULL},
+	{"model", NULL, cmd_model, false, "model sync|ipdom|mimd", "the reconvergence model (starts again)",
+	 "sync: the papers' synchronisation stack; ipdom: the hardware SIMT stack reconverging at\n"
+	 "immediate post-dominators; mimd: every thread its own warp (musimd-lang(7))."},
+	{"param", NULL, cmd_param, false, "param NAME=INT", "set a parameter (starts again)", NULL},
+	{"data", NULL, cmd_data, false, "data ADDR=INT[,INT...]", "initial shared memory from ADDR on (starts again)", NULL},
+	{"set", NULL, cmd_set, false, "set [NAME VALUE]", "options: trace, bz-polarity, strict-push, lane-order, seed, max-steps",
+	 "set trace on|off          next/continue/run print every step\n"
+	 "set bz-polarity mnemonic|rules, set strict-push on|off   the papers' readings (starts again)\n"
+	 "set lane-order ascending|descending|random, set seed N   the order of rule TL (starts again)\n"
+	 "set max-steps N           the step limit (starts again)\n"
+	 "Without arguments: the current settings."},
+	{"help", "h", cmd_help, false, "help [COMMAND]", "the commands, or one command in detail", NULL},
+	{"quit", "q", cmd_quit, false, "quit", "leave (so does end of input)", NULL},
+	{NULL, NULL, NULL, false, NULL, NULL, NULL},
+};
+
+static const Cmd *find_cmd(const char *w, int *nmatch)
+{
+	const Cmd *hit = NULL;
+	*nmatch = 0;
+	for (const Cmd *c = cmds; c->name; c++)
+		if (!strcmp(c->name, w) || (c->alias && !strcmp(c->alias, w))) {
+			*nmatch = 1;
+			return c;
+		}
+	for (const Cmd *c = cmds; c->name; c++)
+		if (!strncmp(c->name, w, strlen(w))) {
+			hit = c;
+			++*nmatch;
+		}
+	return *nmatch == 1 ? hit : NULL;
+}
+
+static bool cmd_help(Repl *r, char *args)
+{
+	char *w = word(&args);
+	if (!w) {
+		say(r, "Commands (a unique prefix is enough; an empty line repeats step, next, continue, back):\n");
+		for (const Cmd *c = cmds; c->name; c++) {
+			size_t start = r->out.len;
+			say(r, "  %s", c->usage);
+			if (c->alias)
+				say(r, " (%s)", c->alias);
+			size_t col = utf8_width(r->out.s + start, r->out.len - start);
+			say(r, "%*s %s\n", col < 44 ? (int)(44 - col) : 0, "", c->summary);
+		}
+		say(r, "'help COMMAND' says more; man musimd-repl has it all.\n");
+		return true;
+	}
+	int nm;
+	const Cmd *c = find_cmd(w, &nm);
+	if (!c)
+		return fail(r, "%s command '%s'", nm ? "ambiguous" : "unknown", w);
+	say(r, "%s%s%s%s\n%s.\n", c->usage, c->alias ? "  (also " : "", c->alias ? c->alias : "",
+	    c->alias ? ")" : "", c->summary);
+	if (c->help)
+		say(r, "%s\n", c->help);
+	if (c->fn == cmd_info)
+		for (const Sub *s = info_subs; s->name; s++)
+			say(r, "  info %-12s %s\n", s->name, s->help);
+	return true;
+}
+
+/* Run one command line; returns whether it may be repeated by an empty line. */
+static bool exec_line(Repl *r, char *line)
+{
+	char *rest = line;
+	char *w = word(&rest);
+	if (!w || w[0] == '#')
+		return false;
+	int nm;
+	const Cmd *c = find_cmd(w, &nm);
+	if (!c) {
+		if (nm)
+			fail(r, "ambiguous command '%s': 'help' lists the commands", w);
+		else
+			fail(r, "unknown command '%s': 'help' lists the commands", w);
+		return false;
+	}
+	return c->fn(r, rest) && c->repeat;
+}
+
+/* ---- reading lines ---------------------------------------------------------------- */
+
+#ifdef MUSIMD_HAVE_LIBEDIT
+static Repl *completing; /* the session completion looks at */
+
+static char *complete_from(const char *text, int state, const char *const *words, int32_t n)
+{
+	static int32_t i;
+	if (state == 0)
+		i = 0;
+	size_t len = strlen(text);
+	while (i < n) {
+		const char *w = words[i++];
+		if (w && !strncmp(w, text, len))
+			return strdup(w); /* libedit frees it with free() */
+	}
+	return NULL;
+}
+
+static const char **cands;
+static int32_t ncands;
+
+static char *cand_gen(const char *text, int state)
+{
+	return complete_from(text, state, cands, ncands);
+}
+
+static void add_cand(int32_t *cap, const char *w)
+{
+	VEC_PUSH(cands, ncands, *cap, w);
+}
+
+static char **complete(const char *text, int start, int end)
+{
+	(void)end;
+	Repl *r = completing;
+	ncands = 0;
+	int32_t cap = 0;
+	/* the first word of the line, when text is not it */
+	char first[32] = "";
+	int i = 0;
+	while (rl_line_buffer[i] == ' ')
+		i++;
+	int j = 0;
+	while (rl_line_buffer[i] && rl_line_buffer[i] != ' ' && j < 31 && i < start)
+		first[j++] = rl_line_buffer[i++];
+	first[j] = 0;
+	bool at_first = true;
+	for (int k = 0; k < start; k++)
+		if (rl_line_buffer[k] != ' ')
+			at_first = false;
+	rl_attempted_completion_over = 1;
+	if (at_first || !strcmp(first, "help") || !strcmp(first, "h")) {
+		for (const Cmd *c = cmds; c->name; c++)
+			add_cand(&cap, c->name);
+	} else if (!strcmp(first, "info") || !strcmp(first, "i")) {
+		for (const Sub *s = info_subs; s->name; s++)
+			add_cand(&cap, s->name);
+	} else if (!strcmp(first, "load")) {
+		rl_attempted_completion_over = 0; /* file names */
+		return NULL;
+	} else if (!strcmp(first, "model")) {
+		add_cand(&cap, "sync");
+		add_cand(&cap, "ipdom");
+		add_cand(&cap, "mimd");
+	} else if (r->prog) {
+		for (int32_t k = 0; k < r->prog->nlabels; k++)
+			add_cand(&cap, r->prog->labels[k].name);
+		for (int32_t k = 0; k < r->prog->nvars; k++)
+			add_cand(&cap, r->prog->vars[k].name);
+		for (int sp = 0; sp < SPEC__COUNT; sp++)
+			add_cand(&cap, ir_special_name((Special)sp));
+		add_cand(&cap, "mem[");
+	}
+	return rl_completion_matches(text, cand_gen);
+}
+#endif
+
+/* The next line without its newline (owned), or NULL at the end of input. */
+static char *read_line(Repl *r)
+{
+#ifdef MUSIMD_HAVE_LIBEDIT
+	if (r->interactive) {
+		for (;;) {
+			interrupted = 0;
+			char *l = readline(PROMPT);
+			if (l || !interrupted)
+				return l;
+			putchar('\n'); /* Ctrl-C at the prompt: a fresh line */
+		}
+	}
+#endif
+	if (r->interactive) {
+		fputs(PROMPT, stdout);
+		fflush(stdout);
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n = getline(&line, &cap, stdin);
+	if (n < 0) {
+		free(line);
+		return NULL;
+	}
+	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[--n] = 0;
+	return line;
+}
+
+/* ---- musimd repl ------------------------------------------------------------------ */
+
+static const char repl_usage[] =
+	"Usage: musimd repl [options] [FILE]\n"
+	"Step a μ-SIMD program one rule at a time, gdb style: step, next, continue, back,\n"
+	"break, watch, print, info stack|threads|warps|rules, grid, analyze, help, quit.\n"
+	"Reads commands from stdin; on a terminal with line editing, history and tab\n"
+	"completion, otherwise line by line with no prompt, so sessions can be scripted:\n"
+	"  printf 'break l6\\nrun\\ninfo stack\\n' | musimd repl examples/sum_triangle.simd\n"
+	"\n"
+	"Options (the REPL commands of the same names change them later):\n"
+	"  --threads N, --warpsize N    override .threads / .warpsize\n"
+	"  --model sync|ipdom|mimd      reconvergence model (default sync)\n"
+	"  --param NAME=INT             parameter value (repeatable)\n"
+	"  --data ADDR=INT[,INT...]     shared memory from ADDR on (repeatable)\n"
+	"  --max-steps N                step limit (default 10^7)\n"
+	"  --echo                       print each command after the prompt (for transcripts)\n"
+	"  -q, --quiet                  no greeting on a terminal\n"
+	"\n"
+	"Everything the REPL says goes to stdout, errors in commands included ('error: ...').\n"
+	"Exit status: 0; 1 if a command failed while reading a script (stdin not a\n"
+	"terminal); 2 usage error; 3 FILE unreadable or invalid in a script.\n"
+	"See musimd-repl(1).\n";
+
+static void repl_free(Repl *r)
+{
+	dbg_free(r->dbg);
+	if (r->prog)
+		ir_free(r->prog);
+	free(r->path);
+	for (int32_t i = 0; i < r->nparams; i++) {
+		free((char *)r->params[i].name);
+		num_free(&r->params[i].value);
+	}
+	free(r->params);
+	for (int32_t i = 0; i < r->ndata; i++)
+		num_free(&r->data[i].value);
+	free(r->data);
+	for (int32_t i = 0; i < r->nspecs; i++)
+		free(r->specs[i].text);
+	free(r->specs);
+	free(r->last);
+	buf_free(&r->out);
+}
+
+/* A command-line option as the REPL command it stands for. */
+static bool option_command(Repl *r, const char *cmd, const char *arg)
+{
+	char *line = xmalloc(strlen(cmd) + strlen(arg) + 2);
+	sprintf(line, "%s %s", cmd, arg);
+	exec_line(r, line);
+	free(line);
+	return !r->failed;
+}
+
+int repl_main(int argc, char **argv)
+{
+	Repl r = {0};
+	const char *file = NULL;
+	bool quiet = false;
+	int status = EXIT_OK;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		static const char *const with_arg[][2] = {
+			{"--threads", "threads"}, {"--warpsize", "warpsize"}, {"--model", "model"},
+			{"--param", "param"},     {"--data", "data"},         {"--max-steps", "set max-steps"},
+		};
+		bool known = false;
+		for (size_t k = 0; k < sizeof with_arg / sizeof *with_arg && !known; k++) {
+			size_t n = strlen(with_arg[k][0]);
+			if (strncmp(a, with_arg[k][0], n) || (a[n] && a[n] != '='))
+				continue;
+			known = true;
+			const char *v = a[n] == '=' ? a + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!v) {
+				fprintf(stderr, "musimd repl: %s needs a value\nTry 'musimd repl --help'.\n", a);
+				repl_free(&r);
+				return EXIT_USAGE;
+			}
+			if (!option_command(&r, with_arg[k][1], v)) {
+				fprintf(stderr, "musimd repl: %s", buf_str(&r.out));
+				repl_free(&r);
+				return EXIT_USAGE;
+			}
+		}
+		if (known)
+			continue;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(repl_usage, stdout);
+			repl_free(&r);
+			return EXIT_OK;
+		} else if (!strcmp(a, "--echo")) {
+			r.echo = true;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			quiet = true;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "musimd repl: unknown option '%s'\nTry 'musimd repl --help'.\n", a);
+			repl_free(&r);
+			return EXIT_USAGE;
+		} else if (file) {
+			fprintf(stderr, "musimd repl: takes one FILE\nTry 'musimd repl --help'.\n");
+			repl_free(&r);
+			return EXIT_USAGE;
+		} else {
+			file = a;
+		}
+	}
+	buf_reset(&r.out);
+	r.interactive = isatty(STDIN_FILENO);
+	struct sigaction sa = {0};
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+#ifdef MUSIMD_HAVE_LIBEDIT
+	completing = &r;
+	if (r.interactive) {
+		rl_readline_name = "musimd";
+		rl_attempted_completion_function = complete;
+		stifle_history(1000);
+	}
+#endif
+	if (r.interactive && !quiet)
+		say(&r, "musimd repl %s: 'help' lists the commands, 'quit' leaves.\n", MUSIMD_VERSION);
+	if (file) {
+		if (r.echo)
+			say(&r, PROMPT "load %s\n", file);
+		if (!load_file(&r, file) && !r.interactive) {
+			flush(&r);
+			repl_free(&r);
+			return EXIT_INPUT;
+		}
+	}
+	flush(&r);
+	while (!r.quit) {
+		char *line = read_line(&r);
+		if (!line) {
+			if (r.interactive)
+				putchar('\n');
+			break;
+		}
+		char *s = line;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		size_t n = strlen(s);
+		while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+			s[--n] = 0;
+		if (r.echo)
+			say(&r, PROMPT "%s\n", s);
+		char *cmd = NULL;
+		if (!*s) {
+			if (r.last)
+				cmd = xstrdup(r.last);
+		} else {
+#ifdef MUSIMD_HAVE_LIBEDIT
+			if (r.interactive)
+				add_history(s);
+#endif
+			cmd = xstrdup(s);
+		}
+		free(line);
+		if (cmd) {
+			char *copy = xstrdup(cmd);
+			bool repeat = exec_line(&r, copy);
+			free(copy);
+			if (*s) { /* a new command replaces the one an empty line repeats */
+				free(r.last);
+				r.last = repeat ? cmd : NULL;
+				cmd = NULL;
+			}
+			free(cmd);
+		}
+		flush(&r);
+	}
+	flush(&r);
+	if (r.failed && !r.interactive)
+		status = EXIT_FAILED;
+	repl_free(&r);
+	return status;
+}
