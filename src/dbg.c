@@ -350,16 +350,27 @@ DbgStop dbg_step(Dbg *s, uint64_t n, DbgStepHook hook, void *ctx)
 	return stop;
 }
 
-DbgStop dbg_continue(Dbg *s, DbgStepHook hook, void *ctx)
+static DbgStop run_on(Dbg *s, bool check_first, DbgStepHook hook, void *ctx)
 {
 	DbgStop stop = {STOP_DONE, -1, 0, NULL};
 	for (bool first = true;; first = false) {
-		if (!first && must_stop(s, &stop))
+		if ((check_first || !first) && must_stop(s, &stop))
 			break;
 		if (!step1(s, hook, ctx, &stop))
 			break;
 	}
 	return stop;
+}
+
+DbgStop dbg_continue(Dbg *s, DbgStepHook hook, void *ctx)
+{
+	return run_on(s, false, hook, ctx);
+}
+
+DbgStop dbg_run(Dbg *s, DbgStepHook hook, void *ctx)
+{
+	dbg_restart(s);
+	return run_on(s, true, hook, ctx);
 }
 
 /* Has warp wi reconverged after the branch it issued with the threads in
@@ -416,8 +427,20 @@ static void move_to(Dbg *s, uint64_t target)
 DbgStop dbg_back(Dbg *s, uint64_t n)
 {
 	uint64_t now = s->m->steps;
+	bool failed = s->m->status != SEM_RUNNING && s->m->status != SEM_OK;
+	if (failed) {
+		/* an attempt that failed (stuck, step limit) made no step: the
+		** first step back undoes just the failure. A failure that came
+		** with a step (a deadlock found after it) is undone with the step. */
+		Machine *before = rebuild(s, now, NULL, NULL);
+		if (before->status == SEM_RUNNING && n > 0)
+			n--;
+		else
+			failed = false;
+		sem_free(before);
+	}
 	uint64_t k = n < now ? n : now;
-	if (k == 0 && s->m->status == SEM_RUNNING)
+	if (k == 0 && !failed)
 		return (DbgStop){STOP_START, -1, 0, NULL};
 	move_to(s, now - k);
 	return (DbgStop){now - k == 0 ? STOP_START : STOP_DONE, -1, k, NULL};

@@ -103,7 +103,12 @@ DbgStop dbg_step(Dbg *s, uint64_t n, DbgStepHook hook, void *ctx);
 DbgStop dbg_next(Dbg *s, DbgStepHook hook, void *ctx);
 /* Until a breakpoint, a watchpoint, the end or a failure. */
 DbgStop dbg_continue(Dbg *s, DbgStepHook hook, void *ctx);
-/* n steps back (replaying from a checkpoint); STOP_START at step 0. */
+/* From the initial state (dbg_restart) until a breakpoint (one at the
+** first instruction included), a watchpoint, the end or a failure. */
+DbgStop dbg_run(Dbg *s, DbgStepHook hook, void *ctx);
+/* n steps back (replaying from a checkpoint); STOP_START at step 0. From a
+** failed state (stuck, step limit, deadlock) the first step back is to the
+** state before the failed instruction, with the same step count. */
 DbgStop dbg_back(Dbg *s, uint64_t n);
 /* To the state after exactly `step` steps (back, or forward along the
 ** recorded schedule and then the scheduler). */

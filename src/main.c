@@ -619,10 +619,11 @@ static const char gsa_help[] =
 	"point there is one γ block per branch, innermost first. A merge of a variable\n"
 	"never assigned on some path reads x.undef there (assigned nowhere). The output\n"
 	"re-parses, and with one warp it leaves the same shared memory as the input.\n"
-	"A program already in GSA form is printed with its φs converted to γ/μ/η.\n"
+	"A join whose syncs do not match its branches keeps a plain φ (which the\n"
+	"analyses treat as divergent); a program already in GSA form is printed as\n"
+	"written, user-written φs included.\n"
 	"\n"
-	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid file, or control\n"
-	"flow that does not reconverge at immediate post-dominators.\n";
+	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid file.\n";
 
 /* Commands that take one FILE and a few flags: returns the file or NULL
 ** with *status set (usage error or --help). */
@@ -1209,8 +1210,10 @@ static const char main_help[] =
 	"  emit-llvm FILE    the program as an LLVM 16 GPU kernel, for comparing with\n"
 	"                    opt-16 -passes='print<uniformity>'\n"
 	"  gen               a random well-structured program (property tests, benches)\n"
+	"  repl [FILE]       step a program one rule at a time: break, watch, print,\n"
+	"                    info stack, back (gdb-like; musimd-repl(1))\n"
 	"\n"
-	"Not in this version yet: repl, the schedule explorer and the SM model.\n"
+	"Not in this version yet: the schedule explorer and the SM model.\n"
 	"\n"
 	"'musimd COMMAND --help' describes a command; 'musimd --version' prints the version.\n"
 	"Exit status: 0 success, 1 the program under study failed, 2 usage error,\n"

@@ -205,6 +205,19 @@ static bool set_point(Repl *r, const char *text, bool watch, bool quiet);
 ** points are set again. Keeps the old session when the options are bad. */
 static bool new_session(Repl *r, bool quiet)
 {
+	/* parameters set for another program do not carry over */
+	int32_t kept = 0;
+	for (int32_t i = 0; i < r->nparams; i++) {
+		int32_t x = ir_find_var(r->prog, r->params[i].name);
+		if (x >= 0 && r->prog->vars[x].is_param) {
+			r->params[kept++] = r->params[i];
+			continue;
+		}
+		say(r, "param %s dropped: %s has no such parameter\n", r->params[i].name, r->path);
+		free((char *)r->params[i].name);
+		num_free(&r->params[i].value);
+	}
+	r->nparams = kept;
 	SemOptions o = r->opt;
 	o.params = r->params;
 	o.nparams = r->nparams;
@@ -311,6 +324,11 @@ static void step_hook(void *ctx, const Machine *m, const StepInfo *info)
 		flush(c->r);
 }
 
+static const char *failure_phrase(SemStatus st)
+{
+	return st == SEM_LIMIT ? "reached the step limit" : st == SEM_DEADLOCK ? "deadlocked" : "is stuck";
+}
+
 static void show_stop(Repl *r, DbgStop st, bool moved_quietly)
 {
 	const Machine *m = r->dbg->m;
@@ -336,10 +354,12 @@ static void show_stop(Repl *r, DbgStop st, bool moved_quietly)
 		report_rule_counts(&r->out, m);
 		break;
 	case STOP_FAILED:
-		say(r, "The program is %s after %llu steps; the state is kept for inspection "
-		       "('back' and 'run' go on from it):\n",
-		    sem_status_name(m->status), (unsigned long long)m->steps);
+		say(r, "The program %s after %llu steps; the state is kept for inspection "
+		       "('back' steps back, 'run' starts again):\n",
+		    failure_phrase(m->status), (unsigned long long)m->steps);
 		report_error(&r->out, m);
+		if (m->status == SEM_LIMIT)
+			say(r, "('set max-steps N' raises the limit)\n");
 		break;
 	case STOP_INTERRUPT:
 		say(r, "Interrupted after %llu steps.\n", (unsigned long long)st.steps);
@@ -398,9 +418,8 @@ static bool cmd_run(Repl *r, char *args)
 	(void)args;
 	if (!need_program(r))
 		return false;
-	dbg_restart(r->dbg);
 	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0};
-	show_stop(r, dbg_continue(r->dbg, step_hook, &c), !r->trace);
+	show_stop(r, dbg_run(r->dbg, step_hook, &c), !r->trace);
 	return true;
 }
 
@@ -412,8 +431,8 @@ static bool moving(Repl *r)
 	if (m->status == SEM_OK)
 		return fail(r, "the program has finished: 'run' or 'start' starts it again, 'back' steps back");
 	if (m->status != SEM_RUNNING)
-		return fail(r, "the program is %s (rule %s): 'back' steps back, 'run' starts again",
-		            sem_status_name(m->status), m->err.rule ? m->err.rule : "?");
+		return fail(r, "the program %s (rule %s): 'back' steps back, 'run' starts again",
+		            failure_phrase(m->status), m->err.rule ? m->err.rule : "?");
 	return true;
 }
 
@@ -465,11 +484,17 @@ static bool cmd_back(Repl *r, char *args)
 	uint64_t n;
 	if (!count_arg(r, args, "back", &n) || !need_program(r))
 		return false;
-	bool running = r->dbg->m->status == SEM_RUNNING;
+	SemStatus was = r->dbg->m->status;
+	uint64_t at = r->dbg->m->steps;
 	DbgStop st = dbg_back(r->dbg, n);
+	if (was != SEM_RUNNING && was != SEM_OK && r->dbg->m->steps == at) {
+		say(r, "Back to step %llu, before the instruction that failed.\n",
+		    (unsigned long long)r->dbg->m->steps);
+		show_next(r);
+		return true;
+	}
 	if (st.kind == STOP_START && st.steps == 0) {
-		say(r, running ? "At the start (step 0): there is nothing to step back over.\n"
-		               : "Back to step 0, before the instruction that failed.\n");
+		say(r, "At the start (step 0): there is nothing to step back over.\n");
 		show_next(r);
 		return true;
 	}
@@ -818,8 +843,10 @@ static bool cmd_print(Repl *r, char *args)
 	Item *items = NULL;
 	int32_t n = 0, cap = 0;
 	bool ok = true;
-	char *w;
-	while ((w = word(&args))) {
+	char *w = word(&args);
+	if (!w)
+		return fail(r, "print needs a VAR... or mem[A] or mem[A..B]");
+	for (; w; w = word(&args)) {
 		int64_t a, b;
 		if (!strncmp(w, "mem[", 4)) {
 			if (!parse_cell(w, &a, &b)) {
@@ -849,11 +876,7 @@ static bool cmd_print(Repl *r, char *args)
 	}
 	if (n)
 		print_table(r, items, n);
-	else if (ok && !items && args == NULL)
-		ok = false;
 	free(items);
-	if (!n && ok && r->out.len == 0)
-		return fail(r, "print needs a VAR or mem[A..B]");
 	return ok;
 }
 
@@ -939,9 +962,11 @@ static bool info_threads(Repl *r, char *args)
 		int32_t pc;
 		ThreadState st = dbg_thread_state(m, t, &pc);
 		int32_t wi = m->opt.model == MODEL_MIMD ? t : t / m->warpsize;
-		say(r, "t%-6d %-5d %-5d %-11s ", t, wi, t - m->warps[wi].base, dbg_thread_state_name(st));
-		if (st != THREAD_DONE)
+		say(r, "t%-6d %-5d %-5d %s", t, wi, t - m->warps[wi].base, dbg_thread_state_name(st));
+		if (st != THREAD_DONE) {
+			say(r, "%*s", (int)(12 - strlen(dbg_thread_state_name(st))), "");
 			put_ins(r, pc);
+		}
 		buf_putc(&r->out, '\n');
 	}
 	if (shown < m->nthreads)
@@ -962,7 +987,7 @@ static bool info_warps(Repl *r, char *args)
 			say(r, "done\n");
 			continue;
 		}
-		say(r, "%s at ", w->status == WARP_BARRIER ? "at the barrier," : "runs");
+		say(r, "%s at ", w->status == WARP_BARRIER ? "waits" : "runs");
 		put_ins(r, w->pc);
 		buf_puts(&r->out, "  active ");
 		sem_print_set(&r->out, m, wi, w->active);
@@ -1251,8 +1276,8 @@ static bool cmd_threads(Repl *r, char *args)
 {
 	char *w = word(&args);
 	long long v;
-	if (!w || !parse_ll(w, 1, SEM_MAX_THREADS, &v) || word(&args))
-		return fail(r, "threads needs a count from 1 to %d", SEM_MAX_THREADS);
+	if (!w || !parse_ll(w, 0, SEM_MAX_THREADS, &v) || word(&args))
+		return fail(r, "threads needs a count from 1 to %d (0: the program's .threads)", SEM_MAX_THREADS);
 	int32_t old = r->opt.threads;
 	r->opt.threads = (int32_t)v;
 	if (!restart_with_options(r)) {
@@ -1266,8 +1291,8 @@ static bool cmd_warpsize(Repl *r, char *args)
 {
 	char *w = word(&args);
 	long long v;
-	if (!w || !parse_ll(w, 1, SEM_MAX_THREADS, &v) || word(&args))
-		return fail(r, "warpsize needs a count from 1 to %d", SEM_MAX_THREADS);
+	if (!w || !parse_ll(w, 0, SEM_MAX_THREADS, &v) || word(&args))
+		return fail(r, "warpsize needs a count from 1 to %d (0: the program's .warpsize)", SEM_MAX_THREADS);
 	int32_t old = r->opt.warpsize;
 	r->opt.warpsize = (int32_t)v;
 	if (!restart_with_options(r)) {
@@ -1339,10 +1364,15 @@ static bool cmd_param(Repl *r, char *args)
 static bool cmd_data(Repl *r, char *args)
 {
 	char *w = word(&args);
+	if (w && !strcmp(w, "clear") && !word(&args)) {
+		while (r->ndata > 0)
+			num_free(&r->data[--r->ndata].value);
+		return restart_with_options(r);
+	}
 	char *eq = w ? strchr(w, '=') : NULL;
 	long long addr;
 	if (!eq || word(&args) || (*eq = 0, !parse_ll(w, 0, LLONG_MAX, &addr)))
-		return fail(r, "data needs ADDR=INT[,INT...]");
+		return fail(r, "data needs ADDR=INT[,INT...] or 'clear'");
 	int32_t first = r->ndata;
 	for (char *s = eq + 1;; addr++) {
 		char *comma = strchr(s, ',');
@@ -1378,8 +1408,8 @@ static bool cmd_set(Repl *r, char *args)
 	char *what = word(&args);
 	char *w = word(&args);
 	if (!what) {
-		say(r, "threads %d, warpsize %d (0: from the program), model %s\n", r->opt.threads, r->opt.warpsize,
-		    sem_model_name(r->opt.model));
+		say(r, "threads %d, warpsize %d (0: the program's .threads, .warpsize), model %s\n", r->opt.threads,
+		    r->opt.warpsize, sem_model_name(r->opt.model));
 		say(r, "bz-polarity %s, strict-push %s, lane-order %s, seed %llu, max-steps %llu, trace %s\n",
 		    r->opt.bz_rules ? "rules" : "mnemonic", r->opt.strict_push ? "on" : "off",
 		    r->opt.lane_order == ORDER_ASCENDING    ? "ascending"
@@ -1505,13 +1535,15 @@ static const Cmd cmds[] = {
 	 "Runs the analysis (default affine of degree 2, as 'musimd analyze') on the program's GSA\n"
 	 "form, then lists for each branch the run has visited how often it diverged so far, and says\n"
 	 "so if a branch classified uniform diverged."},
-	{"threads", NULL, cmd_threads, false, "threads N", "run with N threads (starts again)", NULL},
-	{"warpsize", NULL, cmd_warpsize, false, "warpsize N", "warps of N threads (starts again)", NULL},
+	{"threads", NULL, cmd_threads, false, "threads N", "run with N threads (starts again; 0: the program's .threads)", NULL},
+	{"warpsize", NULL, cmd_warpsize, false, "warpsize N", "warps of N threads (starts again; 0: the program's .warpsize)", NULL},
 	{"model", NULL, cmd_model, false, "model sync|ipdom|mimd", "the reconvergence model (starts again)",
 	 "sync: the papers' synchronisation stack; ipdom: the hardware SIMT stack reconverging at\n"
 	 "immediate post-dominators; mimd: every thread its own warp (musimd-lang(7))."},
-	{"param", NULL, cmd_param, false, "param NAME=INT", "set a parameter (starts again)", NULL},
-	{"data", NULL, cmd_data, false, "data ADDR=INT[,INT...]", "initial shared memory from ADDR on (starts again)", NULL},
+	{"param", NULL, cmd_param, false, "param NAME=INT", "set a parameter (starts again)",
+	 "Loading another program drops the parameters it does not declare."},
+	{"data", NULL, cmd_data, false, "data ADDR=INT[,INT...]|clear", "initial shared memory from ADDR on (starts again)",
+	 "The cells are set after the program's .data; settings accumulate until 'data clear'."},
 	{"set", NULL, cmd_set, false, "set [NAME VALUE]", "options: trace, bz-polarity, strict-push, lane-order, seed, max-steps",
 	 "set trace on|off          next/continue/run print every step\n"
 	 "set bz-polarity mnemonic|rules, set strict-push on|off   the papers' readings (starts again)\n"
@@ -1540,6 +1572,27 @@ static const Cmd *find_cmd(const char *w, int *nmatch)
 	return *nmatch == 1 ? hit : NULL;
 }
 
+/* The command w names, or NULL after a message (unknown, or ambiguous with
+** the candidates). */
+static const Cmd *lookup_cmd(Repl *r, const char *w)
+{
+	int nm;
+	const Cmd *c = find_cmd(w, &nm);
+	if (c)
+		return c;
+	if (!nm) {
+		fail(r, "unknown command '%s': 'help' lists the commands", w);
+		return NULL;
+	}
+	Buf b = {0};
+	for (const Cmd *k = cmds; k->name; k++)
+		if (!strncmp(k->name, w, strlen(w)))
+			buf_printf(&b, "%s%s", b.len ? ", " : "", k->name);
+	fail(r, "ambiguous command '%s': %s", w, buf_str(&b));
+	buf_free(&b);
+	return NULL;
+}
+
 static bool cmd_help(Repl *r, char *args)
 {
 	char *w = word(&args);
@@ -1556,10 +1609,9 @@ static bool cmd_help(Repl *r, char *args)
 		say(r, "'help COMMAND' says more; man musimd-repl has it all.\n");
 		return true;
 	}
-	int nm;
-	const Cmd *c = find_cmd(w, &nm);
+	const Cmd *c = lookup_cmd(r, w);
 	if (!c)
-		return fail(r, "%s command '%s'", nm ? "ambiguous" : "unknown", w);
+		return false;
 	say(r, "%s%s%s%s\n%s.\n", c->usage, c->alias ? "  (also " : "", c->alias ? c->alias : "",
 	    c->alias ? ")" : "", c->summary);
 	if (c->help)
@@ -1577,16 +1629,8 @@ static bool exec_line(Repl *r, char *line)
 	char *w = word(&rest);
 	if (!w || w[0] == '#')
 		return false;
-	int nm;
-	const Cmd *c = find_cmd(w, &nm);
-	if (!c) {
-		if (nm)
-			fail(r, "ambiguous command '%s': 'help' lists the commands", w);
-		else
-			fail(r, "unknown command '%s': 'help' lists the commands", w);
-		return false;
-	}
-	return c->fn(r, rest) && c->repeat;
+	const Cmd *c = lookup_cmd(r, w);
+	return c && c->fn(r, rest) && c->repeat;
 }
 
 /* ---- reading lines ---------------------------------------------------------------- */
@@ -1667,6 +1711,29 @@ static char **complete(const char *text, int start, int end)
 }
 #endif
 
+#ifdef MUSIMD_HAVE_LIBEDIT
+/* libedit reads the terminal through this: a Ctrl-C (SIGINT, our handler)
+** ends the line being edited, so the prompt starts afresh as in gdb. */
+static int getc_interruptible(FILE *f)
+{
+	(void)f;
+	unsigned char c;
+	for (;;) {
+		if (interrupted) /* Ctrl-C came before the read began */
+			return EOF;
+		ssize_t n = read(STDIN_FILENO, &c, 1);
+		if (n == 1)
+			return c;
+		if (n < 0 && errno == EINTR) {
+			if (interrupted)
+				return EOF;
+			continue;
+		}
+		return EOF;
+	}
+}
+#endif
+
 /* The next line without its newline (owned), or NULL at the end of input. */
 static char *read_line(Repl *r)
 {
@@ -1687,7 +1754,14 @@ static char *read_line(Repl *r)
 	}
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t n = getline(&line, &cap, stdin);
+	ssize_t n;
+	while ((n = getline(&line, &cap, stdin)) < 0 && errno == EINTR && interrupted) {
+		/* Ctrl-C at a plain prompt (a build without libedit): a fresh one */
+		interrupted = 0;
+		clearerr(stdin);
+		fputs("\n" PROMPT, stdout);
+		fflush(stdout);
+	}
 	if (n < 0) {
 		free(line);
 		return NULL;
@@ -1777,7 +1851,10 @@ int repl_main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			if (!option_command(&r, with_arg[k][1], v)) {
-				fprintf(stderr, "musimd repl: %s", buf_str(&r.out));
+				const char *msg = buf_str(&r.out);
+				if (!strncmp(msg, "error: ", 7))
+					msg += 7;
+				fprintf(stderr, "musimd repl: %s %s: %sTry 'musimd repl --help'.\n", with_arg[k][0], v, msg);
 				repl_free(&r);
 				return EXIT_USAGE;
 			}
@@ -1806,14 +1883,20 @@ int repl_main(int argc, char **argv)
 	}
 	buf_reset(&r.out);
 	r.interactive = isatty(STDIN_FILENO);
-	struct sigaction sa = {0};
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
+	if (r.interactive) {
+		/* Ctrl-C interrupts a command or the line being edited; a script
+		** (stdin not a terminal) keeps the default: Ctrl-C ends it */
+		struct sigaction sa = {0};
+		sa.sa_handler = on_sigint;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+	}
 #ifdef MUSIMD_HAVE_LIBEDIT
 	completing = &r;
 	if (r.interactive) {
 		rl_readline_name = "musimd";
+		rl_catch_signals = 0; /* our SIGINT handler, and getc_interruptible */
+		rl_getc_function = getc_interruptible;
 		rl_attempted_completion_function = complete;
 		stifle_history(1000);
 	}
@@ -1845,28 +1928,31 @@ int repl_main(int argc, char **argv)
 			s[--n] = 0;
 		if (r.echo)
 			say(&r, PROMPT "%s\n", s);
-		char *cmd = NULL;
-		if (!*s) {
-			if (r.last)
-				cmd = xstrdup(r.last);
-		} else {
-#ifdef MUSIMD_HAVE_LIBEDIT
-			if (r.interactive)
-				add_history(s);
-#endif
-			cmd = xstrdup(s);
+		if (*s == '#') { /* a comment: nothing runs, the repeat stays */
+			free(line);
+			flush(&r);
+			continue;
 		}
+		/* an empty line repeats the last repeatable command */
+		char *cmd = *s ? xstrdup(s) : r.last ? xstrdup(r.last) : NULL;
+#ifdef MUSIMD_HAVE_LIBEDIT
+		if (*s && r.interactive)
+			add_history(s);
+#endif
+		bool fresh = *s != 0;
 		free(line);
 		if (cmd) {
-			char *copy = xstrdup(cmd);
+			char *copy = xstrdup(cmd); /* exec_line cuts it into words */
 			bool repeat = exec_line(&r, copy);
 			free(copy);
-			if (*s) { /* a new command replaces the one an empty line repeats */
+			if (fresh) { /* a new command replaces the one an empty line repeats */
 				free(r.last);
 				r.last = repeat ? cmd : NULL;
-				cmd = NULL;
+				if (!repeat)
+					free(cmd);
+			} else {
+				free(cmd);
 			}
-			free(cmd);
 		}
 		flush(&r);
 	}

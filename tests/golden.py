@@ -6,6 +6,8 @@ Usage: golden.py MUSIMD DIR [--update] [NAME...]
 Each DIR/NAME.cmd holds the arguments of one musimd invocation (one line,
 shell quoting; lines starting with # are comments); DIR/NAME.out the
 expected transcript: stdout, then "--- stderr", stderr, then "--- exit N".
+When DIR/NAME.in exists it is the command's stdin (REPL sessions), else
+stdin is empty.
 Commands run in the current directory (the project root), so file names in
 messages are relative. --update rewrites the .out files: review the diff
 (git diff tests/golden) before committing it.
@@ -17,8 +19,8 @@ import subprocess
 import sys
 
 
-def transcript(musimd, args):
-    p = subprocess.run([musimd] + args, capture_output=True)
+def transcript(musimd, args, stdin):
+    p = subprocess.run([musimd] + args, capture_output=True, input=stdin)
     out = p.stdout.decode("utf-8", "replace")
     err = p.stderr.decode("utf-8", "replace")
     return "%s--- stderr\n%s--- exit %d\n" % (out, err, p.returncode)
@@ -39,7 +41,9 @@ def main():
         with open(os.path.join(d, name + ".cmd"), encoding="utf-8") as f:
             lines = [l for l in f.read().splitlines() if l.strip() and not l.lstrip().startswith("#")]
         args = shlex.split(lines[0]) if lines else []
-        got = transcript(musimd, args)
+        inp = os.path.join(d, name + ".in")
+        stdin = open(inp, "rb").read() if os.path.exists(inp) else b""
+        got = transcript(musimd, args, stdin)
         outp = os.path.join(d, name + ".out")
         if update:
             with open(outp, "w", encoding="utf-8") as f:

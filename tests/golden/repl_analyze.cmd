@@ -1,0 +1,1 @@
+repl --echo examples/sum_triangle.simd

@@ -1,0 +1,1 @@
+repl --echo examples/stuck_sync.simd

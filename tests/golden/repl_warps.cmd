@@ -1,0 +1,1 @@
+repl --echo examples/two_warps.simd
