@@ -47,20 +47,6 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* A decimal integer in [lo, hi]. */
-static bool parse_int(const char *s, long long lo, long long hi, long long *v)
-{
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	char *end;
-	long long x = strtoll(s, &end, 10);
-	if (errno || *end || x < lo || x > hi)
-		return false;
-	*v = x;
-	return true;
-}
-
 /* Load and validate a program; diagnostics to stderr. Returns NULL (and the
 ** diagnostics) on input errors. */
 static Program *load(const char *path, bool quiet_warnings, int *status)
@@ -230,7 +216,7 @@ static const char *add_data(char *arg, MemInit **data, int32_t *n, int32_t *cap)
 	static char msg[160];
 	long long v;
 	char *eq = strchr(arg, '=');
-	if (!eq || !parse_int(arg == eq ? "" : (*eq = 0, arg), 0, LLONG_MAX, &v)) {
+	if (!eq || !str_to_ll(arg == eq ? "" : (*eq = 0, arg), 0, LLONG_MAX, &v)) {
 		snprintf(msg, sizeof msg, "--data needs ADDR=INT[,INT...], not '%.100s'", arg);
 		return msg;
 	}
@@ -301,12 +287,12 @@ static int cmd_run(int argc, char **argv)
 			nfiles++;
 			break;
 		case 't':
-			if (!parse_int(optarg, 1, SEM_MAX_THREADS, &v))
+			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
 				USAGE("--threads needs a number from 1 to 4194304, not '%s'", optarg);
 			so.threads = (int32_t)v;
 			break;
 		case 'w':
-			if (!parse_int(optarg, 1, SEM_MAX_THREADS, &v))
+			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
 				USAGE("--warpsize needs a positive number, not '%s'", optarg);
 			so.warpsize = (int32_t)v;
 			break;
@@ -334,7 +320,7 @@ static int cmd_run(int argc, char **argv)
 			CHOICE("--lane-order", so.lane_order, "ascending", "descending", "random"); /* ORDER LaneOrder */
 			break;
 		case 's':
-			if (!parse_int(optarg, 0, LLONG_MAX, &v))
+			if (!str_to_ll(optarg, 0, LLONG_MAX, &v))
 				USAGE("--seed needs a non-negative number, not '%s'", optarg);
 			so.seed = (uint64_t)v;
 			break;
@@ -342,22 +328,22 @@ static int cmd_run(int argc, char **argv)
 			CHOICE("--races", so.races_error, "warn", "error");
 			break;
 		case 'M':
-			if (!parse_int(optarg, 1, LLONG_MAX, &v))
+			if (!str_to_ll(optarg, 1, LLONG_MAX, &v))
 				USAGE("--max-steps needs a positive number, not '%s'", optarg);
 			so.max_steps = (uint64_t)v;
 			break;
 		case 'C':
-			if (!parse_int(optarg, 1, LLONG_MAX, &v))
+			if (!str_to_ll(optarg, 1, LLONG_MAX, &v))
 				USAGE("--max-cells needs a positive number, not '%s'", optarg);
 			so.max_cells = (uint64_t)v;
 			break;
 		case 'R':
-			if (!parse_int(optarg, 1, 1LL << 40, &v))
+			if (!str_to_ll(optarg, 1, 1LL << 40, &v))
 				USAGE("--max-memory needs a positive number of MiB, not '%s'", optarg);
 			so.max_memory = (uint64_t)v << 20;
 			break;
 		case 'B':
-			if (!parse_int(optarg, 128, 1LL << 32, &v))
+			if (!str_to_ll(optarg, 128, 1LL << 32, &v))
 				USAGE("--max-bits needs a number from 128 to 4294967296, not '%s'",
 				                   optarg);
 			num_max_bits = (uint64_t)v;
@@ -785,7 +771,7 @@ static int cmd_gen(int argc, char **argv)
 				return usage_error("gen", "%s needs a number", a);
 			const char *n = argv[++i];
 			bool seed = !strcmp(a, "--seed");
-			if (!parse_int(n, seed ? 0 : 1, seed ? LLONG_MAX : 10000000, &v))
+			if (!str_to_ll(n, seed ? 0 : 1, seed ? LLONG_MAX : 10000000, &v))
 				return usage_error("gen", "not a suitable number: '%s'", n);
 			if (seed)
 				o.seed = (uint64_t)v;
@@ -1017,7 +1003,7 @@ static int cmd_analyze(int argc, char **argv)
 		}
 			break;
 		case 'n':
-			if (!parse_int(optarg, 0, 1000, &v))
+			if (!str_to_ll(optarg, 0, 1000, &v))
 				USAGE("--degree needs a number from 0 to 1000, not '%s'", optarg);
 			ao.degree = (int32_t)v;
 			break;
@@ -1030,7 +1016,7 @@ static int cmd_analyze(int argc, char **argv)
 			break;
 		case 'v':
 			verify = true;
-			if (optarg && !parse_int(optarg, 1, 1024, &v))
+			if (optarg && !str_to_ll(optarg, 1, 1024, &v))
 				USAGE("--verify=K needs K from 1 to 1024, not '%s'", optarg);
 			if (optarg)
 				vo.max_threads = (int32_t)v;
@@ -1046,7 +1032,7 @@ static int cmd_analyze(int argc, char **argv)
 			break;
 		}
 		case 'M':
-			if (!parse_int(optarg, 1, LLONG_MAX, &v))
+			if (!str_to_ll(optarg, 1, LLONG_MAX, &v))
 				USAGE("--max-steps needs a positive number, not '%s'", optarg);
 			vo.sem.max_steps = (uint64_t)v;
 			break;

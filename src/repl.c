@@ -118,25 +118,12 @@ static char *word(char **s)
 	return w;
 }
 
-static bool parse_ll(const char *s, long long lo, long long hi, long long *v)
-{
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	char *end;
-	long long x = strtoll(s, &end, 10);
-	if (errno || *end || x < lo || x > hi)
-		return false;
-	*v = x;
-	return true;
-}
-
 /* An optional count argument (default 1). */
 static bool count_arg(Repl *r, char *args, const char *cmd, uint64_t *n)
 {
 	char *w = word(&args);
 	long long v = 1;
-	if (w && !parse_ll(w, 1, LLONG_MAX, &v))
+	if (w && !str_to_ll(w, 1, LLONG_MAX, &v))
 		return fail(r, "%s takes a positive count, not '%s'", cmd, w);
 	if (word(&args))
 		return fail(r, "%s takes at most one count", cmd);
@@ -509,7 +496,7 @@ static bool cmd_goto(Repl *r, char *args)
 {
 	char *w = word(&args);
 	long long v;
-	if (!w || !parse_ll(w, 0, LLONG_MAX, &v) || word(&args))
+	if (!w || !str_to_ll(w, 0, LLONG_MAX, &v) || word(&args))
 		return fail(r, "goto needs a step number (0 is the initial state)");
 	if (!need_program(r))
 		return false;
@@ -541,7 +528,7 @@ static bool cmd_warp(Repl *r, char *args)
 		return true;
 	}
 	long long v;
-	if (!parse_ll(w, 0, r->dbg->m->nwarps - 1, &v))
+	if (!str_to_ll(w, 0, r->dbg->m->nwarps - 1, &v))
 		return fail(r, "warp needs 'auto' or a warp number from 0 to %d", r->dbg->m->nwarps - 1);
 	r->dbg->forced_warp = (int32_t)v;
 	say(r, "Steps issue from warp %lld until 'warp auto'.\n", v);
@@ -556,7 +543,7 @@ static int32_t resolve_location(Repl *r, const char *text, bool quiet)
 {
 	const Program *p = r->prog;
 	long long line;
-	if (parse_ll(text, 1, INT_MAX, &line)) {
+	if (str_to_ll(text, 1, INT_MAX, &line)) {
 		for (int32_t pc = 0; pc < p->nins; pc++)
 			if (p->ins[pc].loc.line >= line)
 				return pc;
@@ -682,7 +669,7 @@ static bool cmd_delete(Repl *r, char *args)
 	bool ok = true;
 	for (; w; w = word(&args)) {
 		long long id;
-		if (!parse_ll(w, 1, INT_MAX, &id) || !dbg_delete(r->dbg, (int32_t)id)) {
+		if (!str_to_ll(w, 1, INT_MAX, &id) || !dbg_delete(r->dbg, (int32_t)id)) {
 			ok = fail(r, "no breakpoint or watchpoint %s", w);
 			continue;
 		}
@@ -931,7 +918,7 @@ static bool info_stack(Repl *r, char *args)
 		return say(r, "Model mimd has no stack: every thread is its own warp and runs alone.\n"), true;
 	if (w) {
 		long long v;
-		if (!parse_ll(w, 0, m->nwarps - 1, &v))
+		if (!str_to_ll(w, 0, m->nwarps - 1, &v))
 			return fail(r, "info stack takes a warp number from 0 to %d", m->nwarps - 1);
 		info_stack_of(r, (int32_t)v);
 		return true;
@@ -1183,7 +1170,7 @@ static bool cmd_grid(Repl *r, char *args)
 	uint64_t steps = r->dbg->m->steps, n = steps;
 	char *w = word(&args);
 	long long v;
-	if (w && (!parse_ll(w, 1, LLONG_MAX, &v) || word(&args)))
+	if (w && (!str_to_ll(w, 1, LLONG_MAX, &v) || word(&args)))
 		return fail(r, "grid takes the number of last steps to show");
 	if (w)
 		n = (uint64_t)v;
@@ -1209,7 +1196,7 @@ static bool cmd_analyze(Repl *r, char *args)
 			o.domain = ANA_POLY;
 		else if (!strcmp(w, "data-only"))
 			o.domain = ANA_DATA_ONLY;
-		else if (parse_ll(w, 0, 16, &v))
+		else if (str_to_ll(w, 0, 16, &v))
 			o.degree = (int32_t)v;
 		else
 			return fail(r, "analyze takes simple, affine (default) or data-only, and a degree 0..16 (default 2)");
@@ -1272,34 +1259,30 @@ static bool restart_with_options(Repl *r)
 	return true;
 }
 
-static bool cmd_threads(Repl *r, char *args)
+/* threads N / warpsize N: 0 means the program's directive. */
+static bool set_count(Repl *r, char *args, const char *name, int32_t *field)
 {
 	char *w = word(&args);
 	long long v;
-	if (!w || !parse_ll(w, 0, SEM_MAX_THREADS, &v) || word(&args))
-		return fail(r, "threads needs a count from 1 to %d (0: the program's .threads)", SEM_MAX_THREADS);
-	int32_t old = r->opt.threads;
-	r->opt.threads = (int32_t)v;
+	if (!w || !str_to_ll(w, 0, SEM_MAX_THREADS, &v) || word(&args))
+		return fail(r, "%s needs a count from 1 to %d (0: the program's .%s)", name, SEM_MAX_THREADS, name);
+	int32_t old = *field;
+	*field = (int32_t)v;
 	if (!restart_with_options(r)) {
-		r->opt.threads = old;
+		*field = old;
 		return false;
 	}
 	return true;
 }
 
+static bool cmd_threads(Repl *r, char *args)
+{
+	return set_count(r, args, "threads", &r->opt.threads);
+}
+
 static bool cmd_warpsize(Repl *r, char *args)
 {
-	char *w = word(&args);
-	long long v;
-	if (!w || !parse_ll(w, 0, SEM_MAX_THREADS, &v) || word(&args))
-		return fail(r, "warpsize needs a count from 1 to %d (0: the program's .warpsize)", SEM_MAX_THREADS);
-	int32_t old = r->opt.warpsize;
-	r->opt.warpsize = (int32_t)v;
-	if (!restart_with_options(r)) {
-		r->opt.warpsize = old;
-		return false;
-	}
-	return true;
+	return set_count(r, args, "warpsize", &r->opt.warpsize);
 }
 
 /* Index of w among words, or -1 after a message. */
@@ -1371,7 +1354,7 @@ static bool cmd_data(Repl *r, char *args)
 	}
 	char *eq = w ? strchr(w, '=') : NULL;
 	long long addr;
-	if (!eq || word(&args) || (*eq = 0, !parse_ll(w, 0, LLONG_MAX, &addr)))
+	if (!eq || word(&args) || (*eq = 0, !str_to_ll(w, 0, LLONG_MAX, &addr)))
 		return fail(r, "data needs ADDR=INT[,INT...] or 'clear'");
 	int32_t first = r->ndata;
 	for (char *s = eq + 1;; addr++) {
@@ -1447,11 +1430,11 @@ static bool cmd_set(Repl *r, char *args)
 			return false;
 		r->opt.lane_order = (LaneOrder)i;
 	} else if (!strcmp(what, "seed")) {
-		if (!parse_ll(w, 0, LLONG_MAX, &v))
+		if (!str_to_ll(w, 0, LLONG_MAX, &v))
 			return fail(r, "set seed needs a number");
 		r->opt.seed = (uint64_t)v;
 	} else if (!strcmp(what, "max-steps")) {
-		if (!parse_ll(w, 1, LLONG_MAX, &v))
+		if (!str_to_ll(w, 1, LLONG_MAX, &v))
 			return fail(r, "set max-steps needs a positive number");
 		r->opt.max_steps = (uint64_t)v;
 	} else {

@@ -170,3 +170,16 @@ char *read_file(const char *path, size_t *len)
 		*len = b.len;
 	return buf_steal(&b);
 }
+
+bool str_to_ll(const char *s, long long lo, long long hi, long long *v)
+{
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	char *end;
+	long long x = strtoll(s, &end, 10);
+	if (errno || *end || x < lo || x > hi)
+		return false;
+	*v = x;
+	return true;
+}

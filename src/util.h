@@ -65,6 +65,9 @@ const char *buf_str(const Buf *b);   /* "" when empty */
 /* Width of a UTF-8 string in terminal columns (every code point counts 1). */
 size_t utf8_width(const char *s, size_t n);
 
+/* A decimal integer in [lo, hi], the whole of s; false otherwise. */
+bool str_to_ll(const char *s, long long lo, long long hi, long long *v);
+
 /* Read a whole file; returns NULL and sets errno on failure. */
 char *read_file(const char *path, size_t *len);
 

@@ -91,42 +91,25 @@ def main():
         return 2
     tmp = tempfile.mkdtemp()
     s = Session([sys.argv[1], "repl", "examples/sum_triangle.simd"])
+    # (keys to send, texts to see in order, what is checked); each ends at a prompt
+    steps = [
+        ("ste\t\r", ["1  l0: s = 0"], "Tab completes 'ste' to step"),
+        ("\r", ["2  l1: d = 0"], "an empty line repeats step"),
+        ("\x1b[A\r", ["3  l2: i = tid"], "the up arrow recalls step"),
+        ("info st\t\r", ["warp 0: Π, top first"], "Tab completes 'info st' to info stack"),
+        ("rint i\x7fi\x01p\r", ["t0", "i       0*"], "backspace and Ctrl-A edit 'print i'"),
+        ("watch x\x03", [], "Ctrl-C at the prompt drops the line"),
+        ("continue\r", ["The program finished"], "the session goes on after Ctrl-C"),
+    ]
     checks = 0
     try:
         s.expect("(musimd) ", "the first prompt")
-        # completion of a command: "ste" + Tab becomes "step "
-        s.send("ste\t\r")
-        s.expect("1  l0: s = 0", "step completed from 'ste'")
-        s.expect("(musimd) ", "prompt")
-        checks += 1
-        # an empty line repeats step
-        s.send("\r")
-        s.expect("2  l1: d = 0", "empty line repeats step")
-        s.expect("(musimd) ", "prompt")
-        checks += 1
-        # the up arrow recalls "step" from the history
-        s.send("\x1b[A\r")
-        s.expect("3  l2: i = tid", "up arrow recalls step")
-        s.expect("(musimd) ", "prompt")
-        checks += 1
-        # completion of an info subcommand
-        s.send("info st\t\r")
-        s.expect("warp 0: Π, top first", "info stack completed from 'info st'")
-        s.expect("(musimd) ", "prompt")
-        checks += 1
-        # editing: backspace, then Ctrl-A to the start of the line
-        s.send("rint i\x7fi\x01p\r")
-        s.expect("t0", "print i after Ctrl-A and backspace")
-        s.expect("i       0*", "print i's values")
-        s.expect("(musimd) ", "prompt")
-        checks += 1
-        # Ctrl-C at the prompt gives a fresh prompt; the session goes on
-        s.send("watch x\x03")
-        s.expect("(musimd) ", "prompt after Ctrl-C")
-        s.send("continue\r")
-        s.expect("The program finished", "continue after Ctrl-C")
-        s.expect("(musimd) ", "prompt")
-        checks += 1
+        for keys, texts, what in steps:
+            s.send(keys)
+            for t in texts:
+                s.expect(t, what)
+            s.expect("(musimd) ", what + " (then a prompt)")
+            checks += 1
         # Ctrl-C stops a long run; the state stays and the session goes on
         with open(os.path.join(tmp, "forever.simd"), "w") as f:
             f.write(".threads 4\nl0: i = 0\nl1: i = i + 1\nl2: jump l1\n")
