@@ -5,7 +5,7 @@ set -eu
 cd "$(dirname "$0")"
 
 PKGS="build-essential pkg-config flex bison meson ninja-build python3
-      libgmp-dev libcriterion-dev libedit-dev mandoc graphviz llvm-16"
+      libgmp-dev libcriterion-dev libedit-dev mandoc man-db graphviz llvm-16"
 
 missing=""
 for p in $PKGS; do
@@ -21,6 +21,10 @@ fi
 
 [ -f build/build.ninja ] || meson setup build
 ninja -C build
+# musimd and its man pages into /usr/local, so that `man musimd` works
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+$SUDO meson install -C build --quiet --no-rebuild
 
 echo
 echo "setup: built build/musimd; running examples/sum_triangle.simd:"
@@ -28,3 +32,8 @@ build/musimd run examples/sum_triangle.simd
 echo
 echo "setup: and its divergence analysis (Sampaio 2013, Figure 3.5):"
 build/musimd analyze examples/sum_triangle.simd
+echo
+echo "setup: and the REPL on it, scripted (man musimd-repl; 'musimd repl FILE' on a terminal):"
+printf 'break l6\nrun\ncontinue\nstep\ninfo stack\n' | build/musimd repl examples/sum_triangle.simd
+echo
+echo "setup: installed musimd and its man pages: man musimd, man musimd-repl, man musimd-lang, man musimd-analysis"
