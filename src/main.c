@@ -359,6 +359,8 @@ static int cmd_run(int argc, char **argv)
 		default: USAGE("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	for (; optind < argc; optind++, nfiles++) /* after "--" */
+		file = argv[optind];
 	if (nfiles != 1)
 		USAGE(nfiles ? "takes one FILE, got %s" : "needs a FILE%s", nfiles ? "several" : "");
 	so.params = params;
@@ -765,11 +767,19 @@ static int cmd_gen(int argc, char **argv)
 			o.no_atomics = true;
 		else if (!strcmp(a, "--no-loops"))
 			o.no_loops = true;
-		else if (!strcmp(a, "--seed") || !strcmp(a, "--size") || !strcmp(a, "--depth") ||
-		         !strcmp(a, "--vars")) {
-			if (i + 1 >= argc)
+		else {
+			/* --seed, --size, --depth, --vars: N as the next argument or after '=' */
+			char name[16];
+			const char *eq = strchr(a, '=');
+			size_t len = eq ? (size_t)(eq - a) : strlen(a);
+			snprintf(name, sizeof name, "%.*s", (int)len, a);
+			if (len >= sizeof name || (strcmp(name, "--seed") && strcmp(name, "--size") &&
+			                           strcmp(name, "--depth") && strcmp(name, "--vars")))
+				return usage_error("gen", "unknown argument '%s'", a);
+			if (!eq && i + 1 >= argc)
 				return usage_error("gen", "%s needs a number", a);
-			const char *n = argv[++i];
+			const char *n = eq ? eq + 1 : argv[++i];
+			a = name;
 			bool seed = !strcmp(a, "--seed");
 			if (!str_to_ll(n, seed ? 0 : 1, seed ? LLONG_MAX : 10000000, &v))
 				return usage_error("gen", "not a suitable number: '%s'", n);
@@ -781,8 +791,7 @@ static int cmd_gen(int argc, char **argv)
 				o.max_depth = (int32_t)v; /* gen.c caps it at 32 */
 			else
 				o.nvars = (int32_t)v; /* gen.c caps it at 64 */
-		} else
-			return usage_error("gen", "unknown argument '%s'", a);
+		}
 	}
 	Buf b = {0};
 	gen_program(&b, &o);
@@ -1046,6 +1055,8 @@ static int cmd_analyze(int argc, char **argv)
 		default: USAGE("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	for (; optind < argc; optind++) /* after "--" */
+		VEC_PUSH(files, nfiles, capfiles, argv[optind]);
 	if (nfiles == 0)
 		USAGE("needs a FILE%s", "");
 	if (dot && nfiles != 1)
@@ -1146,8 +1157,6 @@ static int cmd_analyze(int argc, char **argv)
 	}
 	if (json && nfiles > 1)
 		json_arr_end(&j);
-	if (json)
-		buf_putc(&b, '\n');
 	if (!json && !dot && (nfiles > 1 || summary_only)) {
 		buf_printf(&b, "summary: %d file%s analysed", (int)tl.files, tl.files == 1 ? "" : "s");
 		if (tl.failed)

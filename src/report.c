@@ -378,6 +378,8 @@ void report_rule_counts(Buf *b, const Machine *m)
 	for (int r = 0; r < RULE__COUNT; r++)
 		if (m->rule_count[r])
 			buf_printf(b, " %s %llu", sem_rule_name((Rule)r), (unsigned long long)m->rule_count[r]);
+	if (m->steps == 0)
+		buf_puts(b, " none");
 	buf_putc(b, '\n');
 }
 
