@@ -140,34 +140,32 @@ void ana_uses_build(const Program *p, AnaUses *u)
 	for (int32_t v = 0; v < nv; v++)
 		seen[v] = -1;
 	u->start = xcalloc((size_t)nv + 2, sizeof *u->start);
-	/* count */
-	for (int32_t pc = 0; pc < p->nins; pc++) {
-		const Ins *ins = &p->ins[pc];
-		const Opnd *o;
-		for (int32_t k = 0; (o = ana_operand(ins, k)) != NULL; k++) {
-			if (o->kind != OPND_VAR || o->var < 0 || o->var >= nv || seen[o->var] == pc)
-				continue;
-			seen[o->var] = pc;
-			u->start[o->var + 1]++;
+	int32_t *fill = NULL;
+	/* pass 0 counts the uses of each variable, pass 1 files them */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			for (int32_t v = 0; v < nv; v++)
+				u->start[v + 1] += u->start[v];
+			size_t total = (size_t)u->start[nv];
+			u->pc = xmalloc((total ? total : 1) * sizeof *u->pc);
+			fill = xmalloc(((size_t)nv + 1) * sizeof *fill);
+			for (int32_t v = 0; v < nv; v++) {
+				fill[v] = u->start[v];
+				seen[v] = -1;
+			}
 		}
-	}
-	for (int32_t v = 0; v < nv; v++)
-		u->start[v + 1] += u->start[v];
-	size_t total = (size_t)u->start[nv];
-	u->pc = xmalloc((total ? total : 1) * sizeof *u->pc);
-	int32_t *fill = xmalloc(((size_t)nv + 1) * sizeof *fill);
-	for (int32_t v = 0; v < nv; v++) {
-		fill[v] = u->start[v];
-		seen[v] = -1;
-	}
-	for (int32_t pc = 0; pc < p->nins; pc++) {
-		const Ins *ins = &p->ins[pc];
-		const Opnd *o;
-		for (int32_t k = 0; (o = ana_operand(ins, k)) != NULL; k++) {
-			if (o->kind != OPND_VAR || o->var < 0 || o->var >= nv || seen[o->var] == pc)
-				continue;
-			seen[o->var] = pc;
-			u->pc[fill[o->var]++] = pc;
+		for (int32_t pc = 0; pc < p->nins; pc++) {
+			const Ins *ins = &p->ins[pc];
+			const Opnd *o;
+			for (int32_t k = 0; (o = ana_operand(ins, k)) != NULL; k++) {
+				if (o->kind != OPND_VAR || o->var < 0 || o->var >= nv || seen[o->var] == pc)
+					continue;
+				seen[o->var] = pc;
+				if (pass == 0)
+					u->start[o->var + 1]++;
+				else
+					u->pc[fill[o->var]++] = pc;
+			}
 		}
 	}
 	free(fill);

@@ -71,25 +71,37 @@ static void put_value(Buf *b, bool def, Num v)
 		buf_puts(b, "undef");
 }
 
-/* Compare slot k of pt with (def, v); on a change, describe it, update the
-** snapshot and return true. */
-static bool slot_changed(DbgPoint *pt, int32_t k, bool def, Num v, Buf *b, const char *who, int32_t *shown)
+/* The watched thing's name, as a change report starts. */
+static void put_watched(Buf *b, const Dbg *s, const DbgPoint *pt)
+{
+	if (pt->kind == POINT_WATCH_VAR)
+		buf_printf(b, "%s: ", s->prog->vars[pt->var].name);
+	else
+		buf_printf(b, "mem[%lld]: ", (long long)pt->addr);
+}
+
+/* Compare slot k of pt (thread k, or the cell) with (def, v); on a change,
+** describe it in b (the first eight), update the snapshot, count it. Nothing
+** is formatted or allocated while nothing changes: this runs every step. */
+static void slot_check(const Dbg *s, DbgPoint *pt, int32_t k, bool def, Num v, Buf *b, int32_t *changes)
 {
 	bool was = pt->olddef[k];
 	if (was == def && (!def || num_eq(pt->old[k], v)))
-		return false;
-	if (*shown < 8) {
-		buf_puts(b, *shown ? ", " : "");
-		buf_puts(b, who);
+		return;
+	if (*changes == 0)
+		put_watched(b, s, pt);
+	if (*changes < 8) {
+		buf_puts(b, *changes ? ", " : "");
+		if (pt->kind == POINT_WATCH_VAR)
+			buf_printf(b, "t%d ", k);
 		put_value(b, was, pt->old[k]);
 		buf_puts(b, " → ");
 		put_value(b, def, v);
 	}
-	++*shown;
+	++*changes;
 	num_free(&pt->old[k]);
 	pt->olddef[k] = def;
 	pt->old[k] = def ? num_copy(v) : (Num){0, NULL};
-	return true;
 }
 
 /* After warp w made a step: the first watchpoint whose value changed. */
@@ -100,31 +112,22 @@ static int32_t check_watches(Dbg *s, int32_t wi, char **detail)
 	for (int32_t i = 0; i < s->npoints; i++) {
 		DbgPoint *pt = &s->points[i];
 		Buf b = {0};
-		int32_t shown = 0;
-		char who[32];
+		int32_t changes = 0;
+		Num v = {0, NULL};
 		if (pt->kind == POINT_WATCH_VAR) {
-			buf_printf(&b, "%s: ", s->prog->vars[pt->var].name);
 			/* only the lanes of the warp that stepped can have changed */
-			for (int32_t t = w->base; t < w->base + w->size; t++) {
-				Num v = {0, NULL};
-				bool def = sem_get(m, pt->var, t, &v);
-				snprintf(who, sizeof who, "t%d ", t);
-				slot_changed(pt, t, def, v, &b, who, &shown);
-			}
+			for (int32_t t = w->base; t < w->base + w->size; t++)
+				slot_check(s, pt, t, sem_get(m, pt->var, t, &v), v, &b, &changes);
 		} else if (pt->kind == POINT_WATCH_MEM) {
-			buf_printf(&b, "mem[%lld]: ", (long long)pt->addr);
-			Num v = {0, NULL};
-			bool def = mem_get(&m->shared, pt->addr, &v);
-			slot_changed(pt, 0, def, v, &b, "", &shown);
+			slot_check(s, pt, 0, mem_get(&m->shared, pt->addr, &v), v, &b, &changes);
 		}
-		if (shown) {
-			if (shown > 8)
-				buf_printf(&b, ", ... (%d threads in all)", shown);
+		if (changes) {
+			if (changes > 8)
+				buf_printf(&b, ", ... (%d threads in all)", changes);
 			pt->hits++;
 			*detail = buf_steal(&b);
 			return pt->id;
 		}
-		buf_free(&b);
 	}
 	return -1;
 }
@@ -266,26 +269,20 @@ static bool step1(Dbg *s, DbgStepHook hook, void *ctx, DbgStop *stop)
 		*stop = stop_of_status(m, stop->steps);
 		return false;
 	}
-	int32_t w;
-	if (s->forced_warp >= 0) {
-		w = dbg_next_warp(s);
-		if (w < 0) {
-			stop->kind = STOP_BLOCKED;
-			return false;
-		}
-		if (m->steps < s->nhist && s->hist[m->steps] != w) {
-			/* a new schedule from here: forget the recorded future */
-			s->nhist = m->steps;
-			drop_checkpoints_after(s, m->steps);
-		}
-	} else if (m->steps < s->nhist) {
-		w = s->hist[m->steps];
-	} else {
-		w = sem_schedule(m);
+	int32_t w = dbg_next_warp(s);
+	if (w < 0 && s->forced_warp >= 0) {
+		stop->kind = STOP_BLOCKED;
+		return false;
 	}
 	if (w < 0) {
+		sem_schedule(m); /* records the deadlock */
 		*stop = stop_of_status(m, stop->steps);
 		return false;
+	}
+	if (m->steps < s->nhist && s->hist[m->steps] != w) {
+		/* a forced warp starts a new schedule from here: forget the recorded future */
+		s->nhist = m->steps;
+		drop_checkpoints_after(s, m->steps);
 	}
 	uint64_t before = m->steps;
 	StepInfo info;
@@ -540,23 +537,22 @@ ThreadState dbg_thread_state(const Machine *m, int32_t t, int32_t *pc)
 		*pc = w->pc;
 		return w->status == WARP_BARRIER ? THREAD_BARRIER : THREAD_ACTIVE;
 	}
-	size_t nw = (size_t)w->nw;
 	if (m->opt.model == MODEL_IPDOM) {
 		/* the topmost entry holding it says where it goes on: an entry at
 		** the reconvergence point of the one above it waits there */
 		for (int32_t k = w->nents - 1; k >= 0; k--)
-			if (bit_get(w->entbits + (size_t)k * nw, l)) {
+			if (bit_get(sem_ent_mask(w, k), l)) {
 				*pc = w->ents[k].pc;
 				bool waits = k + 1 < w->nents && w->ents[k + 1].rpc == w->ents[k].pc;
 				return waits ? THREAD_WAITING : THREAD_DEFERRED;
 			}
 	} else {
 		for (int32_t k = w->nnodes - 1; k >= 0; k--) {
-			if (bit_get(w->nodebits + (size_t)(2 * k + 1) * nw, l)) {
+			if (bit_get(sem_node_todo(w, k), l)) {
 				*pc = w->nodes[k].lnext;
 				return THREAD_DEFERRED;
 			}
-			if (bit_get(w->nodebits + (size_t)(2 * k) * nw, l)) {
+			if (bit_get(sem_node_done(w, k), l)) {
 				*pc = w->nodes[k].done_pc;
 				return THREAD_WAITING;
 			}

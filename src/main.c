@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "ana.h"
+#include "args.h"
 #include "cfg.h"
 #include "gen.h"
 #include "gsa.h"
@@ -162,11 +163,6 @@ static void run_hook(void *vctx, const Machine *m, const StepInfo *s)
 	out(&c->line);
 }
 
-static bool parse_num_arg(const char *s, Num *v)
-{
-	return num_parse(s, strlen(s), v);
-}
-
 /* Index of arg among words (NULL-terminated), or -1 with msg set to
 ** "OPT must be a, b or c, not 'ARG'". */
 static int choice(const char *opt, const char *arg, const char *const *words, char *msg, size_t len)
@@ -196,47 +192,6 @@ static int choice(const char *opt, const char *arg, const char *const *words, ch
 			USAGE("%s", msg_);                                                               \
 		lhs = i_;                                                                            \
 	} while (0)
-
-/* --param NAME=INT (arg is modified: the name is cut at '='). */
-static bool add_param(char *arg, ParamSetting **params, int32_t *n, int32_t *cap)
-{
-	char *eq = strchr(arg, '=');
-	Num val;
-	if (!eq || eq == arg || !parse_num_arg(eq + 1, &val))
-		return false;
-	*eq = 0;
-	ParamSetting ps = {arg, val};
-	VEC_PUSH(*params, *n, *cap, ps);
-	return true;
-}
-
-/* --data ADDR=INT[,INT...]; returns NULL or what is wrong. */
-static const char *add_data(char *arg, MemInit **data, int32_t *n, int32_t *cap)
-{
-	static char msg[160];
-	long long v;
-	char *eq = strchr(arg, '=');
-	if (!eq || !str_to_ll(arg == eq ? "" : (*eq = 0, arg), 0, LLONG_MAX, &v)) {
-		snprintf(msg, sizeof msg, "--data needs ADDR=INT[,INT...], not '%.100s'", arg);
-		return msg;
-	}
-	int64_t addr = v;
-	for (char *s = eq + 1;; addr++) {
-		char *comma = strchr(s, ',');
-		if (comma)
-			*comma = 0;
-		Num val;
-		if (!parse_num_arg(s, &val)) {
-			snprintf(msg, sizeof msg, "--data: '%.100s' is not an integer", s);
-			return msg;
-		}
-		MemInit mi = {addr, 1, val, LOC_NONE};
-		VEC_PUSH(*data, *n, *cap, mi);
-		if (!comma)
-			return NULL;
-		s = comma + 1;
-	}
-}
 
 static int cmd_run(int argc, char **argv)
 {
@@ -268,10 +223,7 @@ static int cmd_run(int argc, char **argv)
 	SemOptions so = {0};
 	RunCtx ctx = {0};
 	bool profile = false, quiet = false, all = false;
-	ParamSetting *params = NULL;
-	int32_t nparams = 0, capparams = 0;
-	MemInit *data = NULL;
-	int32_t ndata = 0, capdata = 0;
+	SemArgs sa = {0}; /* --param, --data */
 	int status = EXIT_OK;
 	long long v;
 	int c;
@@ -297,11 +249,8 @@ static int cmd_run(int argc, char **argv)
 			so.warpsize = (int32_t)v;
 			break;
 		case 'p':
-			if (!add_param(optarg, &params, &nparams, &capparams))
-				USAGE("--param needs NAME=INT, not '%s'", optarg);
-			break;
 		case 'd': {
-			const char *bad = add_data(optarg, &data, &ndata, &capdata);
+			const char *bad = c == 'p' ? args_param(&sa, "--param", optarg) : args_data(&sa, "--data", optarg);
 			if (bad)
 				USAGE("%s", bad);
 			break;
@@ -363,10 +312,7 @@ static int cmd_run(int argc, char **argv)
 		file = argv[optind];
 	if (nfiles != 1)
 		USAGE(nfiles ? "takes one FILE, got %s" : "needs a FILE%s", nfiles ? "several" : "");
-	so.params = params;
-	so.nparams = nparams;
-	so.data = data;
-	so.ndata = ndata;
+	args_lend(&sa, &so);
 
 	Program *p = load(file, false, &status);
 	if (p) {
@@ -414,12 +360,7 @@ static int cmd_run(int argc, char **argv)
 done:
 	buf_free(&ctx.line);
 	buf_free(&ctx.trace_json);
-	for (int32_t i = 0; i < nparams; i++)
-		num_free(&params[i].value);
-	free(params);
-	for (int32_t i = 0; i < ndata; i++)
-		num_free(&data[i].value);
-	free(data);
+	args_free(&sa);
 	return status;
 }
 
@@ -984,10 +925,7 @@ static int cmd_analyze(int argc, char **argv)
 	AnaOptions ao = {.domain = ANA_POLY, .degree = 2};
 	VerifyOptions vo = {.max_threads = 8};
 	bool verify = false, dot = false, ascii = false, json = false, summary_only = false, timing = false;
-	ParamSetting *params = NULL;
-	int32_t nparams = 0, capparams = 0;
-	MemInit *data = NULL;
-	int32_t ndata = 0, capdata = 0;
+	SemArgs sa = {0}; /* --param, --data */
 	const char **files = NULL;
 	int32_t nfiles = 0, capfiles = 0;
 	int status = EXIT_OK;
@@ -1031,11 +969,8 @@ static int cmd_analyze(int argc, char **argv)
 				vo.max_threads = (int32_t)v;
 			break;
 		case 'p':
-			if (!add_param(optarg, &params, &nparams, &capparams))
-				USAGE("--param needs NAME=INT, not '%s'", optarg);
-			break;
 		case 'd': {
-			const char *bad = add_data(optarg, &data, &ndata, &capdata);
+			const char *bad = c == 'p' ? args_param(&sa, "--param", optarg) : args_data(&sa, "--data", optarg);
 			if (bad)
 				USAGE("%s", bad);
 			break;
@@ -1061,10 +996,7 @@ static int cmd_analyze(int argc, char **argv)
 		USAGE("needs a FILE%s", "");
 	if (dot && nfiles != 1)
 		USAGE("--dot takes one FILE%s", "");
-	vo.sem.params = params;
-	vo.sem.nparams = nparams;
-	vo.sem.data = data;
-	vo.sem.ndata = ndata;
+	args_lend(&sa, &vo.sem);
 	Tally tl = {0};
 	Buf b = {0};
 	Json j;
@@ -1178,12 +1110,7 @@ static int cmd_analyze(int argc, char **argv)
 	buf_free(&b);
 done:
 	free(files);
-	for (int32_t i = 0; i < nparams; i++)
-		num_free(&params[i].value);
-	free(params);
-	for (int32_t i = 0; i < ndata; i++)
-		num_free(&data[i].value);
-	free(data);
+	args_free(&sa);
 	return status;
 }
 

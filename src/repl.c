@@ -21,6 +21,7 @@
 #endif
 
 #include "ana.h"
+#include "args.h"
 #include "dbg.h"
 #include "gsa.h"
 #include "report.h"
@@ -43,10 +44,7 @@ typedef struct Repl {
 	Program *prog;
 	Dbg *dbg;
 	SemOptions opt;    /* threads, warpsize, model, paper readings, limits */
-	ParamSetting *params; /* names owned */
-	int32_t nparams, capparams;
-	MemInit *data;
-	int32_t ndata, capdata;
+	SemArgs sa;        /* param, data */
 	PointSpec *specs;
 	int32_t nspecs, capspecs;
 	bool echo;         /* scripted: print each command after the prompt */
@@ -178,11 +176,8 @@ static void show_next(Repl *r)
 static void describe_session(Repl *r)
 {
 	const Machine *m = r->dbg->m;
-	say(r, "%s: %d thread%s", r->path, m->nthreads, m->nthreads == 1 ? "" : "s");
-	if (m->opt.model == MODEL_MIMD)
-		say(r, ", each its own warp");
-	else
-		say(r, " in %d warp%s of %d", m->nwarps, m->nwarps == 1 ? "" : "s", m->warpsize);
+	say(r, "%s: ", r->path);
+	report_shape(&r->out, m);
 	say(r, ", model %s\n", sem_model_name(m->opt.model));
 }
 
@@ -193,23 +188,15 @@ static bool set_point(Repl *r, const char *text, bool watch, bool quiet);
 static bool new_session(Repl *r, bool quiet)
 {
 	/* parameters set for another program do not carry over */
-	int32_t kept = 0;
-	for (int32_t i = 0; i < r->nparams; i++) {
-		int32_t x = ir_find_var(r->prog, r->params[i].name);
-		if (x >= 0 && r->prog->vars[x].is_param) {
-			r->params[kept++] = r->params[i];
+	for (int32_t i = r->sa.nparams - 1; i >= 0; i--) {
+		int32_t x = ir_find_var(r->prog, r->sa.params[i].name);
+		if (x >= 0 && r->prog->vars[x].is_param)
 			continue;
-		}
-		say(r, "param %s dropped: %s has no such parameter\n", r->params[i].name, r->path);
-		free((char *)r->params[i].name);
-		num_free(&r->params[i].value);
+		say(r, "param %s dropped: %s has no such parameter\n", r->sa.params[i].name, r->path);
+		args_drop_param(&r->sa, i);
 	}
-	r->nparams = kept;
 	SemOptions o = r->opt;
-	o.params = r->params;
-	o.nparams = r->nparams;
-	o.data = r->data;
-	o.ndata = r->ndata;
+	args_lend(&r->sa, &o);
 	Diags d;
 	diag_init(&d, r->prog->path, r->prog->src, r->prog->srclen);
 	Dbg *s = dbg_new(r->prog, &o, &d);
@@ -703,15 +690,7 @@ static bool item_value(const Machine *m, const Item *it, int32_t t, Buf *b)
 		num_buf(b, v);
 		return true;
 	}
-	int64_t x = 0;
-	switch ((Special)it->special) {
-	case SPEC_TID: x = t; break;
-	case SPEC_LANEID: x = t % m->warpsize; break;
-	case SPEC_WARPID: x = t / m->warpsize; break;
-	case SPEC_NTID: x = m->nthreads; break;
-	case SPEC_NWARPS: x = (m->nthreads + m->warpsize - 1) / m->warpsize; break;
-	default: x = m->warpsize; break;
-	}
+	int64_t x = sem_special(m, (Special)it->special, t);
 	buf_printf(b, "%lld", (long long)x);
 	return true;
 }
@@ -879,7 +858,6 @@ static void info_stack_of(Repl *r, int32_t wi)
 {
 	const Machine *m = r->dbg->m;
 	const Warp *w = &m->warps[wi];
-	size_t nw = (size_t)w->nw;
 	if (m->opt.model == MODEL_IPDOM) {
 		say(r, "warp %d: SIMT stack, top first: (pc, reconvergence pc, mask)%s\n", wi,
 		    w->nents ? "" : " = []");
@@ -889,7 +867,7 @@ static void info_stack_of(Repl *r, int32_t wi)
 			buf_puts(&r->out, ", ");
 			put_pc(r, w->ents[k].rpc);
 			buf_puts(&r->out, ", ");
-			sem_print_set(&r->out, m, wi, w->entbits + (size_t)k * nw);
+			sem_print_set(&r->out, m, wi, sem_ent_mask(w, k));
 			buf_puts(&r->out, ")\n");
 		}
 		return;
@@ -899,11 +877,11 @@ static void info_stack_of(Repl *r, int32_t wi)
 		say(r, "  %d  (", k);
 		put_pc(r, w->nodes[k].lid);
 		buf_puts(&r->out, ", ");
-		sem_print_set(&r->out, m, wi, w->nodebits + (size_t)(2 * k) * nw);
+		sem_print_set(&r->out, m, wi, sem_node_done(w, k));
 		buf_puts(&r->out, ", ");
 		put_pc(r, w->nodes[k].lnext);
 		buf_puts(&r->out, ", ");
-		sem_print_set(&r->out, m, wi, w->nodebits + (size_t)(2 * k + 1) * nw);
+		sem_print_set(&r->out, m, wi, sem_node_todo(w, k));
 		buf_puts(&r->out, ")   pushed by ");
 		put_ins(r, w->nodes[k].lid);
 		buf_putc(&r->out, '\n');
@@ -1320,58 +1298,33 @@ static bool cmd_model(Repl *r, char *args)
 static bool cmd_param(Repl *r, char *args)
 {
 	char *w = word(&args);
-	char *eq = w ? strchr(w, '=') : NULL;
-	Num v;
-	if (!eq || eq == w || !num_parse(eq + 1, strlen(eq + 1), &v) || word(&args))
+	if (!w || word(&args))
 		return fail(r, "param needs NAME=INT");
-	*eq = 0;
-	if (r->prog) {
+	char *eq = strchr(w, '=');
+	if (r->prog && eq) {
+		*eq = 0;
 		int32_t x = ir_find_var(r->prog, w);
-		if (x < 0 || !r->prog->vars[x].is_param) {
-			num_free(&v);
+		if (x < 0 || !r->prog->vars[x].is_param)
 			return fail(r, "'%s' is not a parameter of %s", w, r->path);
-		}
+		*eq = '=';
 	}
-	int32_t i = 0;
-	while (i < r->nparams && strcmp(r->params[i].name, w))
-		i++;
-	if (i == r->nparams) {
-		ParamSetting ps = {xstrdup(w), {0, NULL}};
-		VEC_PUSH(r->params, r->nparams, r->capparams, ps);
-	}
-	num_free(&r->params[i].value);
-	r->params[i].value = v;
+	const char *bad = args_param(&r->sa, "param", w);
+	if (bad)
+		return fail(r, "%s", bad);
 	return restart_with_options(r);
 }
 
 static bool cmd_data(Repl *r, char *args)
 {
 	char *w = word(&args);
-	if (w && !strcmp(w, "clear") && !word(&args)) {
-		while (r->ndata > 0)
-			num_free(&r->data[--r->ndata].value);
-		return restart_with_options(r);
-	}
-	char *eq = w ? strchr(w, '=') : NULL;
-	long long addr;
-	if (!eq || word(&args) || (*eq = 0, !str_to_ll(w, 0, LLONG_MAX, &addr)))
+	if (!w || word(&args))
 		return fail(r, "data needs ADDR=INT[,INT...] or 'clear'");
-	int32_t first = r->ndata;
-	for (char *s = eq + 1;; addr++) {
-		char *comma = strchr(s, ',');
-		if (comma)
-			*comma = 0;
-		Num v;
-		if (!num_parse(s, strlen(s), &v)) {
-			while (r->ndata > first)
-				num_free(&r->data[--r->ndata].value);
-			return fail(r, "data: '%s' is not an integer", s);
-		}
-		MemInit mi = {addr, 1, v, LOC_NONE};
-		VEC_PUSH(r->data, r->ndata, r->capdata, mi);
-		if (!comma)
-			break;
-		s = comma + 1;
+	if (!strcmp(w, "clear"))
+		args_clear_data(&r->sa);
+	else {
+		const char *bad = args_data(&r->sa, "data", w);
+		if (bad)
+			return fail(r, "%s", bad);
 	}
 	return restart_with_options(r);
 }
@@ -1401,9 +1354,9 @@ static bool cmd_set(Repl *r, char *args)
 		    (unsigned long long)r->opt.seed,
 		    (unsigned long long)(r->opt.max_steps ? r->opt.max_steps : SEM_DEFAULT_MAX_STEPS),
 		    r->trace ? "on" : "off");
-		for (int32_t i = 0; i < r->nparams; i++) {
-			say(r, "param %s=", r->params[i].name);
-			num_buf(&r->out, r->params[i].value);
+		for (int32_t i = 0; i < r->sa.nparams; i++) {
+			say(r, "param %s=", r->sa.params[i].name);
+			num_buf(&r->out, r->sa.params[i].value);
 			buf_putc(&r->out, '\n');
 		}
 		return true;
@@ -1784,14 +1737,7 @@ static void repl_free(Repl *r)
 	if (r->prog)
 		ir_free(r->prog);
 	free(r->path);
-	for (int32_t i = 0; i < r->nparams; i++) {
-		free((char *)r->params[i].name);
-		num_free(&r->params[i].value);
-	}
-	free(r->params);
-	for (int32_t i = 0; i < r->ndata; i++)
-		num_free(&r->data[i].value);
-	free(r->data);
+	args_free(&r->sa);
 	for (int32_t i = 0; i < r->nspecs; i++)
 		free(r->specs[i].text);
 	free(r->specs);

@@ -63,7 +63,7 @@ void report_step_line(Buf *b, const Machine *m, const StepInfo *s)
 		** waiting at the reconvergence point */
 		if (w->nents >= 2) {
 			const IpdomEntry *top = &w->ents[w->nents - 1], *e = &w->ents[w->nents - 2];
-			const uint64_t *mask = w->entbits + (size_t)(w->nents - 2) * nw;
+			const uint64_t *mask = sem_ent_mask(w, w->nents - 2);
 			if (e->rpc == top->rpc && e->pc != e->rpc) {
 				buf_puts(b, "  deferred ");
 				sem_print_set(b, m, s->warp, mask);
@@ -82,8 +82,8 @@ void report_step_line(Buf *b, const Machine *m, const StepInfo *s)
 		}
 	} else if (w->nnodes > 0) {
 		int32_t k = w->nnodes - 1;
-		const uint64_t *done = w->nodebits + (size_t)(2 * k) * nw;
-		const uint64_t *todo = w->nodebits + (size_t)(2 * k + 1) * nw;
+		const uint64_t *done = sem_node_done(w, k);
+		const uint64_t *todo = sem_node_todo(w, k);
 		if (bits_count(todo, w->nw)) {
 			buf_puts(b, "  deferred ");
 			sem_print_set(b, m, s->warp, todo);
@@ -161,7 +161,7 @@ static void json_stack(Json *j, const Machine *m, int32_t wi)
 			json_key(j, "rpc");
 			json_where(j, p, w->ents[k].rpc);
 			json_key(j, "mask");
-			json_set(j, m, wi, w->entbits + (size_t)k * (size_t)w->nw);
+			json_set(j, m, wi, sem_ent_mask(w, k));
 			json_obj_end(j);
 		}
 	} else {
@@ -170,11 +170,11 @@ static void json_stack(Json *j, const Machine *m, int32_t wi)
 			json_key(j, "l_id");
 			json_where(j, p, w->nodes[k].lid);
 			json_key(j, "done");
-			json_set(j, m, wi, w->nodebits + (size_t)(2 * k) * (size_t)w->nw);
+			json_set(j, m, wi, sem_node_done(w, k));
 			json_key(j, "l_next");
 			json_where(j, p, w->nodes[k].lnext);
 			json_key(j, "todo");
-			json_set(j, m, wi, w->nodebits + (size_t)(2 * k + 1) * (size_t)w->nw);
+			json_set(j, m, wi, sem_node_todo(w, k));
 			json_obj_end(j);
 		}
 	}
@@ -383,16 +383,21 @@ void report_rule_counts(Buf *b, const Machine *m)
 	buf_putc(b, '\n');
 }
 
-void report_run_text(Buf *b, const Machine *m, bool profile, bool state, bool all)
+void report_shape(Buf *b, const Machine *m)
 {
-	const Program *p = m->prog;
-	buf_printf(b, "%s: %s (model %s, %d thread%s", p->path, sem_status_name(m->status),
-	           sem_model_name(m->opt.model), m->nthreads, m->nthreads == 1 ? "" : "s");
+	buf_printf(b, "%d thread%s", m->nthreads, m->nthreads == 1 ? "" : "s");
 	int32_t nw = (m->nthreads + m->warpsize - 1) / m->warpsize;
 	if (m->opt.model == MODEL_MIMD)
 		buf_printf(b, ", each its own warp");
 	else
 		buf_printf(b, " in %d warp%s of %d", nw, nw == 1 ? "" : "s", m->warpsize);
+}
+
+void report_run_text(Buf *b, const Machine *m, bool profile, bool state, bool all)
+{
+	const Program *p = m->prog;
+	buf_printf(b, "%s: %s (model %s, ", p->path, sem_status_name(m->status), sem_model_name(m->opt.model));
+	report_shape(b, m);
 	buf_puts(b, ")\n");
 	if (state) {
 		print_cells(b, &m->shared, "Σ", all);

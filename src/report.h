@@ -21,6 +21,9 @@ void report_trace_json(Buf *b, const Machine *m, const StepInfo *s);
 void report_grid_header(Buf *b, const Machine *m);
 void report_grid_row(Buf *b, const Machine *m, const StepInfo *s);
 
+/* "4 threads in 1 warp of 4", "8 threads, each its own warp" (mimd). */
+void report_shape(Buf *b, const Machine *m);
+
 /* Final state (Σ cells written or initialised, each thread's variables,
 ** local memory) and the measures of semantics.md §7; with profile, the
 ** divergence map (visits and divergences per branch) and block executions. */

@@ -332,8 +332,10 @@ bool sem_get(const Machine *m, int32_t v, int32_t t, Num *out)
 	return true;
 }
 
-static int64_t special_scalar(const Machine *m, Special s)
+int64_t sem_special(const Machine *m, Special s, int32_t t)
 {
+	if (m->spec[s])
+		return m->spec[s][t];
 	switch (s) {
 	case SPEC_NTID: return m->nthreads;
 	case SPEC_NWARPS: return (m->nthreads + m->warpsize - 1) / m->warpsize;
@@ -350,9 +352,7 @@ static inline Num opnd_num(const Machine *m, const Opnd *o, int32_t t)
 	case OPND_VAR: return lane_num(m, o->var, t);
 	case OPND_LIT: return o->lit;
 	case OPND_SPECIAL:
-		if (m->spec[o->special])
-			return NUM_I(m->spec[o->special][t]);
-		return NUM_I(special_scalar(m, o->special));
+		return NUM_I(sem_special(m, o->special, t));
 	default: return NUM_I(0);
 	}
 }
@@ -522,7 +522,7 @@ static bool src_of(const Machine *m, const Opnd *o, Src *s)
 		return true;
 	case OPND_SPECIAL:
 		s->p = m->spec[o->special];
-		s->k = special_scalar(m, o->special);
+		s->k = s->p ? 0 : sem_special(m, (Special)o->special, 0);
 		return true;
 	default:
 		s->p = NULL;
@@ -1153,8 +1153,6 @@ static bool split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jum
 	return true;
 }
 
-static uint64_t *node_done(Warp *w, int32_t k) { return w->nodebits + (size_t)(2 * k) * (size_t)w->nw; }
-static uint64_t *node_todo(Warp *w, int32_t k) { return w->nodebits + (size_t)(2 * k + 1) * (size_t)w->nw; }
 
 /* Per-slot heap bytes of a stack (for the --max-memory budget: a program
 ** without syncs can grow Π by a node per iteration). */
@@ -1172,8 +1170,8 @@ static void push_node(Machine *m, Warp *w, int32_t lid, int32_t lnext, const uin
 	}
 	int32_t k = w->nnodes++;
 	w->nodes[k] = (SyncNode){lid, lnext, -1};
-	bits_clear(node_done(w, k), w->nw);
-	bits_copy(node_todo(w, k), todo, w->nw);
+	bits_clear(sem_node_done(w, k), w->nw);
+	bits_copy(sem_node_todo(w, k), todo, w->nw);
 }
 
 /* push(Π, Θ_j, pc, L) of Table 3.3, generalised (semantics.md §2): a branch
@@ -1184,10 +1182,10 @@ static void push_node(Machine *m, Warp *w, int32_t lid, int32_t lnext, const uin
 static bool push(Machine *m, Warp *w, const uint64_t *todo, int32_t pc, int32_t L)
 {
 	int32_t top = w->nnodes - 1;
-	if (m->opt.strict_push && top >= 0 && !bits_empty(node_done(w, top), w->nw))
+	if (m->opt.strict_push && top >= 0 && !bits_empty(sem_node_done(w, top), w->nw))
 		return false;
 	if (top >= 0 && w->nodes[top].lid == pc && w->nodes[top].lnext == L)
-		bits_or(node_todo(w, top), todo, w->nw);
+		bits_or(sem_node_todo(w, top), todo, w->nw);
 	else
 		push_node(m, w, pc, L, todo);
 	return true;
@@ -1252,7 +1250,7 @@ static bool rule_branch_sync(Machine *m, Warp *w, int32_t pc, const Ins *ins, Ru
 bool sem_sync_pops(const Warp *w)
 {
 	int32_t top = w->nnodes - 1;
-	return top >= 0 && bits_empty(w->nodebits + (size_t)(2 * top + 1) * (size_t)w->nw, w->nw);
+	return top >= 0 && bits_empty(sem_node_todo(w, top), w->nw);
 }
 
 static bool rule_sync(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
@@ -1266,7 +1264,7 @@ static bool rule_sync(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
 		          ngsa ? "implicit sync (γ/η block)" : "sync");
 		return false;
 	}
-	uint64_t *todo = node_todo(w, top), *done = node_done(w, top);
+	uint64_t *todo = sem_node_todo(w, top), *done = sem_node_done(w, top);
 	if (!sem_sync_pops(w)) {
 		/* SS: the arrived PEs wait (Θ_done), the deferred ones resume at l_next */
 		*rule = RULE_SS;
@@ -1317,7 +1315,7 @@ static void rule_exit_sync(Machine *m, Warp *w)
 	w->idx_ok = false;
 	while (w->nnodes > 0) {
 		int32_t top = w->nnodes - 1;
-		uint64_t *todo = node_todo(w, top), *done = node_done(w, top);
+		uint64_t *todo = sem_node_todo(w, top), *done = sem_node_done(w, top);
 		if (!bits_empty(todo, w->nw)) {
 			set_active(w, todo);
 			bits_clear(todo, w->nw);
@@ -1339,7 +1337,6 @@ static void rule_exit_sync(Machine *m, Warp *w)
 
 /* ---- model ipdom: the hardware SIMT stack (semantics.md §5) -------------------- */
 
-static uint64_t *ent_mask(Warp *w, int32_t k) { return w->entbits + (size_t)k * (size_t)w->nw; }
 
 static void ipdom_push(Machine *m, Warp *w, int32_t pc, int32_t rpc, const uint64_t *mask)
 {
@@ -1352,7 +1349,7 @@ static void ipdom_push(Machine *m, Warp *w, int32_t pc, int32_t rpc, const uint6
 	}
 	int32_t k = w->nents++;
 	w->ents[k] = (IpdomEntry){pc, rpc};
-	bits_copy(ent_mask(w, k), mask, w->nw);
+	bits_copy(sem_ent_mask(w, k), mask, w->nw);
 }
 
 /* Pop (free of cost) entries that reached their reconvergence point or lost
@@ -1362,7 +1359,7 @@ static void ipdom_settle(Machine *m, Warp *w)
 	bool popped = false;
 	while (w->nents > 0) {
 		IpdomEntry *e = &w->ents[w->nents - 1];
-		if (e->pc != e->rpc && !bits_empty(ent_mask(w, w->nents - 1), w->nw))
+		if (e->pc != e->rpc && !bits_empty(sem_ent_mask(w, w->nents - 1), w->nw))
 			break;
 		w->nents--;
 		popped = true;
@@ -1377,8 +1374,8 @@ static void ipdom_settle(Machine *m, Warp *w)
 		w->entered = true;
 	int32_t k = w->nents - 1;
 	w->pc = w->ents[k].pc;
-	if (!bits_eq(w->active, ent_mask(w, k), w->nw))
-		set_active(w, ent_mask(w, k));
+	if (!bits_eq(w->active, sem_ent_mask(w, k), w->nw))
+		set_active(w, sem_ent_mask(w, k));
 }
 
 static void ipdom_goto(Machine *m, Warp *w, int32_t from, int32_t to)
@@ -1430,7 +1427,7 @@ static void rule_exit_ipdom(Machine *m, Warp *w)
 	bits_copy(gone, w->active, w->nw);
 	finish_threads(m, w, gone);
 	for (int32_t k = 0; k < w->nents; k++)
-		bits_andnot(ent_mask(w, k), gone, w->nw);
+		bits_andnot(sem_ent_mask(w, k), gone, w->nw);
 	ipdom_settle(m, w);
 }
 
@@ -2097,7 +2094,7 @@ void sem_print_stack(Buf *b, const Machine *m, int32_t wi)
 			buf_puts(b, ", ");
 			print_pc(b, m, w->ents[k].rpc);
 			buf_puts(b, ", ");
-			sem_print_set(b, m, wi, w->entbits + (size_t)k * (size_t)w->nw);
+			sem_print_set(b, m, wi, sem_ent_mask(w, k));
 			buf_puts(b, k ? ") : " : ")");
 		}
 		return;
@@ -2112,11 +2109,11 @@ void sem_print_stack(Buf *b, const Machine *m, int32_t wi)
 		buf_putc(b, '(');
 		print_pc(b, m, w->nodes[k].lid);
 		buf_puts(b, ", ");
-		sem_print_set(b, m, wi, w->nodebits + (size_t)(2 * k) * (size_t)w->nw);
+		sem_print_set(b, m, wi, sem_node_done(w, k));
 		buf_puts(b, ", ");
 		print_pc(b, m, w->nodes[k].lnext);
 		buf_puts(b, ", ");
-		sem_print_set(b, m, wi, w->nodebits + (size_t)(2 * k + 1) * (size_t)w->nw);
+		sem_print_set(b, m, wi, sem_node_todo(w, k));
 		buf_puts(b, k ? ") : " : ")");
 	}
 }

@@ -137,6 +137,20 @@ typedef struct Warp {
 	bool idx_ok;
 } Warp;
 
+/* The sets of node k of Π (sync) and of entry k of the SIMT stack (ipdom). */
+static inline uint64_t *sem_node_done(const Warp *w, int32_t k)
+{
+	return w->nodebits + (size_t)(2 * k) * (size_t)w->nw;
+}
+static inline uint64_t *sem_node_todo(const Warp *w, int32_t k)
+{
+	return w->nodebits + (size_t)(2 * k + 1) * (size_t)w->nw;
+}
+static inline uint64_t *sem_ent_mask(const Warp *w, int32_t k)
+{
+	return w->entbits + (size_t)k * (size_t)w->nw;
+}
+
 typedef struct Race {
 	int64_t cell;
 	int32_t pc;
@@ -247,6 +261,8 @@ bool sem_sync_pops(const Warp *w);
 ** NULL when t came by an edge a φ has no operand for. */
 const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32_t t);
 
+/* The value of a special variable (tid, laneid, ...) in thread t. */
+int64_t sem_special(const Machine *m, Special s, int32_t t);
 /* Value of variable v in thread t (borrowed), false if unassigned. */
 bool sem_get(const Machine *m, int32_t v, int32_t t, Num *out);
 /* Shared memory cell (borrowed), false if uninitialised. */

@@ -640,7 +640,7 @@ static void pre_step(Ctx *c, int32_t wi)
 		/* the group runs only if this step is SP (then with Θ ∪ Θ_done) */
 		if (blk->ngsa <= 0 || !sem_sync_pops(w))
 			return;
-		const uint64_t *done = w->nodebits + (size_t)(2 * (w->nnodes - 1)) * (size_t)w->nw;
+		const uint64_t *done = sem_node_done(w, w->nnodes - 1);
 		for (int32_t j = 0; j < w->nw; j++)
 			c->bits[j] = w->active[j] | done[j];
 		int32_t n = list_set(w, c->bits, c->tids);

@@ -1,0 +1,93 @@
+/*
+** args.c — parameter values and initial memory typed by the user (args.h).
+*/
+#include "args.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char msg[200];
+
+const char *args_param(SemArgs *a, const char *what, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	Num v;
+	if (!eq || eq == arg || !num_parse(eq + 1, strlen(eq + 1), &v)) {
+		snprintf(msg, sizeof msg, "%s needs NAME=INT, not '%.100s'", what, arg);
+		return msg;
+	}
+	size_t len = (size_t)(eq - arg);
+	for (int32_t i = 0; i < a->nparams; i++)
+		if (strlen(a->params[i].name) == len && !strncmp(a->params[i].name, arg, len)) {
+			num_free(&a->params[i].value);
+			a->params[i].value = v;
+			return NULL;
+		}
+	ParamSetting ps = {xstrndup(arg, len), v};
+	VEC_PUSH(a->params, a->nparams, a->capparams, ps);
+	return NULL;
+}
+
+const char *args_data(SemArgs *a, const char *what, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char addr_text[32];
+	long long addr;
+	size_t len = eq ? (size_t)(eq - arg) : 0;
+	if (!eq || len >= sizeof addr_text ||
+	    (snprintf(addr_text, sizeof addr_text, "%.*s", (int)len, arg), !str_to_ll(addr_text, 0, LLONG_MAX, &addr))) {
+		snprintf(msg, sizeof msg, "%s needs ADDR=INT[,INT...], not '%.100s'", what, arg);
+		return msg;
+	}
+	int32_t first = a->ndata;
+	for (const char *s = eq + 1;; addr++) {
+		const char *comma = strchr(s, ',');
+		size_t n = comma ? (size_t)(comma - s) : strlen(s);
+		Num v;
+		if (!num_parse(s, n, &v)) {
+			snprintf(msg, sizeof msg, "%s: '%.*s' is not an integer", what, (int)(n < 100 ? n : 100), s);
+			while (a->ndata > first)
+				num_free(&a->data[--a->ndata].value);
+			return msg;
+		}
+		MemInit mi = {addr, 1, v, LOC_NONE};
+		VEC_PUSH(a->data, a->ndata, a->capdata, mi);
+		if (!comma)
+			return NULL;
+		s = comma + 1;
+	}
+}
+
+void args_drop_param(SemArgs *a, int32_t i)
+{
+	free((char *)a->params[i].name);
+	num_free(&a->params[i].value);
+	memmove(&a->params[i], &a->params[i + 1], (size_t)(a->nparams - i - 1) * sizeof *a->params);
+	a->nparams--;
+}
+
+void args_clear_data(SemArgs *a)
+{
+	while (a->ndata > 0)
+		num_free(&a->data[--a->ndata].value);
+}
+
+void args_lend(const SemArgs *a, SemOptions *o)
+{
+	o->params = a->params;
+	o->nparams = a->nparams;
+	o->data = a->data;
+	o->ndata = a->ndata;
+}
+
+void args_free(SemArgs *a)
+{
+	while (a->nparams > 0)
+		args_drop_param(a, a->nparams - 1);
+	free(a->params);
+	args_clear_data(a);
+	free(a->data);
+	*a = (SemArgs){0};
+}

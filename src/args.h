@@ -1,0 +1,31 @@
+/*
+** args.h — the machine settings a user types: parameter values and initial
+** shared memory, as `musimd run`/`analyze --verify` options (--param,
+** --data) and as the REPL's `param`/`data` commands. Parsed in one place;
+** a SemArgs owns what it holds and lends it to SemOptions.
+*/
+#ifndef MUSIMD_ARGS_H
+#define MUSIMD_ARGS_H
+
+#include "sem.h"
+
+typedef struct SemArgs {
+	ParamSetting *params; /* names owned */
+	int32_t nparams, capparams;
+	MemInit *data;
+	int32_t ndata, capdata;
+} SemArgs;
+
+/* NAME=INT (a parameter given again takes the new value). NULL, or what is
+** wrong as a message starting with `what` ("--param needs NAME=INT, ..."). */
+const char *args_param(SemArgs *a, const char *what, const char *arg);
+/* ADDR=INT[,INT...]: the cells from ADDR on, after the earlier ones. NULL, or
+** what is wrong (then nothing is added). */
+const char *args_data(SemArgs *a, const char *what, const char *arg);
+void args_drop_param(SemArgs *a, int32_t i);
+void args_clear_data(SemArgs *a);
+/* o's params and data are a's (borrowed while a lives). */
+void args_lend(const SemArgs *a, SemOptions *o);
+void args_free(SemArgs *a);
+
+#endif
