@@ -41,6 +41,12 @@ typedef struct IrParse {
 	int32_t line, col, off; /* scanner position (diag_locate's columns) */
 	bool at_bol;            /* the last token was an end of line (or none yet) */
 	int32_t err_line;       /* line of the last syntax or lexical error */
+	/* nested γ nodes of the statement being parsed (triples: predicate,
+	** o1, o2); an OPND_GATE operand indexes them until put_gsa moves the
+	** tree into the instruction's args */
+	Opnd *gate;
+	int32_t ngate, capgate;
+	int32_t *gate_depth;    /* per node: its nesting depth */
 } IrParse;
 
 /* An operand list: a GSA argument (a tuple or a single operand). */
@@ -113,6 +119,9 @@ static void put(IrParse *c, Ins *ins, Loc loc);
 static void put_dst(IrParse *c, Ins *ins, int32_t dst, Loc dloc, Loc loc);
 static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matrix);
 static Opnd lit_opnd(Num n, Loc loc);
+static Opnd gate_node(IrParse *c, Opnd p, Opnd o1, Opnd o2, Loc loc);
+static void gates_clear(IrParse *c);
+static void gate_flatten(IrParse *c, Ins *ins);
 static const char *text(IrParse *c, Loc loc);
 static void directive_count(IrParse *c, const char *name, Num n, Loc loc, int32_t *out);
 static int64_t data_addr(IrParse *c, Num n, Loc loc);
@@ -153,7 +162,7 @@ static int64_t data_addr(IrParse *c, Num n, Loc loc);
 %type <num> intlit
 %type <i> dst target binop unop gsa_op
 %type <i64> data
-%type <opnd> operand
+%type <opnd> operand gate gate_arg
 %type <ins> rhs
 %type <list> garg olist
 %type <call> gargs gsa_call
@@ -434,10 +443,22 @@ gargs
 	;
 
 /* A matrix argument: a tuple (one operand per destination) or, with one
-** destination, a plain operand. */
+** destination, a plain operand or a nested gamma (only γ's value operands
+** may be one: put_gsa checks). */
 garg
 	: operand { $$ = list_new($1, false); $$->loc = @$; }
+	| gate { $$ = list_new($1, false); $$->loc = @$; }
 	| '(' olist ')' { $$ = $2; $$->tuple = true; $$->loc = @$; }
+	;
+
+/* A nested γ (Tu & Padua's composed gate): gamma(p, o1, o2) inside a γ. */
+gate
+	: KW_GAMMA '(' operand ',' gate_arg ',' gate_arg ')' { $$ = gate_node(c, $3, $5, $7, @$); }
+	;
+
+gate_arg
+	: operand
+	| gate
 	;
 
 olist
@@ -645,6 +666,65 @@ static void put_dst(IrParse *c, Ins *ins, int32_t dst, Loc dloc, Loc loc)
 	put(c, ins, loc);
 }
 
+/* A nested γ node: kept in c->gate until put_gsa takes the statement. */
+static Opnd gate_node(IrParse *c, Opnd p, Opnd o1, Opnd o2, Loc loc)
+{
+	int32_t depth = 1;
+	const Opnd *kids[2] = {&o1, &o2};
+	for (int i = 0; i < 2; i++)
+		if (kids[i]->kind == OPND_GATE && c->gate_depth[kids[i]->var / 3] + 1 > depth)
+			depth = c->gate_depth[kids[i]->var / 3] + 1;
+	if (depth > IR_GATE_MAX_DEPTH)
+		diag_error(c->d, loc, "gamma nested more than %d deep", IR_GATE_MAX_DEPTH);
+	if (c->ngate + 3 > c->capgate) {
+		c->capgate = c->capgate ? 2 * c->capgate : 24;
+		c->gate = xrealloc(c->gate, (size_t)c->capgate * sizeof *c->gate);
+		c->gate_depth = xrealloc(c->gate_depth, (size_t)(c->capgate / 3 + 1) * sizeof *c->gate_depth);
+	}
+	int32_t at = c->ngate;
+	c->gate[at] = p;
+	c->gate[at + 1] = o1;
+	c->gate[at + 2] = o2;
+	c->gate_depth[at / 3] = depth;
+	c->ngate += 3;
+	Opnd r = {.kind = OPND_GATE, .var = at, .loc = loc};
+	return r;
+}
+
+static void gates_clear(IrParse *c)
+{
+	for (int32_t i = 0; i < c->ngate; i++)
+		opnd_free(&c->gate[i]);
+	c->ngate = 0;
+}
+
+/* Move the nested γ tree under ins.b and ins.c from c->gate into
+** ins.args, renumbering the nodes (depth-first, explicit stack). */
+static void gate_flatten(IrParse *c, Ins *ins)
+{
+	int32_t n = 0, sp = 0;
+	Opnd *stack[2 * IR_GATE_MAX_DEPTH + 4];
+	if (ins->b.kind == OPND_GATE)
+		stack[sp++] = &ins->b;
+	if (ins->c.kind == OPND_GATE)
+		stack[sp++] = &ins->c;
+	if (sp == 0)
+		return;
+	ins->args = xmalloc((size_t)c->ngate * sizeof *ins->args);
+	while (sp > 0) {
+		Opnd *o = stack[--sp];
+		const Opnd *src = &c->gate[o->var];
+		o->var = n;
+		for (int i = 0; i < 3; i++)
+			ins->args[n + i] = opnd_copy(&src[i]);
+		n += 3;
+		for (int i = 2; i >= 1; i--)
+			if (ins->args[n - 3 + i].kind == OPND_GATE && sp < (int32_t)(sizeof stack / sizeof stack[0]))
+				stack[sp++] = &ins->args[n - 3 + i];
+	}
+	ins->nargs = n;
+}
+
 /* Check a GSA call against its destinations and expand it into one
 ** instruction per destination (§4.3); a matrix statement's rows share a
 ** fresh group. Takes ds and g. */
@@ -670,6 +750,17 @@ static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matri
 		diag_error(c->d, g->v[0]->loc, "the predicate of %s must be a single operand", name);
 		ok = false;
 	}
+	for (int32_t j = 0; ok && j < g->n; j++)
+		for (int32_t i = 0; i < g->v[j]->n && ok; i++) {
+			if (g->v[j]->v[i].kind != OPND_GATE)
+				continue;
+			if (op != OP_GAMMA || j == 0 || k != 1) {
+				diag_error(c->d, g->v[j]->loc,
+				           "a nested gamma may only stand in a value operand of a gamma with one "
+				           "destination");
+				ok = false;
+			}
+		}
 	for (int32_t j = first; ok && j < g->n; j++) {
 		ParseList *a = g->v[j];
 		if (a->n == k)
@@ -697,7 +788,10 @@ static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matri
 			switch (op) {
 			case OP_GAMMA:
 				ins.c = opnd_copy(&g->v[2]->v[i]);
-				/* fall through */
+				ins.a = opnd_copy(&g->v[0]->v[0]);
+				ins.b = opnd_copy(&g->v[1]->v[i]);
+				gate_flatten(c, &ins);
+				break;
 			case OP_ETA:
 				ins.a = opnd_copy(&g->v[0]->v[0]);
 				ins.b = opnd_copy(&g->v[1]->v[i]);
@@ -714,6 +808,7 @@ static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matri
 	}
 	dsts_free(ds);
 	call_free(g);
+	gates_clear(c);
 }
 
 /* .threads N / .warpsize N: 1 <= N <= INT32_MAX (§2). */
@@ -856,6 +951,9 @@ void ir_parse_src(Program *p, Diags *d)
 		abort(); /* out of memory, as xmalloc would */
 	YY_BUFFER_STATE buf = yy_scan_bytes(p->src, (int)p->srclen, sc);
 	yyparse(sc, &c);
+	gates_clear(&c);
+	free(c.gate);
+	free(c.gate_depth);
 	yy_delete_buffer(buf, sc);
 	yylex_destroy(sc);
 }

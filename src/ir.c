@@ -408,6 +408,14 @@ bool ir_is_atomic(Op op)
 	return op == OP_ATOMINC || op == OP_ATOMADD || op == OP_ATOMCAS || op == OP_ATOMEXCH;
 }
 
+bool ir_gate_is_pred(const Ins *ins, const Opnd *o)
+{
+	if (o == &ins->a)
+		return ins->op == OP_GAMMA || ins->op == OP_ETA;
+	return ins->op == OP_GAMMA && ins->args && o >= ins->args && o < ins->args + ins->nargs &&
+	       (o - ins->args) % 3 == 0;
+}
+
 const char *ir_label_of(const Program *p, int32_t pc)
 {
 	if (pc < 0 || pc >= p->nins || p->ins[pc].label < 0)
@@ -438,6 +446,23 @@ void ir_print_opnd(Buf *b, const Program *p, const Opnd *o)
 	case OPND_SPECIAL: buf_puts(b, ir_special_name((Special)o->special)); break;
 	default: buf_puts(b, "?"); break;
 	}
+}
+
+/* A γ value operand: a plain operand or a nested gamma(p, o1, o2). The
+** nesting is bounded by IR_GATE_MAX_DEPTH, so the recursion is too. */
+static void print_gate_opnd(Buf *b, const Program *p, const Ins *ins, const Opnd *o)
+{
+	if (o->kind != OPND_GATE) {
+		ir_print_opnd(b, p, o);
+		return;
+	}
+	buf_puts(b, "gamma(");
+	ir_print_opnd(b, p, ir_gate_pred(ins, o));
+	buf_puts(b, ", ");
+	print_gate_opnd(b, p, ins, ir_gate_side(ins, o, true));
+	buf_puts(b, ", ");
+	print_gate_opnd(b, p, ins, ir_gate_side(ins, o, false));
+	buf_putc(b, ')');
 }
 
 static void print_dst(Buf *b, const Program *p, const Ins *ins)
@@ -509,11 +534,20 @@ void ir_print_ins(Buf *b, const Program *p, const Ins *ins)
 		buf_puts(b, "] = ");
 		ir_print_opnd(b, p, &ins->b);
 		break;
+	case OP_GAMMA:
+		print_dst(b, p, ins);
+		buf_puts(b, "gamma(");
+		ir_print_opnd(b, p, &ins->a);
+		buf_puts(b, ", ");
+		print_gate_opnd(b, p, ins, &ins->b);
+		buf_puts(b, ", ");
+		print_gate_opnd(b, p, ins, &ins->c);
+		buf_putc(b, ')');
+		break;
 	case OP_ATOMINC:
 	case OP_ATOMADD:
 	case OP_ATOMCAS:
 	case OP_ATOMEXCH:
-	case OP_GAMMA:
 	case OP_ETA: {
 		static const int8_t arity[OP__COUNT] = {
 			[OP_ATOMINC] = 1, [OP_ATOMADD] = 2, [OP_ATOMCAS] = 3, [OP_ATOMEXCH] = 2,
@@ -561,6 +595,7 @@ static bool opnd_eq(const Opnd *x, const Opnd *y)
 	case OPND_VAR: return x->var == y->var;
 	case OPND_LIT: return num_eq(x->lit, y->lit);
 	case OPND_SPECIAL: return x->special == y->special;
+	case OPND_GATE: return false; /* a nested γ is never a matrix row */
 	default: return true;
 	}
 }
@@ -571,12 +606,14 @@ static bool opnd_eq(const Opnd *x, const Opnd *y)
 static int32_t group_rows(const Program *p, const bool *synth, int32_t pc)
 {
 	const Ins *f = &p->ins[pc];
-	if (f->group < 0 || !ir_is_gsa((Op)f->op))
+	if (f->group < 0 || !ir_is_gsa((Op)f->op) || (f->op == OP_GAMMA && f->nargs > 0))
 		return 0;
 	int32_t k = 1;
 	while (pc + k < p->nins) {
 		const Ins *r = &p->ins[pc + k];
 		if (r->group != f->group || r->op != f->op || r->label >= 0 || synth[pc + k])
+			break;
+		if (f->op == OP_GAMMA && (f->nargs > 0 || r->nargs > 0))
 			break;
 		if ((f->op == OP_GAMMA || f->op == OP_ETA) && !opnd_eq(&r->a, &f->a))
 			break;

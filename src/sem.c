@@ -1018,10 +1018,20 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32_t t)
 {
 	switch (ins->op) {
-	case OP_GAMMA:
-		if (ins->a.kind == OPND_VAR && !defrow(m, ins->a.var)[t])
-			return &ins->a;
-		return num_is_zero(opnd_num(m, &ins->a, t)) ? &ins->c : &ins->b;
+	case OP_GAMMA: {
+		/* down the tree of nested γs: each node reads its predicate only
+		** when the path of this PE reaches it (Tu & Padua's gate) */
+		const Opnd *node = NULL;
+		for (;;) {
+			const Opnd *p = ir_gate_pred(ins, node);
+			if (p->kind == OPND_VAR && !defrow(m, p->var)[t])
+				return p;
+			const Opnd *sel = ir_gate_side(ins, node, !num_is_zero(opnd_num(m, p, t)));
+			if (sel->kind != OPND_GATE)
+				return sel;
+			node = sel;
+		}
+	}
 	case OP_ETA: return &ins->b;
 	case OP_MU:
 	case OP_PHI: {
@@ -1059,7 +1069,7 @@ static bool exec_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 			/* copying an unassigned value leaves the result unassigned (SSA's
 			** undef): the error comes where an ordinary instruction reads it */
 			undef[done] = sel->kind == OPND_VAR && !defrow(m, sel->var)[t];
-			if (undef[done] && sel == &ins->a) { /* γ's predicate itself */
+			if (undef[done] && ir_gate_is_pred(ins, sel)) { /* a predicate of γ itself */
 				set_error(m, SEM_STUCK, "MV", pc + j, w->id, &t, 1,
 				          "variable '%s' is read in thread %d before it is assigned",
 				          m->prog->vars[sel->var].name, t);

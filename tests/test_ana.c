@@ -1120,8 +1120,9 @@ Test(ana_rules, undefined)
 	unload(&pr);
 }
 
-/* A plain φ left in the program (its controlling branch not found) is
-** divergent / all ⊥, whatever its operands. */
+/* A plain φ is gated by the branches that choose its edge (sync
+** dependence, docs/analyses.md §2): uniform when they are, divergent when
+** one of them is, whatever its operands. */
 Test(ana_rules, plain_phi)
 {
 	Prog pr = load_checked("      k = 1\n"
@@ -1134,12 +1135,31 @@ Test(ana_rules, plain_phi)
 	                       "      stop\n",
 	                       "phi");
 	AnaResult *r = run_simple(pr.p);
-	EXPECT_SIMPLE(r, "x", "D");
-	EXPECT_SIMPLE(r, "y", "D");
+	EXPECT_SIMPLE(r, "x", "U");
+	EXPECT_SIMPLE(r, "y", "U");
 	EXPECT_SIMPLE(r, "k", "U");
 	ana_free(r);
 	r = run_poly(pr.p, 1);
-	EXPECT_COEFFS(r, "x", "bot,bot");
+	EXPECT_COEFFS(r, "x", "0,bot");
+	EXPECT_COEFFS(r, "y", "0,bot");
+	ana_free(r);
+	unload(&pr);
+
+	pr = load_checked("      k = tid % 2\n"
+	                  "      c = 3\n"
+	                  "      bz k, b\n"
+	                  "      jump j\n"
+	                  "b:    k2 = 3\n"
+	                  "j:    x = φ(c, c)\n"
+	                  "      y = φ(k, k2)\n"
+	                  "      stop\n",
+	                  "phi, divergent branch");
+	r = run_simple(pr.p);
+	EXPECT_SIMPLE(r, "x", "U"); /* one value on both edges */
+	EXPECT_SIMPLE(r, "y", "D");
+	ana_free(r);
+	r = run_poly(pr.p, 1);
+	EXPECT_COEFFS(r, "x", "0,3");
 	EXPECT_COEFFS(r, "y", "bot,bot");
 	ana_free(r);
 	unload(&pr);

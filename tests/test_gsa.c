@@ -190,14 +190,16 @@ Test(gsa, shared_reconvergence_point)
 	unload(&r);
 	cr_expect_eq(round_trip_src(src), 8);
 
-	/* with both branches jumping to the first sync, the outer branch's
-	** deferred threads would cross both syncs: the semantics gets stuck
-	** (SP on an empty stack), the join is left ungated and so does the GSA form */
+	/* with both branches jumping to the first sync (a short-circuit `a && b`),
+	** the outer branch's deferred threads would cross both syncs: the
+	** semantics gets stuck (SP on an empty stack) when the outer branch
+	** diverges, and so does the GSA form, whose γ composes both predicates
+	** (Tu & Padua's gate) and replaces the first sync */
 	const char *bad = "x = 0\na = tid < 3\nbz a, j\nb = tid % 2\nbz b, j\nx = 5\nj: sync\nsync\n"
 	                  "mem[tid] = x\nstop\n";
 	r = load(bad);
 	t = gsa_text(r.p);
-	EXPECT_HAS(t, "phi(x.0, x.0, x.1)");
+	EXPECT_HAS(t, "j: x.2 = gamma(a.0, gamma(b.0, x.1, x.0), x.0)\n   sync\n   mem[tid] = x.2");
 	free(t);
 	unload(&r);
 	cr_expect_eq(round_trip_src(bad), 8);
