@@ -513,8 +513,16 @@ static int cmd_cfg(int argc, char **argv)
 /* ---- GSA form: musimd gsa, and the conversion analyze/emit-llvm start from ----------- */
 
 /* The GSA form of p: p itself converted by gsa_build (analyses.md §1).
-** Conversion errors go to stderr. p is consumed. */
+** Conversion errors go to stderr. p is consumed (see to_gsa_keep). */
+static Program *to_gsa_keep(Program *p, int *status, bool keep);
 static Program *to_gsa(Program *p, int *status)
+{
+	return to_gsa_keep(p, status, false);
+}
+
+/* ... or kept when keep (then the caller frees p, unless p is the result:
+** a program already in GSA form is analysed as written). */
+static Program *to_gsa_keep(Program *p, int *status, bool keep)
 {
 	if (p->has_gsa) /* already GSA: analysed as written */
 		return p;
@@ -532,7 +540,8 @@ static Program *to_gsa(Program *p, int *status)
 		*status = EXIT_INPUT;
 	}
 	diag_free(&d);
-	ir_free(p);
+	if (!keep)
+		ir_free(p);
 	return g;
 }
 
@@ -770,10 +779,16 @@ static const char analyze_help[] =
 	"                     simple domains: graph reachability (default) or a worklist\n"
 	"                     over the rules (they agree; tests check it)\n"
 	"Oracle:\n"
-	"  --verify[=K]       run each program with 1..K threads (default 8; the program's\n"
-	"                     warp size, else one warp) and check every verdict against the\n"
-	"                     semantics (analyses.md §4); also Corollary 1 (simple U =>\n"
-	"                     affine uniform). Exit 1 on a violation\n"
+	"  --verify[=K]       run each program with 1..K threads (default 8) and with its\n"
+	"                     own .threads (the program's warp size, else one warp) under\n"
+	"                     each model and check every verdict against the semantics\n"
+	"                     (musimd-analysis(7) ORACLE); also Corollary 1 (simple U =>\n"
+	"                     affine uniform). Runs the program does not finish are listed\n"
+	"                     with the reason and not checked. Exit 1 on a violation, and\n"
+	"                     when no run finished: nothing was verified\n"
+	"  --verify-model M[,M...]\n"
+	"                     sync, ipdom, mimd or all (default: all, skipping the models\n"
+	"                     under which the program never finishes)\n"
 	"  --param NAME=INT, --data ADDR=INT[,INT...], --max-steps N\n"
 	"                     inputs and limit of the oracle's runs\n"
 	"Output:\n"
@@ -784,14 +799,113 @@ static const char analyze_help[] =
 	"  --time             to stderr: time to load, to convert to GSA, to analyse\n"
 	"  --json             JSON (cli.md); an array with several files\n"
 	"\n"
-	"Exit status: 0 ok, 1 the oracle found a violation, 2 usage error, 3 some file\n"
-	"is unreadable or invalid (the other files are still analysed).\n";
+	"Exit status: 0 ok, 1 the oracle found a violation or verified nothing, 2 usage\n"
+	"error, 3 some file is unreadable or invalid (the other files are still analysed).\n";
 
 static double now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* --verify-model: a comma-separated list of model names, or all. */
+static bool verify_models(const char *arg, unsigned *out)
+{
+	unsigned m = 0;
+	const char *s = arg;
+	for (;;) {
+		size_t n = strcspn(s, ",");
+		bool known = false;
+		for (int k = MODEL_SYNC; k <= MODEL_MIMD; k++)
+			if (strlen(sem_model_name((Model)k)) == n && !strncmp(s, sem_model_name((Model)k), n)) {
+				m |= 1u << k;
+				known = true;
+			}
+		if (n == 3 && !strncmp(s, "all", 3)) {
+			m |= VERIFY_ALL;
+			known = true;
+		}
+		if (!known)
+			return false;
+		if (!s[n])
+			break;
+		s += n + 1;
+	}
+	*out = m;
+	return true;
+}
+
+/* Did the oracle fail: a violation, a GSA form that did not finish where
+** the program did under a hardware model (a construction bug), a model
+** asked for by name under which no run finished, or nothing verified? */
+static bool verify_fails(const VerifyResult *vr, unsigned asked)
+{
+	if (vr->nv > 0 || !vr->verified)
+		return true;
+	for (int32_t i = 0; i < vr->nmodels; i++) {
+		const VerifyModel *vm = &vr->models[i];
+		if (asked && vm->finished == 0)
+			return true;
+		for (int32_t k = 0; k < vm->nun; k++)
+			if (vm->un[k].gsa_only && vm->model != MODEL_SYNC)
+				return true;
+	}
+	return false;
+}
+
+/* verify's text: the thread counts, per model what ran and why runs did
+** not finish, the violations, and a plain "nothing verified" when so. */
+static void report_verify(Buf *b, const VerifyResult *vr, unsigned asked)
+{
+	buf_puts(b, "verify: threads ");
+	int32_t last = vr->ncounts - 1;
+	if (vr->ncounts > 0)
+		buf_printf(b, "1..%d", (int)vr->counts[last > 0 && vr->counts[last] != last + 1 ? last - 1 : last]);
+	if (last > 0 && vr->counts[last] != last + 1)
+		buf_printf(b, " and %d (.threads)", (int)vr->counts[last]);
+	buf_printf(b, "; %d run%s, %llu reads checked, %d violation%s\n", (int)vr->runs, vr->runs == 1 ? "" : "s",
+	           (unsigned long long)vr->reads, (int)vr->nv, vr->nv == 1 ? "" : "s");
+	for (int32_t i = 0; i < vr->nmodels; i++) {
+		const VerifyModel *vm = &vr->models[i];
+		buf_printf(b, "  %-6s", sem_model_name(vm->model));
+		if (!vm->applicable)
+			buf_printf(b, "not checked: the program finishes no run under it%s\n",
+			           asked ? "" : " (skipped)");
+		else
+			buf_printf(b, "%d run%s finished and checked, %llu reads\n", (int)vm->finished,
+			           vm->finished == 1 ? "" : "s", (unsigned long long)vm->reads);
+		for (int32_t k = 0; k < vm->nun;) {
+			/* runs that stopped for the same reason, on one line */
+			const VerifyUnfinished *u = &vm->un[k];
+			int32_t e = k + 1;
+			while (e < vm->nun && vm->un[e].gsa_only == u->gsa_only && !strcmp(vm->un[e].status, u->status) &&
+			       !strcmp(vm->un[e].msg ? vm->un[e].msg : "", u->msg ? u->msg : ""))
+				e++;
+			if (e - k == 1)
+				buf_printf(b, "    %d thread%s: ", (int)u->threads, u->threads == 1 ? "" : "s");
+			else if (vm->un[e - 1].threads - u->threads == e - k - 1)
+				buf_printf(b, "    %d..%d threads: ", (int)u->threads, (int)vm->un[e - 1].threads);
+			else {
+				buf_puts(b, "    threads ");
+				for (int32_t i = k; i < e; i++)
+					buf_printf(b, "%s%d", i > k ? "," : "", (int)vm->un[i].threads);
+				buf_puts(b, ": ");
+			}
+			buf_printf(b, "%s%s%s%s: %s\n", u->gsa_only ? "the GSA form " : "", u->status,
+			           u->rule ? ", rule " : "", u->rule ? u->rule : "", u->msg ? u->msg : "");
+			k = e;
+			if (u->gsa_only)
+				buf_puts(b, vm->model == MODEL_SYNC
+				                ? "      (the program finished: its syncs are not where the GSA form's "
+				                  "implicit syncs are; not a violation)\n"
+				                : "      (the program finished: the GSA construction is wrong here)\n");
+		}
+	}
+	for (int32_t i = 0; i < vr->nv; i++)
+		buf_printf(b, "  violation: %s\n", vr->v[i].msg);
+	if (!vr->verified)
+		buf_puts(b, "nothing verified: no run finished under the models asked for\n");
 }
 
 typedef struct Tally {
@@ -867,6 +981,49 @@ static void print_analysis_json(Json *j, const Program *g, const AnaResult *r, c
 		json_int(j, vr->stuck);
 		json_key(j, "reads");
 		json_int(j, (int64_t)vr->reads);
+		json_key(j, "verified");
+		json_bool(j, vr->verified);
+		json_key(j, "threads");
+		json_arr(j);
+		for (int32_t i = 0; i < vr->ncounts; i++)
+			json_int(j, vr->counts[i]);
+		json_arr_end(j);
+		json_key(j, "models");
+		json_arr(j);
+		for (int32_t i = 0; i < vr->nmodels; i++) {
+			const VerifyModel *vm = &vr->models[i];
+			json_obj(j);
+			json_key(j, "model");
+			json_str(j, sem_model_name(vm->model));
+			json_key(j, "runs");
+			json_int(j, vm->runs);
+			json_key(j, "finished");
+			json_int(j, vm->finished);
+			json_key(j, "reads");
+			json_int(j, (int64_t)vm->reads);
+			json_key(j, "applicable");
+			json_bool(j, vm->applicable);
+			json_key(j, "unfinished");
+			json_arr(j);
+			for (int32_t k = 0; k < vm->nun; k++) {
+				const VerifyUnfinished *u = &vm->un[k];
+				json_obj(j);
+				json_key(j, "threads");
+				json_int(j, u->threads);
+				json_key(j, "status");
+				json_str(j, u->status);
+				json_key(j, "rule");
+				json_str(j, u->rule);
+				json_key(j, "message");
+				json_str(j, u->msg);
+				json_key(j, "gsa_only");
+				json_bool(j, u->gsa_only);
+				json_obj_end(j);
+			}
+			json_arr_end(j);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
 		json_key(j, "violations");
 		json_arr(j);
 		for (int32_t i = 0; i < vr->nv; i++) {
@@ -911,6 +1068,7 @@ static int cmd_analyze(int argc, char **argv)
 		{"no-cmp-rule", no_argument, NULL, 'c'},
 		{"solver", required_argument, NULL, 'S'},
 		{"verify", optional_argument, NULL, 'v'},
+		{"verify-model", required_argument, NULL, 'V'},
 		{"param", required_argument, NULL, 'p'},
 		{"data", required_argument, NULL, 'd'},
 		{"max-steps", required_argument, NULL, 'M'},
@@ -968,6 +1126,12 @@ static int cmd_analyze(int argc, char **argv)
 			if (optarg)
 				vo.max_threads = (int32_t)v;
 			break;
+		case 'V':
+			if (!verify_models(optarg, &vo.models))
+				USAGE("--verify-model takes sync, ipdom, mimd or all (a comma-separated list), "
+				      "not '%s'", optarg);
+			verify = true;
+			break;
 		case 'p':
 		case 'd': {
 			const char *bad = c == 'p' ? args_param(&sa, "--param", optarg) : args_data(&sa, "--data", optarg);
@@ -1009,9 +1173,10 @@ static int cmd_analyze(int argc, char **argv)
 		Program *p = load(files[f], true, &st);
 		double t1 = now_ms();
 		int32_t nins0 = p ? p->nins : 0;
-		Program *g = p ? to_gsa(p, &st) : NULL;
+		Program *g = p ? to_gsa_keep(p, &st, true) : NULL;
 		double t2 = now_ms();
 		if (!g) {
+			ir_free(p);
 			tl.failed++;
 			status = EXIT_INPUT;
 			continue;
@@ -1026,6 +1191,7 @@ static int cmd_analyze(int argc, char **argv)
 		if (verify) {
 			Diags d;
 			diag_init(&d, g->path, g->src, g->srclen);
+			vo.orig = p->has_gsa ? NULL : p;
 			vr = verify_run(g, r, &vo, &d);
 			if (vr && ao.domain == ANA_POLY) {
 				AnaOptions so = ao;
@@ -1050,17 +1216,8 @@ static int cmd_analyze(int argc, char **argv)
 			if (nfiles > 1 || verify)
 				buf_printf(&b, "%s:\n", g->path);
 			report_analysis_text(&b, g, r, ascii);
-			if (vr) {
-				buf_printf(&b, "verify: %d runs (threads 1..%d), %llu reads checked, %d violation%s",
-				           (int)vr->runs, (int)vo.max_threads, (unsigned long long)vr->reads,
-				           (int)vr->nv, vr->nv == 1 ? "" : "s");
-				if (vr->stuck)
-					buf_printf(&b, "; %d run%s did not finish (not violations)", (int)vr->stuck,
-					           vr->stuck == 1 ? "" : "s");
-				buf_putc(&b, '\n');
-				for (int32_t i = 0; i < vr->nv; i++)
-					buf_printf(&b, "  violation: %s\n", vr->v[i].msg);
-			}
+			if (vr)
+				report_verify(&b, vr, vo.models);
 			if (nfiles > 1)
 				buf_putc(&b, '\n');
 		}
@@ -1078,11 +1235,13 @@ static int cmd_analyze(int argc, char **argv)
 		if (vr) {
 			tl.violations += vr->nv;
 			tl.runs += vr->runs;
-			if (vr->nv > 0 && status == EXIT_OK)
+			if (verify_fails(vr, vo.models) && status == EXIT_OK)
 				status = EXIT_FAILED;
 		}
 		verify_free(vr);
 		ana_free(r);
+		if (g != p)
+			ir_free(p);
 		ir_free(g);
 		out(&b);
 		buf_reset(&b);
