@@ -1745,6 +1745,94 @@ static void adopt_origins(Program *r, const Program *p, const int32_t *from)
 		}
 }
 
+/* ---- reducibility ----------------------------------------------------------- */
+
+/* GSA form, μ and η need natural loops: every cycle entered through one
+** block (its header). An edge u → v that goes back in reverse post-order
+** without v dominating u closes a cycle with several entries. Report it:
+** the blocks of the cycle (those reachable from v that reach u) and its
+** entries, by label and line. */
+static bool check_reducible(const Program *p, const Cfg *g, Diags *d)
+{
+	int32_t nb = g->nblocks;
+	int32_t *pos = xmalloc(((size_t)nb + 1) * sizeof *pos);
+	for (int32_t b = 0; b <= nb; b++)
+		pos[b] = -1;
+	for (int32_t i = 0; i < g->nrpo; i++)
+		pos[g->rpo[i]] = i;
+	int32_t bu = -1, bv = -1;
+	for (int32_t i = 0; i < g->nrpo && bu < 0; i++) {
+		int32_t u = g->rpo[i];
+		for (int32_t k = 0; k < g->blocks[u].nsucc; k++) {
+			int32_t v = g->blocks[u].succ[k];
+			if (v < nb && pos[v] >= 0 && pos[v] <= pos[u] && !cfg_dominates(g, v, u)) {
+				bu = u;
+				bv = v;
+				break;
+			}
+		}
+	}
+	if (bu < 0) {
+		free(pos);
+		return true;
+	}
+	/* the cycle: forward from v, backward from u */
+	uint8_t *mark = xcalloc((size_t)nb + 1, 1);
+	IVec st = {0};
+	ivec_push(&st, bv);
+	mark[bv] |= 1;
+	while (st.n > 0) {
+		const Block *x = &g->blocks[st.v[--st.n]];
+		for (int32_t k = 0; k < x->nsucc; k++)
+			if (x->succ[k] < nb && !(mark[x->succ[k]] & 1)) {
+				mark[x->succ[k]] |= 1;
+				ivec_push(&st, x->succ[k]);
+			}
+	}
+	ivec_push(&st, bu);
+	mark[bu] |= 2;
+	while (st.n > 0) {
+		const Block *x = &g->blocks[st.v[--st.n]];
+		for (int32_t k = 0; k < x->npred; k++)
+			if (g->blocks[x->pred[k]].reachable && !(mark[x->pred[k]] & 2)) {
+				mark[x->pred[k]] |= 2;
+				ivec_push(&st, x->pred[k]);
+			}
+	}
+	Buf cyc = {0}, ent = {0};
+	int32_t ncyc = 0, nent = 0;
+	for (int32_t b = 0; b < nb; b++) {
+		if (mark[b] != 3)
+			continue;
+		if (ncyc++ < 8) {
+			buf_puts(&cyc, ncyc > 1 ? ", " : "");
+			ir_print_where(&cyc, p, g->blocks[b].first);
+			buf_printf(&cyc, " (line %d)", (int)p->ins[g->blocks[b].first].loc.line);
+		}
+		bool entry = b == 0;
+		for (int32_t k = 0; k < g->blocks[b].npred && !entry; k++)
+			entry = g->blocks[g->blocks[b].pred[k]].reachable && mark[g->blocks[b].pred[k]] != 3;
+		if (entry && nent++ < 8) {
+			buf_puts(&ent, nent > 1 ? ", " : "");
+			ir_print_where(&ent, p, g->blocks[b].first);
+			buf_printf(&ent, " (line %d)", (int)p->ins[g->blocks[b].first].loc.line);
+		}
+	}
+	if (ncyc > 8)
+		buf_printf(&cyc, ", ... (%d blocks)", (int)ncyc);
+	diag_error(d, p->ins[g->blocks[bv].first].loc,
+	           "the control-flow graph is irreducible: the cycle through %s is entered at %d "
+	           "places, %s; GSA form and the analyses need every loop entered through its header "
+	           "(the program still runs: musimd run)",
+	           buf_str(&cyc), (int)nent, buf_str(&ent));
+	buf_free(&cyc);
+	buf_free(&ent);
+	free(st.v);
+	free(mark);
+	free(pos);
+	return false;
+}
+
 /* ---- entry point ------------------------------------------------------- */
 
 Program *gsa_build(const Program *p, Diags *d)
@@ -1753,6 +1841,8 @@ Program *gsa_build(const Program *p, Diags *d)
 		diag_error(d, LOC_NONE, "the program has errors; no GSA form");
 		return NULL;
 	}
+	if (!check_reducible(p, p->cfg, d))
+		return NULL;
 	if (p->has_gsa) /* already GSA: a fresh copy (user φs stay φs) */
 		return reparse(p, p->src, p->srclen, d, "copy");
 	PhaseA A = {.p = p, .g = p->cfg};
