@@ -1243,7 +1243,11 @@ VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOpt
 			SemOptions so = o->sem;
 			so.model = (Model)model;
 			so.threads = k;
-			if (o->orig) { /* the program itself first: a run it cannot finish says nothing */
+			/* the program itself first under sync, where the GSA form's implicit syncs may
+			** run where the program's syncs do not: a run it cannot finish says nothing
+			** (under ipdom and mimd the two behave alike: the program runs only when the
+			** GSA form does not finish, to tell which failed) */
+			if (o->orig && model == MODEL_SYNC) {
 				Machine *pm = sem_new(o->orig, &so, d);
 				if (!pm) {
 					failed = true;
@@ -1282,9 +1286,14 @@ VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOpt
 				u->msg = buf_steal(&b);
 			} else if (m->status != SEM_OK) {
 				res->stuck++;
-				VerifyUnfinished *u = add_unfinished(vm, k, sem_status_name(m->status));
-				describe(u, m);
-				u->gsa_only = o->orig != NULL;
+				Machine *pm = NULL;
+				if (o->orig && model != MODEL_SYNC && (pm = sem_new(o->orig, &so, d)) != NULL)
+					sem_run(pm, NULL, NULL);
+				bool gsa_only = pm ? pm->status == SEM_OK : o->orig != NULL && model == MODEL_SYNC;
+				VerifyUnfinished *u = add_unfinished(vm, k, sem_status_name((pm && !gsa_only ? pm : m)->status));
+				describe(u, pm && !gsa_only ? pm : m);
+				u->gsa_only = gsa_only;
+				sem_free(pm);
 			} else {
 				vm->finished++;
 			}
