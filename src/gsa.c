@@ -42,8 +42,9 @@
 **      which the analyses gate by the same walk (docs/analyses.md).
 **    Versions are named x.0, x.1, ... in the order of their definitions in
 **    the output, as the papers name them (d0 = 0, d1 = μ(d0, d2) in
-**    sumTriangle); a program already in SSA form keeps its names and the
-**    versions the construction adds get the next free suffix. A merge
+**    sumTriangle); a program already in SSA form with versioned names
+**    (x.1, every variable assigned once) keeps its names and the versions
+**    the construction adds get the next free suffix. A merge
 **    operand on a path where x was never assigned is x.undef, a variable no
 **    instruction assigns: GSA copies of it stay unassigned (semantics.md
 **    §4), so the program fails exactly where the original would, and the
@@ -1594,10 +1595,20 @@ static char *phase_b(PhaseB *B, const Program *q, const PhaseA *A, size_t *len)
 	}
 	B->is_src = xcalloc((size_t)B->nv + 1, sizeof *B->is_src);
 	int32_t *ndefs = xcalloc((size_t)B->nv + 1, sizeof *ndefs);
-	B->keep_names = true;
+	/* SSA text already (every variable assigned once, versions named x.k):
+	** keep its names rather than write x.1.0 */
+	bool ssa = true, versioned = false;
 	for (int32_t pc = 0; pc < q->nins; pc++)
 		if (q->ins[pc].dst >= 0 && ++ndefs[q->ins[pc].dst] > 1)
-			B->keep_names = false;
+			ssa = false;
+	for (int32_t v = 0; v < q->nvars && ssa && !versioned; v++) {
+		const char *nm = q->vars[v].name;
+		size_t len = strlen(nm), k = len;
+		while (k > 0 && nm[k - 1] >= '0' && nm[k - 1] <= '9')
+			k--;
+		versioned = ndefs[v] == 1 && k < len && k > 1 && nm[k - 1] == '.';
+	}
+	B->keep_names = ssa && versioned;
 	free(ndefs);
 	for (int32_t v = 0; v < B->nv; v++)
 		B->is_src[v] = !q->vars[v].is_param;
