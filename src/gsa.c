@@ -63,6 +63,7 @@
 #include "cfg.h"
 #include "gate.h"
 #include "gsa.h"
+#include "syncs.h"
 
 /* A nested γ prints as a tree: at most this many nodes and leaves. */
 #define GSA_TREE_MAX 33
@@ -328,6 +329,12 @@ typedef struct PhaseA {
 	Buf out;
 	int32_t pc1;        /* pc of the next instruction emitted */
 	IVec orig;          /* per emitted instruction: the source pc it comes from */
+	/* musimd syncs (gsa_place_syncs): every sync of the program is dropped and
+	** each branch gets a join block with a sync of its own */
+	bool place;
+	bool stop_exit;     /* a branch reconverges only at the end: stops become exits */
+	const char *why;    /* the first J that cannot get its join blocks, and why */
+	int32_t why_pc;
 } PhaseA;
 
 static int32_t leading_syncs(const Program *p, const Block *b)
@@ -441,9 +448,19 @@ static void plan_jblock(PhaseA *A, int32_t J, int32_t *stamp, int32_t *mark, IVe
 	jb->leaf = xmalloc(((size_t)bj->npred + 1) * sizeof *jb->leaf);
 	for (int32_t i = 0; i < bj->npred; i++)
 		jb->leaf[i] = -1;
-	jb->valid = jb->nsyncs > 0;
+	jb->valid = jb->nsyncs > 0 || A->place;
 	if (!jb->valid)
 		return;
+	const char *why = NULL;
+	int32_t why_pc = -1;
+#define INVALID(reason, pc)                                                                  \
+	do {                                                                                     \
+		jb->valid = false;                                                                   \
+		if (!why) {                                                                          \
+			why = (reason);                                                                  \
+			why_pc = (pc);                                                                   \
+		}                                                                                    \
+	} while (0)
 	/* innermost first: a nested branch's region is a strict subset */
 	sort_joins(jb->joins.v, m, A->joins);
 	for (int32_t i = 0; i < m; i++) {
@@ -451,7 +468,10 @@ static void plan_jblock(PhaseA *A, int32_t J, int32_t *stamp, int32_t *mark, IVe
 		int32_t bblk = g->block_of[x->branch_pc];
 		region_mark(g, bblk, J, stamp, ++*mark, stack, list);
 		if (!region_single_entry(g, A->header_loop, bblk, list, stamp, *mark))
-			jb->valid = false; /* e.g. a short-circuit's shared target */
+			INVALID("its region is also entered from outside, not only through it (a "
+			        "short-circuit's shared target): the paths into the reconvergence point "
+			        "would cross different numbers of syncs; write the shared block once per branch",
+			        x->branch_pc); /* e.g. a short-circuit's shared target */
 		/* predecessors of J in B's region (or B itself) not yet claimed by an inner branch */
 		for (int32_t k = 0; k < bj->npred; k++) {
 			int32_t q = bj->pred[k];
@@ -467,7 +487,9 @@ static void plan_jblock(PhaseA *A, int32_t J, int32_t *stamp, int32_t *mark, IVe
 		if (x->loop_exit) {
 			int32_t l = g->blocks[bblk].loop;
 			if (l < 0 || exits[l] != 1)
-				jb->valid = false;
+				INVALID("it leaves a loop that has several exit edges: no sync can pop the "
+				        "loop's nodes on every path (a loop with a break)",
+				        x->branch_pc);
 		}
 	}
 	jb->root = -1;
@@ -475,8 +497,9 @@ static void plan_jblock(PhaseA *A, int32_t J, int32_t *stamp, int32_t *mark, IVe
 		int32_t ji = jb->joins.v[i];
 		Join *x = &A->joins[ji];
 		if (x->parent < 0) {
-			if (jb->root >= 0)
-				jb->valid = false; /* two outermost branches: not nested */
+			if (jb->root >= 0) /* two outermost branches: not nested */
+				INVALID("another branch that is not nested with it reconverges at the same point",
+				        x->branch_pc);
 			jb->root = ji;
 		} else
 			ivec_push(&A->joins[x->parent].children, ji);
@@ -490,16 +513,25 @@ static void plan_jblock(PhaseA *A, int32_t J, int32_t *stamp, int32_t *mark, IVe
 		int32_t q = bj->pred[k];
 		if (!g->blocks[q].reachable)
 			continue;
-		if (jb->leaf[k] < 0 || A->joins[jb->leaf[k]].depth != jb->nsyncs)
+		/* placing syncs, a path may cross fewer join blocks (an edge from the
+		** outer branch's own part), or none (an edge from before the branches) */
+		if (!A->place && (jb->leaf[k] < 0 || A->joins[jb->leaf[k]].depth != jb->nsyncs))
 			jb->valid = false;
 	}
 	for (int32_t i = 0; i < m; i++) {
 		Join *x = &A->joins[jb->joins.v[i]];
 		/* a loop exit's join block has the exit edge alone */
 		if (x->loop_exit && x->children.n > 0)
-			jb->valid = false;
-		x->sync_pc = bj->first + (jb->nsyncs - x->depth);
+			INVALID("it leaves a loop whose exit is also the reconvergence point of a branch "
+			        "inside the loop",
+			        x->branch_pc);
+		x->sync_pc = A->place ? bj->first : bj->first + (jb->nsyncs - x->depth);
 	}
+	if (why && !A->why) {
+		A->why = why;
+		A->why_pc = why_pc;
+	}
+#undef INVALID
 }
 
 static void emit_labels(PhaseA *A, int32_t pc)
@@ -528,7 +560,7 @@ static int32_t edge_join(const PhaseA *A, int32_t q, int32_t J)
 /* The exit edge of successor i of block u that gets an exit block, or NULL. */
 static ExitEdge *exit_block_of(const PhaseA *A, int32_t u, int32_t i)
 {
-	int32_t e = A->ex_at[2 * u + i];
+	int32_t e = A->ex_at ? A->ex_at[2 * u + i] : -1;
 	return e >= 0 && A->ex[e].label ? &A->ex[e] : NULL;
 }
 
@@ -608,6 +640,13 @@ static void emit_ins(PhaseA *A, int32_t pc)
 			emitted(A, pc);
 			return;
 		}
+	}
+	if (A->place && ins->op == OP_SYNC)
+		return; /* its labels name the next instruction */
+	if (A->place && ins->op == OP_STOP && A->stop_exit) {
+		buf_puts(&A->out, "exit\n"); /* the deferred threads resume (semantics.md §4) */
+		emitted(A, pc);
+		return;
 	}
 	ir_print_ins(&A->out, p, ins);
 	buf_putc(&A->out, '\n');
@@ -762,14 +801,25 @@ static char *phase_a(PhaseA *A, size_t *len)
 		for (int32_t i = 0; i < jb->joins.n; i++) {
 			Join *x = &A->joins[jb->joins.v[i]];
 			int32_t spc = x->sync_pc;
-			if (same[x->depth] == 1 && A->li.start[spc] < A->li.start[spc + 1])
+			if (!A->place && same[x->depth] == 1 && A->li.start[spc] < A->li.start[spc + 1])
 				x->label = xstrdup(p->labels[A->li.lab[A->li.start[spc]]].name);
 			else
-				x->label = fresh_label(A, "join");
+				x->label = fresh_label(A, A->place ? "sync" : "join");
 		}
 		free(same);
 	}
-	plan_exits(A);
+	if (A->place) {
+		/* a J whose join blocks an edge goes past needs a label of its own;
+		** a branch that reconverges only at the end makes stops exits */
+		for (int32_t b = 0; b < nb; b++) {
+			int32_t pc = g->blocks[b].first;
+			if (A->jb[b].valid && A->jb[b].joins.n > 0 && A->li.start[pc] == A->li.start[pc + 1])
+				A->blabel[b] = fresh_label(A, "L");
+			const Block *bl = &g->blocks[b];
+			A->stop_exit |= bl->reachable && ir_is_branch((Op)p->ins[bl->last].op) && bl->ipdom >= nb;
+		}
+	} else
+		plan_exits(A);
 	ir_print_directives(&A->out, p);
 	for (int32_t b = 0; b < nb; b++) {
 		const Block *bl = &g->blocks[b];
@@ -799,7 +849,7 @@ static char *phase_a(PhaseA *A, size_t *len)
 		for (int32_t pc = from; pc <= bl->last; pc++) {
 			if (pc == bl->last && join_of[b] >= 0)
 				A->joins[join_of[b]].p1_branch = A->pc1;
-			if (pc == bl->last)
+			if (pc == bl->last && A->ex_at)
 				for (int32_t i = 0; i < 2; i++) {
 					int32_t e = A->ex_at[2 * b + i];
 					if (e >= 0)
@@ -818,6 +868,10 @@ static char *phase_a(PhaseA *A, size_t *len)
 			ExitEdge *e = j < 0 ? exit_block_of(A, b, 0) : NULL;
 			if (j >= 0 && !next) {
 				buf_printf(&A->out, "jump %s\n", A->joins[j].label);
+				emitted(A, bl->last);
+			} else if (A->place && j < 0 && s < nb && A->jb[s].valid && A->jb[s].joins.n > 0) {
+				/* an edge no branch claims goes past J's join blocks */
+				buf_printf(&A->out, "jump %s\n", block_label(A, s));
 				emitted(A, bl->last);
 			} else if (e) {
 				emit_exit_block(A, e);
@@ -1882,4 +1936,61 @@ Program *gsa_build(const Program *p, Diags *d)
 	free(t1);
 	phase_a_free(&A);
 	return r;
+}
+
+/* ---- musimd syncs --------------------------------------------------------- */
+
+bool gsa_place_syncs(const Program *p, Buf *out, Diags *d)
+{
+	if (!p->cfg) {
+		diag_error(d, LOC_NONE, "the program has errors; no syncs placed");
+		return false;
+	}
+	if (p->has_gsa) {
+		diag_error(d, LOC_NONE, "the program is in GSA form: its γ and η are implicit syncs; "
+		                        "place the syncs in the plain program");
+		return false;
+	}
+	if (!check_reducible(p, p->cfg, d))
+		return false;
+	PhaseA A = {.p = p, .g = p->cfg, .place = true};
+	size_t len = 0;
+	char *t = phase_a(&A, &len);
+	bool ok = A.why == NULL;
+	if (!ok) {
+		Buf w = {0};
+		ir_print_where(&w, p, A.why_pc);
+		diag_error(d, p->ins[A.why_pc].loc,
+		           "no placement of syncs lets the sync model run this program (the branch at %s, "
+		           "line %d): %s",
+		           buf_str(&w), (int)p->ins[A.why_pc].loc.line, A.why);
+		buf_free(&w);
+	} else {
+		/* the result must parse and pass the sync check */
+		Program *q = reparse(p, t, len, d, "placing syncs");
+		if (!q)
+			ok = false;
+		else {
+			Diags d2;
+			diag_init(&d2, p->path, t, len);
+			if (syncs_check(q, &d2, 4) != 0) {
+				ok = false;
+				for (int i = 0; i < d2.n; i++)
+					if (d2.v[i].sev == SEV_WARNING) {
+						diag_error(d, LOC_NONE,
+						           "the syncs placed do not fit every path (a limitation of musimd "
+						           "syncs): line %d of the result: %s",
+						           (int)d2.v[i].loc.line, d2.v[i].msg);
+						break;
+					}
+			}
+			diag_free(&d2);
+			ir_free(q);
+		}
+	}
+	if (ok)
+		buf_putn(out, t, len);
+	free(t);
+	phase_a_free(&A);
+	return ok;
 }

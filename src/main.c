@@ -22,6 +22,7 @@
 #include "repl.h"
 #include "report.h"
 #include "sem.h"
+#include "syncs.h"
 
 #ifndef MUSIMD_VERSION
 #define MUSIMD_VERSION "0.1.0"
@@ -368,8 +369,12 @@ done:
 
 static const char check_help[] =
 	"Usage: musimd check FILE... [--json]\n"
-	"Parse and validate every FILE (language.md §5) and print all diagnostics,\n"
-	"GNU style, with the source line and a caret. With --json, one object per file:\n"
+	"Parse and validate every FILE (musimd-lang(7) VALIDATION) and print all\n"
+	"diagnostics, GNU style, with the source line and a caret; warn where a run\n"
+	"under --model sync can get stuck (a stop reached with a branch's node on the\n"
+	"stack, a sync no branch reaches, a stack that grows in a loop) and say where\n"
+	"the sync belongs or why none fits (musimd syncs FILE places them). With\n"
+	"--json, one object per file:\n"
 	"{\"file\", \"ok\", \"errors\", \"warnings\", \"diagnostics\": [{\"severity\", \"line\",\n"
 	"\"column\", \"message\"}]}.\n"
 	"\n"
@@ -413,6 +418,11 @@ static int cmd_check(int argc, char **argv)
 			diag_error(&d, LOC_NONE, "cannot read the file: %s", strerror(errno));
 		else
 			p = ir_load(path, src, len, &d);
+		if (d.nerrors == 0 && p && p->cfg) {
+			/* where a run under --model sync can get stuck, and where the syncs belong */
+			syncs_check(p, &d, 16);
+			diag_sort(&d);
+		}
 		if (d.nerrors > 0)
 			status = EXIT_INPUT;
 		if (json) {
@@ -611,6 +621,48 @@ static int cmd_gsa(int argc, char **argv)
 }
 
 /* ---- musimd emit-llvm -------------------------------------------------------------------- */
+
+static const char syncs_help[] =
+	"Usage: musimd syncs FILE\n"
+	"Print FILE with its syncs placed so that it runs under --model sync as it\n"
+	"does under --model ipdom: every sync of the program is dropped and each\n"
+	"branch gets one at its reconvergence point (its immediate post-dominator),\n"
+	"in a join block of its own, innermost first where several branches\n"
+	"reconverge at one point (syncN labels); when a branch reconverges only at\n"
+	"the end, stops become exits (which resume the deferred threads). Where no\n"
+	"placement can do that it says why, and exits 3: a loop with several exits\n"
+	"(a break), a target two branches share (a short-circuit: write the shared\n"
+	"block once per branch), an irreducible CFG. musimd check FILE warns where\n"
+	"a run under --model sync can get stuck.\n"
+	"\n"
+	"Exit status: 0 placed, 2 usage error, 3 unreadable or invalid input, or no\n"
+	"placement possible.\n";
+
+static int cmd_syncs(int argc, char **argv)
+{
+	int status = EXIT_OK;
+	const char *file = one_file("syncs", syncs_help, argc, argv, &status);
+	if (!file)
+		return status;
+	Program *p = load(file, true, &status);
+	if (!p)
+		return status;
+	Diags d;
+	diag_init(&d, p->path, p->src, p->srclen);
+	Buf b = {0};
+	if (gsa_place_syncs(p, &b, &d))
+		out(&b);
+	else
+		status = EXIT_INPUT;
+	Buf e = {0};
+	diag_render(&d, &e);
+	err(&e);
+	buf_free(&e);
+	buf_free(&b);
+	diag_free(&d);
+	ir_free(p);
+	return status;
+}
 
 static const char llvm_help[] =
 	"Usage: musimd emit-llvm FILE [--target amdgpu|nvptx]\n"
@@ -1286,6 +1338,7 @@ static const char main_help[] =
 	"  check FILE...     parse and validate programs, print every diagnostic\n"
 	"  cfg FILE          basic blocks, dominators, post-dominators, loops (--dot)\n"
 	"  gsa FILE          the gated-SSA form (μ, γ, η) the analyses run on\n"
+	"  syncs FILE        the program with syncs placed for the sync model\n"
 	"  analyze FILE...   divergence analyses: simple, affine, degree-n polynomial;\n"
 	"                    --verify checks every verdict against the semantics\n"
 	"  emit-llvm FILE    the program as an LLVM 16 GPU kernel, for comparing with\n"
@@ -1321,6 +1374,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "cfg"))
 		return cmd_cfg(argc - 1, argv + 1);
+	if (!strcmp(cmd, "syncs"))
+		return cmd_syncs(argc - 1, argv + 1);
 	if (!strcmp(cmd, "gsa"))
 		return cmd_gsa(argc - 1, argv + 1);
 	if (!strcmp(cmd, "emit-llvm"))

@@ -417,6 +417,93 @@ Test(gsa, ssa_input_keeps_names)
 	unload(&r);
 }
 
+/* musimd syncs: where it places the syncs, the program runs under the sync
+** model as it does under ipdom (status and Σ), on every example it
+** accepts and on random structured programs stripped of their syncs; it
+** refuses the loop with a break and the short-circuit, naming why. */
+static int placed_like_ipdom(const char *src, const char *what)
+{
+	Prog r = load(src);
+	Diags d;
+	diag_init(&d, what, "", 0);
+	Buf b = {0};
+	int ok = -1;
+	if (gsa_place_syncs(r.p, &b, &d)) {
+		Prog s = load(buf_str(&b));
+		ok = 0;
+		for (int32_t th = 1; th <= 8; th++) {
+			char *a = outcome_model(r.p, th, MODEL_IPDOM), *c = outcome_model(s.p, th, MODEL_SYNC);
+			cr_expect_str_eq(a, c, "%s, %d threads: ipdom vs syncs placed under sync\n%s", what, (int)th,
+			                 buf_str(&b));
+			ok += !strcmp(a, c);
+			free(a);
+			free(c);
+		}
+		unload(&s);
+	}
+	buf_free(&b);
+	diag_free(&d);
+	unload(&r);
+	return ok;
+}
+
+Test(gsa, syncs_placed_run_like_ipdom, .timeout = 120)
+{
+	int n = 0, placed = 0;
+	char **files = example_files(&n);
+	for (int i = 0; i < n; i++) {
+		size_t len = 0;
+		char *src = read_file(files[i], &len);
+		int k = placed_like_ipdom(src, files[i]);
+		placed += k >= 0;
+		if (k >= 0)
+			cr_expect_eq(k, 8, "%s", files[i]);
+		free(src);
+	}
+	free_names(files, n);
+	cr_expect_geq(placed, 15, "syncs placed in only %d examples", placed);
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		GenOptions o = {.seed = seed, .size = 30, .max_depth = 3, .nvars = 4, .no_atomics = true};
+		Buf b = {0}, stripped = {0};
+		gen_program(&b, &o);
+		/* drop the generator's syncs: musimd syncs must find their places */
+		for (const char *line = buf_str(&b); *line;) {
+			const char *end = strchr(line, '\n');
+			size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+			const char *sy = strstr(line, "sync");
+			if (sy && sy < line + len)
+				buf_putn(&stripped, line, (size_t)(sy - line)), buf_puts(&stripped, "x0 = x0\n");
+			else
+				buf_putn(&stripped, line, len);
+			line += len;
+		}
+		cr_expect_eq(placed_like_ipdom(buf_str(&stripped), "gen"), 8, "seed %llu", (unsigned long long)seed);
+		buf_free(&b);
+		buf_free(&stripped);
+	}
+	/* refused, with the reason */
+	static const char *const refused[][2] = {
+		{"break_loop.simd", "several exit edges"}, {"short_circuit.simd", "shared target"}};
+	for (int i = 0; i < 2; i++) {
+		Buf path = {0};
+		buf_printf(&path, "%s/%s", examples_dir(), refused[i][0]);
+		size_t len = 0;
+		char *src = read_file(buf_str(&path), &len);
+		Prog r = load(src);
+		Diags d;
+		diag_init(&d, refused[i][0], src, len);
+		Buf b = {0};
+		cr_expect(!gsa_place_syncs(r.p, &b, &d), "%s placed", refused[i][0]);
+		cr_expect(d.nerrors == 1 && strstr(d.v[0].msg, refused[i][1]), "%s: %s", refused[i][0],
+		          d.n ? d.v[0].msg : "no message");
+		buf_free(&b);
+		diag_free(&d);
+		unload(&r);
+		free(src);
+		buf_free(&path);
+	}
+}
+
 /* Every example: same status and Σ for 1..8 threads. */
 Test(gsa, examples_round_trip, .timeout = 120)
 {
