@@ -83,7 +83,6 @@ typedef struct Em {
 	Buf *b;
 	bool ok;
 	int32_t *def_pc;    /* per variable: pc of its definition, -1 */
-	int32_t *pre, *post; /* per block: dominator-tree DFS interval (reachable blocks) */
 	char **bname;       /* per block: LLVM name (unquoted) */
 	Edge **preds;       /* per block: LLVM predecessors */
 	int32_t *npreds;
@@ -239,58 +238,12 @@ static void name_blocks(Em *e)
 
 /* ---- dominance --------------------------------------------------------- */
 
-static void dom_intervals(Em *e)
-{
-	const Cfg *g = e->g;
-	int32_t n = g->nblocks;
-	e->pre = xmalloc((size_t)n * sizeof(int32_t));
-	e->post = xmalloc((size_t)n * sizeof(int32_t));
-	int32_t *head = xmalloc((size_t)n * sizeof(int32_t));
-	int32_t *next = xmalloc((size_t)n * sizeof(int32_t));
-	int32_t *stack = xmalloc((size_t)n * sizeof(int32_t));
-	int32_t *it = xmalloc((size_t)n * sizeof(int32_t));
-	for (int32_t i = 0; i < n; i++) {
-		head[i] = -1;
-		e->pre[i] = e->post[i] = -1;
-	}
-	for (int32_t i = n - 1; i >= 0; i--) {
-		int32_t id = g->blocks[i].idom;
-		if (g->blocks[i].reachable && id >= 0) {
-			next[i] = head[id];
-			head[id] = i;
-		}
-	}
-	int32_t clock = 0, sp = 0;
-	if (n > 0 && g->blocks[0].reachable) {
-		stack[sp++] = 0;
-		it[0] = head[0];
-		e->pre[0] = clock++;
-	}
-	while (sp > 0) {
-		int32_t v = stack[sp - 1];
-		int32_t c = it[v];
-		if (c >= 0) {
-			it[v] = next[c];
-			e->pre[c] = clock++;
-			it[c] = head[c];
-			stack[sp++] = c;
-		} else {
-			e->post[v] = clock++;
-			sp--;
-		}
-	}
-	free(head);
-	free(next);
-	free(stack);
-	free(it);
-}
-
 /* Block a dominates block b (both reachable; a == b counts). */
 static bool dom(const Em *e, int32_t a, int32_t b)
 {
-	if (a < 0 || b < 0 || e->pre[a] < 0 || e->pre[b] < 0)
+	if (a < 0 || b < 0 || !e->g->blocks[a].reachable || !e->g->blocks[b].reachable)
 		return false;
-	return e->pre[a] <= e->pre[b] && e->post[b] <= e->post[a];
+	return cfg_dominates(e->g, a, b);
 }
 
 /* ---- operands ---------------------------------------------------------- */
@@ -1013,7 +966,6 @@ bool llvm_emit(Buf *out, const Program *gsa, LlvmTarget target, Diags *d)
 		free(e.def_pc);
 		return false;
 	}
-	dom_intervals(&e);
 	name_blocks(&e);
 	e.fresh_entry = g->blocks[0].npred > 0 || g->blocks[0].ngsa > 0;
 	build_preds(&e);
@@ -1114,8 +1066,6 @@ bool llvm_emit(Buf *out, const Program *gsa, LlvmTarget target, Diags *d)
 	free(e.bname);
 	free(e.preds);
 	free(e.npreds);
-	free(e.pre);
-	free(e.post);
 	free(e.def_pc);
 	if (!e.ok) {
 		out->len = start;
