@@ -58,10 +58,7 @@ static void csr(int32_t nkeys, const IV *keys, const IV *vals, int32_t **start, 
 
 static bool in_loop(const Cfg *g, int32_t blk, int32_t loop)
 {
-	for (int32_t l = g->blocks[blk].loop; l >= 0; l = g->loops[l].parent)
-		if (l == loop)
-			return true;
-	return false;
+	return cfg_loop_contains(g, loop, blk);
 }
 
 /* The exit branches of every loop (the file comment), as branch pcs. */

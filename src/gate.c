@@ -117,10 +117,7 @@ typedef struct Walk {
 
 static bool in_loop(const Cfg *g, int32_t blk, int32_t loop)
 {
-	for (int32_t l = g->blocks[blk].loop; l >= 0; l = g->loops[l].parent)
-		if (l == loop)
-			return true;
-	return false;
+	return cfg_loop_contains(g, loop, blk);
 }
 
 static bool is_branch_block(const GateWalk *w, int32_t X)

@@ -119,10 +119,7 @@ static void label_index_free(LabelIndex *x)
 
 static bool loop_contains(const Cfg *g, int32_t loop, int32_t blk)
 {
-	for (int32_t l = g->blocks[blk].loop; l >= 0; l = g->loops[l].parent)
-		if (l == loop)
-			return true;
-	return false;
+	return cfg_loop_contains(g, loop, blk);
 }
 
 /* The outermost loop the edge u → s leaves, or -1. */
@@ -299,6 +296,7 @@ typedef struct JBlock {
 	IVec joins;         /* joins with this J */
 	int32_t nsyncs;     /* leading syncs of J */
 	int32_t *leaf;      /* per predecessor of J: the join whose N receives the edge */
+	int32_t shared_pc;  /* a branch whose region is entered from outside, or -1 */
 	bool valid;
 	int32_t root;
 } JBlock;
@@ -362,47 +360,42 @@ static void emitted(PhaseA *A, int32_t from)
 	A->pc1++;
 }
 
-/* Blocks between B and J: reachable from B's successors without entering
-** J; they are listed in *list. */
-static int32_t region_mark(const Cfg *g, int32_t bblk, int32_t J, int32_t *stamp, int32_t mark, IVec *stack,
-                           IVec *list)
+/* Is X the header of a loop that contains block b? (An edge into it from
+** another iteration does not enter a branch's region from outside.) */
+static bool header_of_loop_around(const Cfg *g, const int32_t *header_loop, int32_t X, int32_t b)
 {
-	stack->n = 0;
-	list->n = 0;
-	const Block *b = &g->blocks[bblk];
-	for (int32_t i = 0; i < b->nsucc; i++)
-		ivec_push(stack, b->succ[i]);
-	while (stack->n > 0) {
-		int32_t x = stack->v[--stack->n];
-		if (x == J || x >= g->nblocks || stamp[x] == mark)
-			continue;
-		stamp[x] = mark;
-		ivec_push(list, x);
-		for (int32_t i = 0; i < g->blocks[x].nsucc; i++)
-			ivec_push(stack, g->blocks[x].succ[i]);
-	}
-	return list->n;
+	int32_t l = header_loop[X];
+	return l >= 0 && loop_contains(g, l, b);
 }
 
-/* Is B's region (marked with `mark`) entered only through B? An edge into
-** the header of a loop that contains B (a do-while's latch branch, a while
-** loop's test) enters from another iteration and does not count. */
-static bool region_single_entry(const Cfg *g, const int32_t *header_loop, int32_t bblk, const IVec *list,
-                                const int32_t *stamp, int32_t mark)
+/* The branches whose regions (the blocks between B and its immediate
+** post-dominator J) are entered other than through B: an edge u → X with
+** u in B's region (B dominates u, J does not) and X outside B's dominance
+** (not J, not the header of a loop around B). Each edge walks the
+** dominator tree from u up to the first block dominating X, which is a
+** step or two in structured code. Marks A->jb[J] with the reason. */
+static void find_shared_targets(PhaseA *A, const int32_t *join_of)
 {
-	for (int32_t i = 0; i < list->n; i++) {
-		int32_t x = list->v[i];
-		const Block *bx = &g->blocks[x];
-		for (int32_t j = 0; j < bx->npred; j++) {
-			int32_t q = bx->pred[j];
-			if (q == bblk || stamp[q] == mark || !g->blocks[q].reachable)
-				continue;
-			int32_t l = header_loop[x];
-			if (l < 0 || !loop_contains(g, l, bblk))
-				return false;
+	const Cfg *g = A->g;
+	int32_t nb = g->nblocks;
+	for (int32_t u = 0; u < nb; u++) {
+		const Block *bu = &g->blocks[u];
+		if (!bu->reachable)
+			continue;
+		for (int32_t k = 0; k < bu->nsucc; k++) {
+			int32_t X = bu->succ[k];
+			if (X >= nb || cfg_dominates(g, X, u))
+				continue; /* the end, or a back edge: another iteration */
+			for (int32_t d = u; d >= 0 && !cfg_dominates(g, d, X); d = g->blocks[d].idom) {
+				if (join_of[d] < 0)
+					continue;
+				int32_t J = g->blocks[d].ipdom;
+				if (J == X || J >= nb || cfg_dominates(g, J, u) || header_of_loop_around(g, A->header_loop, X, d))
+					continue;
+				A->jb[J].shared_pc = g->blocks[d].last;
+			}
 		}
 	}
-	return true;
 }
 
 static int cmp_join_region(const void *a, const void *b, void *ctx)
@@ -436,18 +429,86 @@ static void sort_joins(int32_t *v, int32_t n, const Join *joins)
 	free(tmp);
 }
 
+/* For every predecessor of a reconvergence point J with joins, the join of
+** the nearest branch at or above it in the dominator tree whose
+** reconvergence point is J (its leaf), and for every join the next such
+** branch above its own (its parent): one depth-first walk of the dominator
+** tree keeping, per J, the nearest such branch on the path. With single-entry
+** regions, a branch's region is what it dominates before J. */
+static void find_enclosing(PhaseA *A, const int32_t *join_of)
+{
+	const Cfg *g = A->g;
+	int32_t nb = g->nblocks;
+	int32_t *near = xmalloc(((size_t)nb + 1) * sizeof *near); /* per J: the nearest join, -1 */
+	IVec *kids = xcalloc((size_t)nb + 1, sizeof *kids);
+	for (int32_t b = 0; b <= nb; b++)
+		near[b] = -1;
+	for (int32_t i = 0; i < g->nrpo; i++) {
+		int32_t b = g->rpo[i];
+		if (g->blocks[b].idom >= 0)
+			ivec_push(&kids[g->blocks[b].idom], b);
+	}
+	for (int32_t b = 0; b < nb; b++)
+		if (A->jb[b].joins.n > 0) {
+			A->jb[b].leaf = xmalloc(((size_t)g->blocks[b].npred + 1) * sizeof *A->jb[b].leaf);
+			for (int32_t k = 0; k < g->blocks[b].npred; k++)
+				A->jb[b].leaf[k] = -1;
+		}
+	IVec st = {0}, idx = {0}, saved = {0};
+	if (g->nrpo > 0) {
+		ivec_push(&st, g->rpo[0]);
+		ivec_push(&idx, -1);
+	}
+	while (st.n > 0) {
+		int32_t b = st.v[st.n - 1];
+		const Block *bl = &g->blocks[b];
+		int32_t i = idx.v[idx.n - 1];
+		int32_t J = join_of[b] >= 0 ? bl->ipdom : -1;
+		if (i < 0) {
+			/* entering b: its join's parent, then b on J's path, then its edges' leaves */
+			if (J >= 0) {
+				A->joins[join_of[b]].parent = near[J];
+				ivec_push(&saved, near[J]);
+				near[J] = join_of[b];
+			}
+			for (int32_t k = 0; k < bl->nsucc; k++) {
+				int32_t s = bl->succ[k];
+				if (s >= nb || A->jb[s].joins.n == 0)
+					continue;
+				int32_t j = cfg_phi_index(g, s, b);
+				if (j >= 0)
+					A->jb[s].leaf[j] = near[s];
+			}
+			idx.v[idx.n - 1] = i = 0;
+		}
+		if (i < kids[b].n) {
+			idx.v[idx.n - 1]++;
+			ivec_push(&st, kids[b].v[i]);
+			ivec_push(&idx, -1);
+			continue;
+		}
+		if (J >= 0)
+			near[J] = saved.v[--saved.n];
+		st.n--;
+		idx.n--;
+	}
+	for (int32_t b = 0; b <= nb; b++)
+		free(kids[b].v);
+	free(kids);
+	free(near);
+	free(st.v);
+	free(idx.v);
+	free(saved.v);
+}
+
 /* Decide the join tree of block J (see the file comment). */
-static void plan_jblock(PhaseA *A, int32_t J, int32_t *stamp, int32_t *mark, IVec *stack, IVec *list,
-                        const int32_t *exits)
+static void plan_jblock(PhaseA *A, int32_t J, const int32_t *exits)
 {
 	const Cfg *g = A->g;
 	JBlock *jb = &A->jb[J];
 	const Block *bj = &g->blocks[J];
 	int32_t m = jb->joins.n;
 	jb->nsyncs = leading_syncs(A->p, bj);
-	jb->leaf = xmalloc(((size_t)bj->npred + 1) * sizeof *jb->leaf);
-	for (int32_t i = 0; i < bj->npred; i++)
-		jb->leaf[i] = -1;
 	jb->valid = jb->nsyncs > 0 || A->place;
 	if (!jb->valid)
 		return;
@@ -463,27 +524,17 @@ static void plan_jblock(PhaseA *A, int32_t J, int32_t *stamp, int32_t *mark, IVe
 	} while (0)
 	/* innermost first: a nested branch's region is a strict subset */
 	sort_joins(jb->joins.v, m, A->joins);
+	if (jb->shared_pc >= 0) /* e.g. a short-circuit's shared target */
+		INVALID("its region is also entered from outside, not only through it (a "
+		        "short-circuit's shared target): the paths into the reconvergence point "
+		        "would cross different numbers of syncs; write the shared block once per branch",
+		        jb->shared_pc);
+	/* with single-entry regions, B's region is what B dominates before J: the
+	** join of a predecessor of J is the nearest dominating branch with this J,
+	** and a join's parent the nearest such branch above it */
 	for (int32_t i = 0; i < m; i++) {
 		Join *x = &A->joins[jb->joins.v[i]];
 		int32_t bblk = g->block_of[x->branch_pc];
-		region_mark(g, bblk, J, stamp, ++*mark, stack, list);
-		if (!region_single_entry(g, A->header_loop, bblk, list, stamp, *mark))
-			INVALID("its region is also entered from outside, not only through it (a "
-			        "short-circuit's shared target): the paths into the reconvergence point "
-			        "would cross different numbers of syncs; write the shared block once per branch",
-			        x->branch_pc); /* e.g. a short-circuit's shared target */
-		/* predecessors of J in B's region (or B itself) not yet claimed by an inner branch */
-		for (int32_t k = 0; k < bj->npred; k++) {
-			int32_t q = bj->pred[k];
-			if (jb->leaf[k] < 0 && (q == bblk || stamp[q] == *mark))
-				jb->leaf[k] = jb->joins.v[i];
-		}
-		/* inner branches without a parent yet */
-		for (int32_t j = 0; j < i; j++) {
-			Join *y = &A->joins[jb->joins.v[j]];
-			if (y->parent < 0 && stamp[g->block_of[y->branch_pc]] == *mark)
-				y->parent = jb->joins.v[i];
-		}
 		if (x->loop_exit) {
 			int32_t l = g->blocks[bblk].loop;
 			if (l < 0 || exits[l] != 1)
@@ -752,24 +803,21 @@ static char *phase_a(PhaseA *A, size_t *len)
 	for (int32_t l = 0; l < g->nloops; l++)
 		A->header_loop[g->loops[l].header] = l;
 	label_index(&A->li, p);
-	/* exiting edges per loop */
+	/* exiting edges per loop: each edge counts for the loops it leaves */
 	int32_t *exits = xcalloc((size_t)g->nloops + 1, sizeof *exits);
 	for (int32_t b = 0; b < nb; b++) {
 		if (!g->blocks[b].reachable)
 			continue;
-		for (int32_t l = g->blocks[b].loop; l >= 0; l = g->loops[l].parent)
-			for (int32_t i = 0; i < g->blocks[b].nsucc; i++) {
-				int32_t s = g->blocks[b].succ[i];
-				if (s >= nb || !loop_contains(g, l, s))
-					exits[l]++;
-			}
+		for (int32_t i = 0; i < g->blocks[b].nsucc; i++) {
+			int32_t s = g->blocks[b].succ[i];
+			for (int32_t l = g->blocks[b].loop; l >= 0 && (s >= nb || !loop_contains(g, l, s));
+			     l = g->loops[l].parent)
+				exits[l]++;
+		}
 	}
-	int32_t *stamp = xcalloc((size_t)nb + 1, sizeof *stamp);
 	int32_t *join_of = xmalloc(((size_t)nb + 1) * sizeof *join_of); /* block of B → its join */
 	for (int32_t b = 0; b <= nb; b++)
 		join_of[b] = -1;
-	int32_t mark = 0;
-	IVec stack = {0}, list = {0};
 	for (int32_t b = 0; b < nb; b++) {
 		const Block *bl = &g->blocks[b];
 		const Ins *last = &p->ins[bl->last];
@@ -777,15 +825,20 @@ static char *phase_a(PhaseA *A, size_t *len)
 			continue;
 		Join x = {.branch_pc = bl->last, .index = A->njoins, .parent = -1, .p1_node = -1,
 		          .p1_branch = -1, .sync_pc = -1};
-		x.region = region_mark(g, b, bl->ipdom, stamp, ++mark, &stack, &list);
+		/* innermost first: an inner branch dominates fewer blocks */
+		x.region = g->blocks[b].dom_last - g->blocks[b].dom_pre;
 		x.loop_exit = bl->loop >= 0 && !loop_contains(g, bl->loop, bl->ipdom);
 		VEC_PUSH(A->joins, A->njoins, A->capjoins, x);
 		join_of[b] = A->njoins - 1;
 		ivec_push(&A->jb[bl->ipdom].joins, A->njoins - 1);
 	}
+	for (int32_t b = 0; b <= nb; b++)
+		A->jb[b].shared_pc = -1;
+	find_shared_targets(A, join_of);
+	find_enclosing(A, join_of);
 	for (int32_t b = 0; b < nb; b++)
 		if (A->jb[b].joins.n > 0 && g->blocks[b].reachable)
-			plan_jblock(A, b, stamp, &mark, &stack, &list, exits);
+			plan_jblock(A, b, exits);
 	/* labels of the join blocks: the labels of the sync they replace when a
 	** single join block stands at that depth, else fresh ones */
 	for (int32_t b = 0; b < nb; b++) {
@@ -888,9 +941,6 @@ static char *phase_a(PhaseA *A, size_t *len)
 	}
 	free(exits);
 	free(join_of);
-	free(stamp);
-	free(stack.v);
-	free(list.v);
 	*len = A->out.len;
 	return buf_steal(&A->out);
 }
