@@ -61,37 +61,57 @@ static bool in_loop(const Cfg *g, int32_t blk, int32_t loop)
 	return cfg_loop_contains(g, loop, blk);
 }
 
-/* The exit branches of every loop (the file comment), as branch pcs. */
+/* The exit branches of every loop (the file comment), as branch pcs. A
+** branch whose immediate post-dominator lies outside loop L can leave L
+** before reconverging, so it is an exit branch of every loop it is in and
+** its reconvergence point is not: found per branch, by the loops it leaves,
+** in time linear in the loops each branch leaves. A loop re-entered from
+** its own exits (an outer loop whose exits all lie in it) takes every
+** branch from which an exit is reachable without its header: found by a
+** walk of its body, for those loops only. */
 static void exit_branches(const Program *p, const Cfg *g, IV *of_loop)
 {
 	int32_t nb = g->nblocks;
-	int32_t *stamp = xmalloc(((size_t)nb + 1) * sizeof *stamp);
+	bool *reent = xcalloc((size_t)g->nloops + 1, sizeof *reent);
+	for (int32_t u = 0; u < nb; u++) {
+		const Block *b = &g->blocks[u];
+		if (!b->reachable)
+			continue;
+		for (int32_t k = 0; k < b->nsucc; k++) {
+			int32_t s = b->succ[k];
+			if (s >= nb)
+				continue;
+			for (int32_t l = b->loop; l >= 0 && !in_loop(g, s, l); l = g->loops[l].parent)
+				reent[l] |= cfg_postdominates(g, g->loops[l].header, s);
+		}
+	}
+	for (int32_t x = 0; x < nb; x++) {
+		const Block *b = &g->blocks[x];
+		if (!b->reachable || !ir_is_branch((Op)p->ins[b->last].op))
+			continue;
+		int32_t r = b->ipdom;
+		for (int32_t l = b->loop; l >= 0 && (r < 0 || r >= nb || !in_loop(g, r, l)); l = g->loops[l].parent)
+			if (!reent[l])
+				iv_push(&of_loop[l], b->last);
+	}
+	/* the re-entered loops: every branch that reaches an exit without the header */
 	bool *canexit = xcalloc((size_t)nb + 1, sizeof *canexit);
-	for (int32_t b = 0; b <= nb; b++)
-		stamp[b] = -1;
 	IV work = {0};
 	for (int32_t l = 0; l < g->nloops; l++) {
+		if (!reent[l])
+			continue;
 		const Loop *L = &g->loops[l];
-		for (int32_t i = 0; i < L->nblocks; i++) {
-			stamp[L->blocks[i]] = l;
-			canexit[L->blocks[i]] = false;
-		}
-		bool reentrant = false;
 		work.n = 0;
 		for (int32_t i = 0; i < L->nblocks; i++) {
-			const Block *b = &g->blocks[L->blocks[i]];
-			for (int32_t k = 0; k < b->nsucc; k++) {
-				int32_t s = b->succ[k];
-				if (s >= nb || stamp[s] == l)
-					continue;
-				if (!canexit[L->blocks[i]]) {
-					canexit[L->blocks[i]] = true;
-					iv_push(&work, L->blocks[i]);
+			int32_t x = L->blocks[i];
+			canexit[x] = false;
+			const Block *b = &g->blocks[x];
+			for (int32_t k = 0; k < b->nsucc; k++)
+				if (b->succ[k] < nb && !in_loop(g, b->succ[k], l) && !canexit[x]) {
+					canexit[x] = true;
+					iv_push(&work, x);
 				}
-				reentrant |= cfg_postdominates(g, L->header, s);
-			}
 		}
-		/* backwards within L, not through the header */
 		while (work.n > 0) {
 			int32_t x = work.v[--work.n];
 			if (x == L->header)
@@ -99,7 +119,7 @@ static void exit_branches(const Program *p, const Cfg *g, IV *of_loop)
 			const Block *b = &g->blocks[x];
 			for (int32_t j = 0; j < b->npred; j++) {
 				int32_t q = b->pred[j];
-				if (stamp[q] == l && !canexit[q]) {
+				if (in_loop(g, q, l) && !canexit[q]) {
 					canexit[q] = true;
 					iv_push(&work, q);
 				}
@@ -107,20 +127,14 @@ static void exit_branches(const Program *p, const Cfg *g, IV *of_loop)
 		}
 		for (int32_t i = 0; i < L->nblocks; i++) {
 			int32_t x = L->blocks[i];
-			const Block *b = &g->blocks[x];
-			if (!canexit[x] || !ir_is_branch((Op)p->ins[b->last].op))
-				continue;
-			int32_t r = b->ipdom;
-			if (reentrant || r < 0 || r >= nb || stamp[r] != l)
-				iv_push(&of_loop[l], b->last);
+			if (canexit[x] && ir_is_branch((Op)p->ins[g->blocks[x].last].op))
+				iv_push(&of_loop[l], g->blocks[x].last);
+			canexit[x] = false;
 		}
-		/* stamps of blocks in L stay l: the next loop overwrites its own */
-		for (int32_t i = 0; i < L->nblocks; i++)
-			stamp[L->blocks[i]] = -1;
 	}
 	free(work.v);
-	free(stamp);
 	free(canexit);
+	free(reent);
 }
 
 /* Is the loop re-entered from one of its exits (see exit_branches)? */
