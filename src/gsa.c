@@ -578,7 +578,7 @@ static void plan_jblock(PhaseA *A, int32_t J, const int32_t *exits)
 			        x->branch_pc);
 		x->sync_pc = A->place ? bj->first : bj->first + (jb->nsyncs - x->depth);
 	}
-	if (why && !A->why) {
+	if (why && (!A->why || why_pc < A->why_pc)) { /* the first in program order */
 		A->why = why;
 		A->why_pc = why_pc;
 	}
