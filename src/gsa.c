@@ -517,7 +517,7 @@ static void plan_jblock(PhaseA *A, int32_t J, const int32_t *exits)
 #define INVALID(reason, pc)                                                                  \
 	do {                                                                                     \
 		jb->valid = false;                                                                   \
-		if (!why) {                                                                          \
+		if (!why || (pc) < why_pc) {                                                         \
 			why = (reason);                                                                  \
 			why_pc = (pc);                                                                   \
 		}                                                                                    \
