@@ -48,6 +48,43 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* An option cmd does not know: a usage error that names the closest of its
+** long options (all of them when arg is an ambiguous prefix, which
+** getopt_long rejects). */
+static int unknown_option(const char *cmd, const char *arg, const struct option *opts)
+{
+	Buf b = {0};
+	if (arg[0] == '-' && arg[1] == '-' && arg[2]) {
+		const char *name = arg + 2;
+		size_t len = strcspn(name, "=");
+		int prefixed = 0;
+		const struct option *match = NULL;
+		Suggest g;
+		suggest_init(&g, name, len);
+		for (const struct option *o = opts; o->name; o++) {
+			suggest_add(&g, o->name);
+			if (!strncmp(o->name, name, len)) {
+				prefixed++;
+				match = o;
+			}
+		}
+		if (prefixed == 1 && name[len] == '=' && match->has_arg == no_argument) {
+			buf_free(&b);
+			return usage_error(cmd, "option '--%s' takes no argument", match->name);
+		}
+		buf_printf(&b, prefixed > 1 ? "ambiguous option '%.*s'" : "unknown option '%.*s'",
+		           (int)(name + len - arg), arg);
+		if (g.n)
+			buf_puts(&b, "; ");
+		suggest_print(&g, &b, "--");
+	} else {
+		buf_printf(&b, "unknown option '%s'", arg);
+	}
+	int status = usage_error(cmd, "%s", buf_str(&b));
+	buf_free(&b);
+	return status;
+}
+
 /* Load and validate a program; diagnostics to stderr. Returns NULL (and the
 ** diagnostics) on input errors. */
 static Program *load(const char *path, bool quiet_warnings, int *status)
@@ -82,9 +119,11 @@ static Program *load(const char *path, bool quiet_warnings, int *status)
 	return p;
 }
 
+/* In a subcommand's option loop: the usage error, then `done:`. */
+#define CMD "run"
 #define USAGE(...)                                                                          \
 	do {                                                                                     \
-		status = usage_error("run", __VA_ARGS__);                                            \
+		status = usage_error(CMD, __VA_ARGS__);                                              \
 		goto done;                                                                           \
 	} while (0)
 
@@ -177,7 +216,15 @@ static int choice(const char *opt, const char *arg, const char *const *words, ch
 	buf_printf(&b, "%s must be ", opt);
 	for (int i = 0; i < n; i++)
 		buf_printf(&b, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
-	snprintf(msg, len, "%s, not '%.100s'", buf_str(&b), arg);
+	buf_printf(&b, ", not '%.100s'", arg);
+	Suggest g;
+	suggest_init(&g, arg, strlen(arg));
+	for (int i = 0; i < n; i++)
+		suggest_add(&g, words[i]);
+	if (g.n)
+		buf_puts(&b, "; ");
+	suggest_print(&g, &b, "");
+	snprintf(msg, len, "%s", buf_str(&b));
 	buf_free(&b);
 	return -1;
 }
@@ -305,7 +352,7 @@ static int cmd_run(int argc, char **argv)
 		case 'j': ctx.json = true; break;
 		case 'h': fputs(run_help, stdout); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
-		default: USAGE("unknown option '%s'", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
 	}
 	for (; optind < argc; optind++, nfiles++) /* after "--" */
@@ -378,6 +425,7 @@ static const char check_help[] =
 
 static int cmd_check(int argc, char **argv)
 {
+	static const struct option opts[] = {{"json", 0, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
 	bool json = false;
 	int nfiles = 0;
 	for (int i = 1; i < argc; i++) {
@@ -387,7 +435,7 @@ static int cmd_check(int argc, char **argv)
 			fputs(check_help, stdout);
 			return EXIT_OK;
 		} else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("check", "unknown option '%s'", argv[i]);
+			return unknown_option("check", argv[i], opts);
 		else
 			nfiles++;
 	}
@@ -476,6 +524,7 @@ static const char cfg_help[] =
 
 static int cmd_cfg(int argc, char **argv)
 {
+	static const struct option opts[] = {{"dot", 0, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
 	bool dot = false;
 	const char *file = NULL;
 	int nfiles = 0;
@@ -486,7 +535,7 @@ static int cmd_cfg(int argc, char **argv)
 			fputs(cfg_help, stdout);
 			return EXIT_OK;
 		} else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("cfg", "unknown option '%s'", argv[i]);
+			return unknown_option("cfg", argv[i], opts);
 		else {
 			file = argv[i];
 			nfiles++;
@@ -554,9 +603,11 @@ static const char gsa_help[] =
 	"\n"
 	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid file.\n";
 
-/* Commands that take one FILE and a few flags: returns the file or NULL
-** with *status set (usage error or --help). */
-static const char *one_file(const char *cmd, const char *help, int argc, char **argv, int *status)
+/* Commands that take one FILE and --help (the caller took its other
+** options out of argv; opts names them all, for did-you-mean): returns the
+** file or NULL with *status set (usage error or --help). */
+static const char *one_file(const char *cmd, const char *help, const struct option *opts, int argc,
+                            char **argv, int *status)
 {
 	const char *file = NULL;
 	int nfiles = 0;
@@ -567,7 +618,7 @@ static const char *one_file(const char *cmd, const char *help, int argc, char **
 			return NULL;
 		}
 		if (argv[i][0] == '-' && argv[i][1]) {
-			*status = usage_error(cmd, "unknown option '%s'", argv[i]);
+			*status = unknown_option(cmd, argv[i], opts);
 			return NULL;
 		}
 		file = argv[i];
@@ -584,7 +635,8 @@ static const char *one_file(const char *cmd, const char *help, int argc, char **
 static int cmd_gsa(int argc, char **argv)
 {
 	int status = EXIT_OK;
-	const char *file = one_file("gsa", gsa_help, argc, argv, &status);
+	static const struct option opts[] = {{"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	const char *file = one_file("gsa", gsa_help, opts, argc, argv, &status);
 	if (!file)
 		return status;
 	Program *p = load(file, true, &status);
@@ -646,7 +698,8 @@ static int cmd_emit_llvm(int argc, char **argv)
 			return usage_error("emit-llvm", "--target must be amdgpu or nvptx, not '%s'", t);
 		}
 	}
-	const char *file = one_file("emit-llvm", llvm_help, nrest, rest, &status);
+	static const struct option opts[] = {{"target", 1, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	const char *file = one_file("emit-llvm", llvm_help, opts, nrest, rest, &status);
 	free(rest);
 	if (!file)
 		return status;
@@ -695,6 +748,11 @@ static const char gen_help[] =
 
 static int cmd_gen(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{"seed", 1, NULL, 0}, {"size", 1, NULL, 0}, {"depth", 1, NULL, 0}, {"vars", 1, NULL, 0},
+		{"no-memory", 0, NULL, 0}, {"no-atomics", 0, NULL, 0}, {"no-loops", 0, NULL, 0},
+		{"help", 0, NULL, 0}, {NULL, 0, NULL, 0},
+	};
 	GenOptions o = {.seed = 1, .size = 40, .max_depth = 3, .nvars = 6};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -716,7 +774,8 @@ static int cmd_gen(int argc, char **argv)
 			snprintf(name, sizeof name, "%.*s", (int)len, a);
 			if (len >= sizeof name || (strcmp(name, "--seed") && strcmp(name, "--size") &&
 			                           strcmp(name, "--depth") && strcmp(name, "--vars")))
-				return usage_error("gen", "unknown argument '%s'", a);
+				return a[0] == '-' ? unknown_option("gen", a, opts)
+				                   : usage_error("gen", "unknown argument '%s'", a);
 			if (!eq && i + 1 >= argc)
 				return usage_error("gen", "%s needs a number", a);
 			const char *n = eq ? eq + 1 : argv[++i];
@@ -933,12 +992,8 @@ static int cmd_analyze(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-#undef USAGE
-#define USAGE(...)                                                                          \
-	do {                                                                                     \
-		status = usage_error("analyze", __VA_ARGS__);                                        \
-		goto done;                                                                           \
-	} while (0)
+#undef CMD
+#define CMD "analyze"
 	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 1: VEC_PUSH(files, nfiles, capfiles, optarg); break;
@@ -987,7 +1042,7 @@ static int cmd_analyze(int argc, char **argv)
 		case 'j': json = true; break;
 		case 'h': fputs(analyze_help, stdout); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
-		default: USAGE("unknown option '%s'", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
 	}
 	for (; optind < argc; optind++) /* after "--" */
@@ -1141,6 +1196,35 @@ static const char main_help[] =
 	"Exit status: 0 success, 1 the program under study failed, 2 usage error,\n"
 	"3 unreadable or invalid input.\n";
 
+/* The subcommands; `musimd help NAME` is `musimd NAME --help`. */
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{"run", cmd_run},         {"check", cmd_check},     {"cfg", cmd_cfg},
+	{"gsa", cmd_gsa},         {"analyze", cmd_analyze}, {"emit-llvm", cmd_emit_llvm},
+	{"gen", cmd_gen},         {"repl", repl_main},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* A word that names no command: a usage error with the closest names. */
+static int unknown_command(const char *word)
+{
+	Buf b = {0};
+	buf_printf(&b, "unknown command '%s'", word);
+	Suggest g;
+	suggest_init(&g, word, strlen(word));
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		suggest_add(&g, commands[i].name);
+	suggest_add(&g, "help");
+	if (g.n)
+		buf_puts(&b, "; ");
+	suggest_print(&g, &b, "");
+	int status = usage_error(NULL, "%s", buf_str(&b));
+	buf_free(&b);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -1148,7 +1232,13 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+	bool help = !strcmp(cmd, "help");
+	if (help && argc > 2) { /* help COMMAND */
+		cmd = argv[2];
+		if (argc > 3)
+			return usage_error(NULL, "help takes one COMMAND, got %s", "several");
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		fputs(main_help, stdout);
 		return EXIT_OK;
 	}
@@ -1156,21 +1246,16 @@ int main(int argc, char **argv)
 		printf("musimd %s\n", MUSIMD_VERSION);
 		return EXIT_OK;
 	}
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(cmd, "cfg"))
-		return cmd_cfg(argc - 1, argv + 1);
-	if (!strcmp(cmd, "gsa"))
-		return cmd_gsa(argc - 1, argv + 1);
-	if (!strcmp(cmd, "emit-llvm"))
-		return cmd_emit_llvm(argc - 1, argv + 1);
-	if (!strcmp(cmd, "analyze"))
-		return cmd_analyze(argc - 1, argv + 1);
-	if (!strcmp(cmd, "gen"))
-		return cmd_gen(argc - 1, argv + 1);
-	if (!strcmp(cmd, "repl"))
-		return repl_main(argc - 1, argv + 1);
-	return usage_error(NULL, "unknown command '%s'", cmd);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(cmd, commands[i].name))
+			continue;
+		if (help) {
+			static char help_opt[] = "--help";
+			char *args[] = {argv[2], help_opt, NULL};
+			return commands[i].fn(2, args);
+		}
+		return commands[i].fn(argc - 1, argv + 1);
+	}
+	static const struct option opts[] = {{"help", 0, NULL, 0}, {"version", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	return cmd[0] == '-' ? unknown_option(NULL, cmd, opts) : unknown_command(cmd);
 }
