@@ -1804,7 +1804,18 @@ int repl_main(int argc, char **argv)
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = true;
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "musimd repl: unknown option '%s'\nTry 'musimd repl --help'.\n", a);
+			static const char *const names[] = {"threads", "warpsize", "model", "param", "data",
+			                                    "max-steps", "echo", "quiet", "help"};
+			Suggest g;
+			suggest_init(&g, a + 2, a[1] == '-' ? strcspn(a + 2, "=") : 0);
+			for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+				suggest_add(&g, names[k]);
+			Buf hint = {0};
+			if (g.n)
+				buf_puts(&hint, "; ");
+			suggest_print(&g, &hint, "--");
+			fprintf(stderr, "musimd repl: unknown option '%s'%s\nTry 'musimd repl --help'.\n", a, buf_str(&hint));
+			buf_free(&hint);
 			repl_free(&r);
 			return EXIT_USAGE;
 		} else if (file) {
