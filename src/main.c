@@ -730,14 +730,14 @@ static int cmd_emit_llvm(int argc, char **argv)
 			rest[nrest++] = argv[i];
 			continue;
 		}
-		if (!strcmp(t, "amdgpu"))
-			target = LLVM_AMDGPU;
-		else if (!strcmp(t, "nvptx"))
-			target = LLVM_NVPTX;
-		else {
+		static const char *const targets[] = {"amdgpu", "nvptx", NULL};
+		char msg[256];
+		int k = choice("--target", t, targets, msg, sizeof msg);
+		if (k < 0) {
 			free(rest);
-			return usage_error("emit-llvm", "--target must be amdgpu or nvptx, not '%s'", t);
+			return usage_error("emit-llvm", "%s", msg);
 		}
+		target = k == 0 ? LLVM_AMDGPU : LLVM_NVPTX;
 	}
 	static const struct option opts[] = {{"target", 1, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
 	const char *file = one_file("emit-llvm", llvm_help, opts, nrest, rest, &status);
