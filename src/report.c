@@ -54,19 +54,6 @@ static void pad_gap(Buf *b, size_t col, size_t gap)
 		buf_putc(b, ' ');
 }
 
-/* The widest "where" of the program: a label, or "@LINE" for an
-** unlabelled instruction. */
-static int32_t where_width(const Program *p)
-{
-	int32_t w = 2;
-	for (int32_t pc = 0; pc < p->nins; pc++) {
-		const char *l = ir_label_of(p, pc);
-		int32_t n = l ? (int32_t)utf8_width(l, strlen(l)) : 1 + digits((uint64_t)p->ins[pc].loc.line);
-		w = max32(w, n);
-	}
-	return w;
-}
-
 /* Instructions wider than this push their line instead of widening the
 ** columns of all the others (a GSA matrix row can be very long). */
 #define REPORT_INS_MAX 48
@@ -76,13 +63,14 @@ void report_cols(ReportCols *c, const Machine *m, uint64_t last)
 	const Program *p = m->prog;
 	c->step = max32(5, digits(last));
 	c->warp = m->nwarps > 1 ? digits((uint64_t)(m->nwarps - 1)) : 0;
-	c->where = where_width(p);
+	c->where = 2;
 	c->ins = c->where_ins = 0;
 	Buf tmp = {0};
 	for (int32_t pc = 0; pc < p->nins; pc++) {
 		buf_reset(&tmp);
-		ir_print_where(&tmp, p, pc);
+		ir_print_where(&tmp, p, pc); /* a label, or "@LINE" */
 		int32_t w = (int32_t)utf8_width(tmp.s, tmp.len);
+		c->where = max32(c->where, w);
 		buf_reset(&tmp);
 		ir_print_ins(&tmp, p, &p->ins[pc]);
 		int32_t i = (int32_t)utf8_width(tmp.s, tmp.len);
