@@ -40,6 +40,10 @@ typedef struct IrParse {
 	Diags *d;
 	int32_t line, col, off; /* scanner position (diag_locate's columns) */
 	bool at_bol;            /* the last token was an end of line (or none yet) */
+	int prev_tok;           /* the last token */
+	Loc tok_loc;            /* the location of the token being scanned */
+	Loc head, after_head;   /* the last identifier that began a statement, and the token after it */
+	int after_head_tok;
 	int32_t err_line;       /* line of the last syntax or lexical error */
 	/* nested γ nodes of the statement being parsed (triples: predicate,
 	** o1, o2); an OPND_GATE operand indexes them until put_gsa moves the
@@ -125,6 +129,8 @@ static void gate_flatten(IrParse *c, Ins *ins);
 static const char *text(IrParse *c, Loc loc);
 static void directive_count(IrParse *c, const char *name, Num n, Loc loc, int32_t *out);
 static int64_t data_addr(IrParse *c, Num n, Loc loc);
+static int binop_named(const char *s, size_t len);
+static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional);
 }
 
 %union {
@@ -177,9 +183,17 @@ static int64_t data_addr(IrParse *c, Num n, Loc loc);
 
 %%
 
+/* Not `file: %empty | file line`: state 0 would have to reduce the empty
+** file before it could shift `error`, so an error in the first token (a
+** bad character, an unknown directive) aborted the whole parse. */
 file
 	: %empty
-	| file line
+	| lines
+	;
+
+lines
+	: line
+	| lines line
 	;
 
 line
@@ -247,12 +261,9 @@ stmt
 	| IDENT '(' dst ',' operand ',' operand ')' {
 		/* functional form OP(v, o1, o2) (seed 003) */
 		Ins ins = ins2(OP_BINARY, $5, $7);
-		int op = 0;
-		while (op < BIN__COUNT && !(strlen(num_binop_name((BinOp)op)) == (size_t)@1.len &&
-		                            memcmp(num_binop_name((BinOp)op), text(c, @1), (size_t)@1.len) == 0))
-			op++;
+		int op = binop_named(text(c, @1), (size_t)@1.len);
 		if (op == BIN__COUNT) {
-			diag_error(c->d, @1, "unknown operation '%.*s'", (int)@1.len, text(c, @1));
+			unknown_word(c, @1, "operation", true);
 			$3 = -1;
 		}
 		ins.sub = (uint8_t)op;
@@ -468,8 +479,15 @@ olist
 
 /* ---- directives (§2) --------------------------------------------------- */
 
+/* A kernel's name is any word: reserved ones too (`.kernel sync`). */
+kname
+	: IDENT
+	| SPECIAL { (void)$1; }
+	| keyword
+	;
+
 directive
-	: DIR_KERNEL IDENT {
+	: DIR_KERNEL kname {
 		if (c->p->kernel) {
 			diag_warning(c->d, @1, "'.kernel' given twice; the last one counts");
 			free(c->p->kernel);
@@ -838,6 +856,65 @@ static int64_t data_addr(IrParse *c, Num n, Loc loc)
 
 /* ---- syntax errors ---------------------------------------------------- */
 
+/* The operator of the functional form OP(v, o1, o2) named s, or BIN__COUNT. */
+static int binop_named(const char *s, size_t len)
+{
+	int op = 0;
+	while (op < BIN__COUNT && !(strlen(num_binop_name((BinOp)op)) == len &&
+	                            memcmp(num_binop_name((BinOp)op), s, len) == 0))
+		op++;
+	return op;
+}
+
+/* "unknown WHAT 'word'; did you mean ...?" at loc, for a word that should
+** have been a mnemonic (or, when functional, an operation of the form
+** OP(v, o1, o2)): false, and nothing reported, when the error is not "unknown
+** WHAT" (an operation) and no mnemonic is close. */
+static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional)
+{
+	/* the words that begin a statement (§4) */
+	static const char *const mnemonics[] = {
+		"bz",  "bnz",   "branch", "jump",  "sync",    "stop", "exit", "barrier",
+		"mem", "local", "store",  "load",  "atominc", "const", "min", "max",
+	};
+	const char *s = text(c, loc);
+	Suggest g;
+	suggest_init(&g, s, (size_t)loc.len);
+	for (size_t i = 0; i < sizeof mnemonics / sizeof mnemonics[0]; i++)
+		suggest_add(&g, mnemonics[i]);
+	for (int op = 0; functional && op < BIN__COUNT; op++)
+		suggest_add(&g, num_binop_name((BinOp)op));
+	Buf b = {0};
+	buf_printf(&b, "unknown %s '", what);
+	if (loc.len > 40)
+		buf_printf(&b, "%.37s...'", s);
+	else
+		buf_printf(&b, "%.*s'", (int)loc.len, s);
+	buf_puts(&b, "; ");
+	bool hint = suggest_print(&g, &b, "");
+	if (!hint)
+		b.len -= 2, b.s[b.len] = 0;
+	if (hint || functional)
+		diag_error(c->d, loc, "%s", buf_str(&b));
+	buf_free(&b);
+	return hint || functional;
+}
+
+/* A syntax error on a line whose first word is an identifier that is not
+** assigned (`=`, `<-a`), not a label (`:`) and not an operation of the
+** functional form: the word was meant as a mnemonic (`snyc`, `BZ`, `br`).
+** Reports it, with the closest mnemonics, when one is close. */
+static bool misspelt_mnemonic(IrParse *c, const Loc *loc)
+{
+	int t = c->after_head_tok;
+	if (c->head.line != loc->line || c->after_head.line == 0 || loc->off < c->after_head.off ||
+	    t == '=' || t == ':' || t == ARROW_A)
+		return false;
+	if (t == '(' && binop_named(text(c, c->head), (size_t)c->head.len) < BIN__COUNT)
+		return false;
+	return unknown_word(c, c->head, "instruction", false);
+}
+
 static bool is_binop_name(const char *s)
 {
 	static const char *const ops[] = {
@@ -865,6 +942,8 @@ static void expected_words(Buf *b, const yypcontext_t *ctx)
 			buf_puts(b, ", expecting instruction, label or directive");
 		else if (has[YYSYMBOL_NL])
 			buf_puts(b, ", expecting instruction or label");
+		else if (!has[YYSYMBOL_INT]) /* only a label may be a number */
+			buf_puts(b, ", expecting name");
 		else
 			buf_puts(b, ", expecting label");
 		return;
@@ -913,6 +992,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, IrPa
 	const Loc *loc = yypcontext_location(ctx);
 	yysymbol_kind_t tok = yypcontext_token(ctx);
 	c->err_line = loc->line;
+	if (misspelt_mnemonic(c, loc))
+		return 0;
 	Buf b = {0};
 	buf_puts(&b, "syntax error");
 	if (tok != YYSYMBOL_YYEMPTY) {

@@ -128,6 +128,10 @@ Loc diag_locate(const char *src, size_t srclen, int32_t off, int32_t len)
 	return l;
 }
 
+/* Source lines longer than this (bytes) are shown cut to a window around
+** the caret, with "..." where they were cut. */
+#define DIAG_LINE_MAX 160
+
 static const char *sev_name(Severity s)
 {
 	switch (s) {
@@ -147,17 +151,29 @@ void diag_render_one(Buf *out, const char *path, const char *src, size_t srclen,
 	if (!src || loc.line <= 0 || loc.off < 0 || (size_t)loc.off > srclen)
 		return;
 	/* the source line holding loc.off */
-	size_t ls = (size_t)loc.off, le = (size_t)loc.off;
+	size_t off = (size_t)loc.off, ls = off, le = off;
 	while (ls > 0 && src[ls - 1] != '\n')
 		ls--;
 	while (le < srclen && src[le] != '\n' && src[le] != '\r')
 		le++;
-	buf_printf(out, "%5d | ", loc.line);
-	for (size_t i = ls; i < le; i++)
+	/* of a long line (a 10 MB literal), a window around the caret */
+	size_t ws = ls, we = le;
+	if (le - ls > DIAG_LINE_MAX) {
+		if (off - ls > DIAG_LINE_MAX / 4)
+			ws = off - DIAG_LINE_MAX / 4;
+		while (ws < off && ((unsigned char)src[ws] & 0xC0) == 0x80)
+			ws++;
+		we = ws + DIAG_LINE_MAX < le ? ws + DIAG_LINE_MAX : le;
+		while (we > off && we < le && ((unsigned char)src[we] & 0xC0) == 0x80)
+			we--;
+	}
+	const char *cut = ws > ls ? "..." : "";
+	buf_printf(out, "%5d | %s", loc.line, cut);
+	for (size_t i = ws; i < we; i++)
 		buf_putc(out, src[i] ? src[i] : ' ');
-	buf_puts(out, "\n      | ");
+	buf_printf(out, "%s\n      | %s", we < le ? "..." : "", *cut ? "   " : "");
 	/* caret line: copy tabs so the caret lines up whatever the tab width */
-	for (size_t i = ls; i < (size_t)loc.off; i++) {
+	for (size_t i = ws; i < off; i++) {
 		unsigned char c = (unsigned char)src[i];
 		if (c == '\t')
 			buf_putc(out, '\t');
@@ -165,10 +181,10 @@ void diag_render_one(Buf *out, const char *path, const char *src, size_t srclen,
 			buf_putc(out, ' ');
 	}
 	buf_putc(out, '^');
-	size_t end = (size_t)loc.off + (loc.len > 0 ? (size_t)loc.len : 1);
-	if (end > le)
-		end = le;
-	for (size_t i = (size_t)loc.off + 1; i < end; i++)
+	size_t end = off + (loc.len > 0 ? (size_t)loc.len : 1);
+	if (end > we)
+		end = we;
+	for (size_t i = off + 1; i < end; i++)
 		if (((unsigned char)src[i] & 0xC0) != 0x80)
 			buf_putc(out, '~');
 	buf_putc(out, '\n');

@@ -291,6 +291,27 @@ void ir_add_data(Program *p, int64_t addr, int64_t count, Num value, Loc loc)
 
 /* ---- whole-file checks ------------------------------------------------- */
 
+/* Only the first undefined labels get a "did you mean" (each one looks at
+** every label: bounded, so many undefined labels stay linear). */
+#define SUGGEST_LABELS 16
+
+static void undefined_label(const Program *p, const Label *l, Loc loc, bool suggest, Diags *d)
+{
+	Buf hint = {0};
+	if (suggest) {
+		Suggest g;
+		suggest_init(&g, l->name, strlen(l->name));
+		for (int32_t i = 0; i < p->nlabels; i++)
+			if (p->labels[i].ins >= 0)
+				suggest_add(&g, p->labels[i].name);
+		if (g.n)
+			buf_puts(&hint, "; ");
+		suggest_print(&g, &hint, "");
+	}
+	diag_error(d, loc, "undefined label '%s'%s", l->name, buf_str(&hint));
+	buf_free(&hint);
+}
+
 void ir_finish(Program *p, Diags *d)
 {
 	struct IrNames *nm = p->names;
@@ -301,13 +322,14 @@ void ir_finish(Program *p, Diags *d)
 	}
 	nm->npending = 0;
 
+	int32_t nundefined = 0;
 	for (int32_t pc = 0; pc < p->nins; pc++) {
 		Ins *ins = &p->ins[pc];
 		if (ins->target_label >= 0) {
 			const Label *l = &p->labels[ins->target_label];
 			ins->target = l->ins;
 			if (l->ins < 0)
-				diag_error(d, ins->target_loc, "undefined label '%s'", l->name);
+				undefined_label(p, l, ins->target_loc, nundefined++ < SUGGEST_LABELS, d);
 		}
 		if (ins->dst >= 0 && p->vars[ins->dst].is_param) {
 			const Var *v = &p->vars[ins->dst];

@@ -1,5 +1,5 @@
 /*
-** main.c — the musimd command line (cli.md): subcommands parse their
+** main.c — the musimd command line (musimd(1)): subcommands parse their
 ** options, call the library and print what it returns. The only other
 ** place that prints or exits is the REPL.
 */
@@ -28,8 +28,8 @@
 #define MUSIMD_VERSION "0.1.0"
 #endif
 
-/* Exit status (cli.md) */
-enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
+/* Exit status (musimd(1) EXIT STATUS) */
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_INCOMPLETE = 4 };
 
 static void out(const Buf *b)
 {
@@ -47,6 +47,43 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry 'musimd %s%s--help' for more information.\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
+}
+
+/* An option cmd does not know: a usage error that names the closest of its
+** long options (all of them when arg is an ambiguous prefix, which
+** getopt_long rejects). */
+static int unknown_option(const char *cmd, const char *arg, const struct option *opts)
+{
+	Buf b = {0};
+	if (arg[0] == '-' && arg[1] == '-' && arg[2]) {
+		const char *name = arg + 2;
+		size_t len = strcspn(name, "=");
+		int prefixed = 0;
+		const struct option *match = NULL;
+		Suggest g;
+		suggest_init(&g, name, len);
+		for (const struct option *o = opts; o->name; o++) {
+			suggest_add(&g, o->name);
+			if (!strncmp(o->name, name, len)) {
+				prefixed++;
+				match = o;
+			}
+		}
+		if (prefixed == 1 && name[len] == '=' && match->has_arg == no_argument) {
+			buf_free(&b);
+			return usage_error(cmd, "option '--%s' takes no argument", match->name);
+		}
+		buf_printf(&b, prefixed > 1 ? "ambiguous option '%.*s'" : "unknown option '%.*s'",
+		           (int)(name + len - arg), arg);
+		if (g.n)
+			buf_puts(&b, "; ");
+		suggest_print(&g, &b, "--");
+	} else {
+		buf_printf(&b, "unknown option '%s'", arg);
+	}
+	int status = usage_error(cmd, "%s", buf_str(&b));
+	buf_free(&b);
+	return status;
 }
 
 /* Load and validate a program; diagnostics to stderr. Returns NULL (and the
@@ -83,9 +120,11 @@ static Program *load(const char *path, bool quiet_warnings, int *status)
 	return p;
 }
 
+/* In a subcommand's option loop: the usage error, then `done:`. */
+#define CMD "run"
 #define USAGE(...)                                                                          \
 	do {                                                                                     \
-		status = usage_error("run", __VA_ARGS__);                                            \
+		status = usage_error(CMD, __VA_ARGS__);                                              \
 		goto done;                                                                           \
 	} while (0)
 
@@ -94,27 +133,29 @@ static Program *load(const char *path, bool quiet_warnings, int *status)
 static const char run_help[] =
 	"Usage: musimd run FILE [options]\n"
 	"Run a μ-SIMD program with the big-step semantics of Sampaio 2013 (Tables\n"
-	"3.2-3.5, errata corrected: docs/semantics.md) and print the final state and\n"
-	"the measures.\n"
+	"3.2-3.5, errata corrected: musimd-lang(7) SEMANTICS, docs/semantics.md) and\n"
+	"print the final state and the measures.\n"
 	"\n"
 	"Machine:\n"
 	"  --threads N             number of threads (default .threads, else 4)\n"
-	"  --warpsize N            threads per warp (default .warpsize, else all in one warp)\n"
+	"  --warpsize N            threads per warp (default .warpsize, else all the\n"
+	"                          threads in one warp)\n"
 	"  --param NAME=INT        value of a .param (repeatable)\n"
 	"  --data ADDR=INT[,INT..] initial shared memory from ADDR on (repeatable)\n"
 	"  --model sync|ipdom|mimd reconvergence model (default sync: the papers' rules;\n"
-	"                          ipdom: hardware SIMT stack; mimd: every thread its own warp)\n"
+	"                          ipdom: hardware SIMT stack; mimd: every thread its\n"
+	"                          own warp)\n"
 	"  --path-order fallthrough-first|taken-first\n"
 	"                          ipdom: which side of a divergent branch runs first\n"
 	"Paper readings:\n"
 	"  --bz-polarity mnemonic|rules\n"
-	"                          bz jumps where v = 0 (mnemonic, default) or where v != 0\n"
-	"                          (Table 3.4 read literally)\n"
+	"                          bz jumps where v = 0 (mnemonic, default) or where\n"
+	"                          v != 0 (Table 3.4 read literally)\n"
 	"  --strict-push           push exactly as printed in Table 3.3 (gets stuck on a\n"
 	"                          branch inside the else part of a divergent branch)\n"
 	"  --lane-order ascending|descending|random, --seed N\n"
-	"                          order in which the active PEs perform a store or an atomic\n"
-	"                          (rule TL)\n"
+	"                          order in which the active PEs perform a store or an\n"
+	"                          atomic (rule TL)\n"
 	"Limits:\n"
 	"  --races warn|error      a data race is a warning (default) or stops the run\n"
 	"  --max-steps N           stop after N warp instructions (default 10000000)\n"
@@ -123,44 +164,71 @@ static const char run_help[] =
 	"                          memory cells, values beyond int64 (default 2048)\n"
 	"  --max-bits N            at most N bits per integer value (default 1048576)\n"
 	"Output:\n"
-	"  --trace                 one line per step: step, instruction, rule fired (SF BT BF\n"
-	"                          BD SS SP JP IT, and EX exit, BAR barrier arrival, NOP sync\n"
-	"                          ignored by the model), Θ at the start, the stack after\n"
-	"  --grid                  the ✓/• grid of Figure 3.4: one row per step, one column\n"
-	"                          per thread\n"
-	"  --profile               per conditional branch: visits and divergences; and how\n"
-	"                          often a warp executed each basic block\n"
+	"  --trace                 one line per step: step, instruction, rule fired (SF\n"
+	"                          BT BF BD SS SP JP IT, and EX exit, BAR barrier\n"
+	"                          arrival, NOP sync ignored by the model), Θ at the\n"
+	"                          start, the stack after\n"
+	"  --grid                  the ✓/• grid of Figure 3.4: one row per step, one\n"
+	"                          column per thread\n"
+	"  --trace-limit N         --trace and --grid show at most N steps (default\n"
+	"                          100000; 0: every step); the run goes on to its end,\n"
+	"                          and the exit status is 4 when the limit cut the trace\n"
+	"  --profile               per conditional branch: visits and divergences; and\n"
+	"                          how often a warp executed each basic block\n"
 	"  --quiet                 no final state, only the status and the measures\n"
 	"  --all                   print every thread's values and every memory row (the\n"
 	"                          text output stops at 64 of each and says so; --json\n"
 	"                          always has everything)\n"
-	"  --json                  the result as JSON (cli.md)\n"
+	"  --json                  the result as JSON (musimd(1) OUTPUT); with --trace,\n"
+	"                          the steps come first, under \"trace\"\n"
 	"\n"
 	"Exit status: 0 the program finished, 1 it got stuck, hit the step limit, raced\n"
-	"under --races=error or deadlocked, 2 usage error, 3 unreadable or invalid file.\n";
+	"under --races=error or deadlocked, 2 usage error, 3 unreadable or invalid file,\n"
+	"4 it finished but --trace-limit cut the trace or the grid short.\n";
 
+/* What run's step hook needs: the output asked for, and the trace limit. */
 typedef struct RunCtx {
 	bool trace, grid, json;
-	Buf line;
-	Buf trace_json;
-	uint64_t ntrace;
+	uint64_t limit;  /* steps traced at most; 0: all */
+	uint64_t traced; /* steps traced so far */
+	bool cut;        /* the limit cut the trace short */
+	ReportCols cols; /* text: the columns of the trace and the grid */
+	Buf line;        /* text lines, or JSON not yet written out */
+	Json j;          /* --json --trace: the result object the trace streams into */
 } RunCtx;
+
+/* JSON is written out in pieces of about this size. */
+#define RUN_JSON_CHUNK (1 << 16)
 
 static void run_hook(void *vctx, const Machine *m, const StepInfo *s)
 {
 	RunCtx *c = vctx;
+	if (c->cut || (c->json && !c->trace))
+		return;
+	if (c->limit && c->traced == c->limit) {
+		c->cut = true;
+		if (!c->json) {
+			buf_reset(&c->line);
+			buf_printf(&c->line, "... the trace stops after %llu steps (--trace-limit); the run goes on\n",
+			           (unsigned long long)c->limit);
+			out(&c->line);
+		}
+		return;
+	}
+	c->traced++;
 	if (c->json) {
-		if (c->trace) {
-			buf_puts(&c->trace_json, c->ntrace++ ? ",\n    " : "\n    ");
-			report_trace_json(&c->trace_json, m, s);
+		report_trace_json(&c->j, m, s);
+		if (c->line.len >= RUN_JSON_CHUNK) {
+			out(&c->line);
+			buf_reset(&c->line);
 		}
 		return;
 	}
 	buf_reset(&c->line);
 	if (c->trace)
-		report_trace_line(&c->line, m, s);
+		report_trace_line(&c->line, &c->cols, m, s);
 	if (c->grid)
-		report_grid_row(&c->line, m, s);
+		report_grid_row(&c->line, &c->cols, m, s);
 	out(&c->line);
 }
 
@@ -178,7 +246,15 @@ static int choice(const char *opt, const char *arg, const char *const *words, ch
 	buf_printf(&b, "%s must be ", opt);
 	for (int i = 0; i < n; i++)
 		buf_printf(&b, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
-	snprintf(msg, len, "%s, not '%.100s'", buf_str(&b), arg);
+	buf_printf(&b, ", not '%.100s'", arg);
+	Suggest g;
+	suggest_init(&g, arg, strlen(arg));
+	for (int i = 0; i < n; i++)
+		suggest_add(&g, words[i]);
+	if (g.n)
+		buf_puts(&b, "; ");
+	suggest_print(&g, &b, "");
+	snprintf(msg, len, "%s", buf_str(&b));
 	buf_free(&b);
 	return -1;
 }
@@ -214,6 +290,7 @@ static int cmd_run(int argc, char **argv)
 		{"max-bits", required_argument, NULL, 'B'},
 		{"trace", no_argument, NULL, 'T'},
 		{"grid", no_argument, NULL, 'G'},
+		{"trace-limit", required_argument, NULL, 'L'},
 		{"profile", no_argument, NULL, 'P'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"all", no_argument, NULL, 'a'},
@@ -222,7 +299,7 @@ static int cmd_run(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	SemOptions so = {0};
-	RunCtx ctx = {0};
+	RunCtx ctx = {.limit = 100000};
 	bool profile = false, quiet = false, all = false;
 	SemArgs sa = {0}; /* --param, --data */
 	int status = EXIT_OK;
@@ -299,6 +376,11 @@ static int cmd_run(int argc, char **argv)
 			num_max_bits = (uint64_t)v;
 			break;
 		case 'T': ctx.trace = true; break;
+		case 'L':
+			if (!str_to_ll(optarg, 0, LLONG_MAX, &v))
+				USAGE("--trace-limit needs a number of steps (0: no limit), not '%s'", optarg);
+			ctx.limit = (uint64_t)v;
+			break;
 		case 'G': ctx.grid = true; break;
 		case 'P': profile = true; break;
 		case 'q': quiet = true; break;
@@ -306,7 +388,7 @@ static int cmd_run(int argc, char **argv)
 		case 'j': ctx.json = true; break;
 		case 'h': fputs(run_help, stdout); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
-		default: USAGE("unknown option '%s'", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
 	}
 	for (; optind < argc; optind++, nfiles++) /* after "--" */
@@ -325,34 +407,40 @@ static int cmd_run(int argc, char **argv)
 				fprintf(stderr, "musimd run: %s\n", d.v[i].msg);
 			status = EXIT_USAGE;
 		} else {
+			uint64_t last = m->opt.max_steps; /* the largest step number shown */
+			if (ctx.limit && ctx.limit < last)
+				last = ctx.limit;
+			if ((ctx.trace || ctx.grid) && !ctx.json)
+				report_cols(&ctx.cols, m, last);
 			if (ctx.grid && !ctx.json) {
 				Buf h = {0};
-				report_grid_header(&h, m);
+				report_grid_header(&h, &ctx.cols, m);
 				out(&h);
 				buf_free(&h);
 			}
+			json_init(&ctx.j, &ctx.line);
+			if (ctx.json && ctx.trace)
+				report_json_trace_begin(&ctx.j);
 			sem_run(m, (ctx.trace || ctx.grid) ? run_hook : NULL, &ctx);
 			Buf b = {0};
 			report_races(&b, m);
 			report_error(&b, m);
+			if (ctx.cut)
+				buf_printf(&b, "musimd run: warning: the %s stops after %llu of %llu steps "
+				           "(--trace-limit %llu; 0 shows every step); the result is complete\n",
+				           ctx.trace ? "trace" : "grid", (unsigned long long)ctx.limit,
+				           (unsigned long long)m->steps, (unsigned long long)ctx.limit);
 			err(&b);
-			buf_reset(&b);
-			if (ctx.json) {
-				if (ctx.trace)
-					buf_puts(&ctx.trace_json, ctx.ntrace ? "\n  ]" : "]");
-				Buf t = {0};
-				if (ctx.trace) {
-					buf_puts(&t, "[");
-					buf_puts(&t, buf_str(&ctx.trace_json));
-				}
-				report_run_json(&b, m, ctx.trace ? buf_str(&t) : NULL);
-				buf_free(&t);
-			} else {
-				report_run_text(&b, m, profile, !quiet, all);
-			}
-			out(&b);
 			buf_free(&b);
-			status = m->status == SEM_OK ? EXIT_OK : EXIT_FAILED;
+			if (ctx.json) {
+				TraceEnd te = {ctx.limit, !ctx.cut};
+				report_run_json(&ctx.j, m, ctx.trace ? &te : NULL);
+			} else {
+				buf_reset(&ctx.line);
+				report_run_text(&ctx.line, m, profile, !quiet, all);
+			}
+			out(&ctx.line);
+			status = m->status != SEM_OK ? EXIT_FAILED : ctx.cut ? EXIT_INCOMPLETE : EXIT_OK;
 			sem_free(m);
 		}
 		diag_free(&d);
@@ -360,7 +448,6 @@ static int cmd_run(int argc, char **argv)
 	}
 done:
 	buf_free(&ctx.line);
-	buf_free(&ctx.trace_json);
 	args_free(&sa);
 	return status;
 }
@@ -369,12 +456,12 @@ done:
 
 static const char check_help[] =
 	"Usage: musimd check FILE... [--json]\n"
-	"Parse and validate every FILE (musimd-lang(7) VALIDATION) and print all\n"
-	"diagnostics, GNU style, with the source line and a caret; warn where a run\n"
-	"under --model sync can get stuck (a stop reached with a branch's node on the\n"
-	"stack, a sync no branch reaches, a stack that grows in a loop) and say where\n"
-	"the sync belongs or why none fits (musimd syncs FILE places them). With\n"
-	"--json, one object per file:\n"
+	"Parse and validate every FILE (musimd-lang(7): Basic blocks and validation)\n"
+	"and print all diagnostics, GNU style, with the source line and a caret; warn\n"
+	"where a run under --model sync can get stuck (a stop reached with a branch's\n"
+	"node on the stack, a sync no branch reaches, a stack that grows in a loop)\n"
+	"and say where the sync belongs or why none fits (musimd syncs FILE places\n"
+	"them). With --json, one object per file:\n"
 	"{\"file\", \"ok\", \"errors\", \"warnings\", \"diagnostics\": [{\"severity\", \"line\",\n"
 	"\"column\", \"message\"}]}.\n"
 	"\n"
@@ -383,6 +470,7 @@ static const char check_help[] =
 
 static int cmd_check(int argc, char **argv)
 {
+	static const struct option opts[] = {{"json", 0, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
 	bool json = false;
 	int nfiles = 0;
 	for (int i = 1; i < argc; i++) {
@@ -392,7 +480,7 @@ static int cmd_check(int argc, char **argv)
 			fputs(check_help, stdout);
 			return EXIT_OK;
 		} else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("check", "unknown option '%s'", argv[i]);
+			return unknown_option("check", argv[i], opts);
 		else
 			nfiles++;
 	}
@@ -476,7 +564,7 @@ static int cmd_check(int argc, char **argv)
 
 static const char cfg_help[] =
 	"Usage: musimd cfg FILE [--dot]\n"
-	"Print the basic blocks (language.md §4.3), the edges, the dominator and\n"
+	"Print the basic blocks (musimd-lang(7)), the edges, the dominator and\n"
 	"post-dominator trees (post-dominance with a virtual exit), the immediate\n"
 	"post-dominator of every conditional branch (its reconvergence point) and the\n"
 	"natural loops. With --dot, a Graphviz digraph (edges labelled fall-through and\n"
@@ -486,6 +574,7 @@ static const char cfg_help[] =
 
 static int cmd_cfg(int argc, char **argv)
 {
+	static const struct option opts[] = {{"dot", 0, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
 	bool dot = false;
 	const char *file = NULL;
 	int nfiles = 0;
@@ -496,7 +585,7 @@ static int cmd_cfg(int argc, char **argv)
 			fputs(cfg_help, stdout);
 			return EXIT_OK;
 		} else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("cfg", "unknown option '%s'", argv[i]);
+			return unknown_option("cfg", argv[i], opts);
 		else {
 			file = argv[i];
 			nfiles++;
@@ -522,7 +611,7 @@ static int cmd_cfg(int argc, char **argv)
 
 /* ---- GSA form: musimd gsa, and the conversion analyze/emit-llvm start from ----------- */
 
-/* The GSA form of p: p itself converted by gsa_build (analyses.md §1).
+/* The GSA form of p: p itself converted by gsa_build (musimd-analysis(7)).
 ** Conversion errors go to stderr. p is consumed (see to_gsa_keep). */
 static Program *to_gsa_keep(Program *p, int *status, bool keep);
 static Program *to_gsa(Program *p, int *status)
@@ -557,7 +646,7 @@ static Program *to_gsa_keep(Program *p, int *status, bool keep)
 
 static const char gsa_help[] =
 	"Usage: musimd gsa FILE\n"
-	"Print the gated-SSA form of a program (analyses.md §1, Sampaio 2013 §3.3):\n"
+	"Print the gated-SSA form of a program (musimd-analysis(7), Sampaio 2013 §3.3):\n"
 	"variables renamed x.0, x.1, ... in definition order (the papers' d0, d1, ...);\n"
 	"μ at loop headers (entry\n"
 	"operand first); γ(p, o1, o2) at the reconvergence point of every if-then(-else),\n"
@@ -573,9 +662,11 @@ static const char gsa_help[] =
 	"\n"
 	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid file.\n";
 
-/* Commands that take one FILE and a few flags: returns the file or NULL
-** with *status set (usage error or --help). */
-static const char *one_file(const char *cmd, const char *help, int argc, char **argv, int *status)
+/* Commands that take one FILE and --help (the caller took its other
+** options out of argv; opts names them all, for did-you-mean): returns the
+** file or NULL with *status set (usage error or --help). */
+static const char *one_file(const char *cmd, const char *help, const struct option *opts, int argc,
+                            char **argv, int *status)
 {
 	const char *file = NULL;
 	int nfiles = 0;
@@ -586,7 +677,7 @@ static const char *one_file(const char *cmd, const char *help, int argc, char **
 			return NULL;
 		}
 		if (argv[i][0] == '-' && argv[i][1]) {
-			*status = usage_error(cmd, "unknown option '%s'", argv[i]);
+			*status = unknown_option(cmd, argv[i], opts);
 			return NULL;
 		}
 		file = argv[i];
@@ -603,7 +694,8 @@ static const char *one_file(const char *cmd, const char *help, int argc, char **
 static int cmd_gsa(int argc, char **argv)
 {
 	int status = EXIT_OK;
-	const char *file = one_file("gsa", gsa_help, argc, argv, &status);
+	static const struct option opts[] = {{"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	const char *file = one_file("gsa", gsa_help, opts, argc, argv, &status);
 	if (!file)
 		return status;
 	Program *p = load(file, true, &status);
@@ -641,7 +733,8 @@ static const char syncs_help[] =
 static int cmd_syncs(int argc, char **argv)
 {
 	int status = EXIT_OK;
-	const char *file = one_file("syncs", syncs_help, argc, argv, &status);
+	static const struct option opts[] = {{"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	const char *file = one_file("syncs", syncs_help, opts, argc, argv, &status);
 	if (!file)
 		return status;
 	Program *p = load(file, true, &status);
@@ -698,16 +791,17 @@ static int cmd_emit_llvm(int argc, char **argv)
 			rest[nrest++] = argv[i];
 			continue;
 		}
-		if (!strcmp(t, "amdgpu"))
-			target = LLVM_AMDGPU;
-		else if (!strcmp(t, "nvptx"))
-			target = LLVM_NVPTX;
-		else {
+		static const char *const targets[] = {"amdgpu", "nvptx", NULL};
+		char msg[256];
+		int k = choice("--target", t, targets, msg, sizeof msg);
+		if (k < 0) {
 			free(rest);
-			return usage_error("emit-llvm", "--target must be amdgpu or nvptx, not '%s'", t);
+			return usage_error("emit-llvm", "%s", msg);
 		}
+		target = k == 0 ? LLVM_AMDGPU : LLVM_NVPTX;
 	}
-	const char *file = one_file("emit-llvm", llvm_help, nrest, rest, &status);
+	static const struct option opts[] = {{"target", 1, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	const char *file = one_file("emit-llvm", llvm_help, opts, nrest, rest, &status);
 	free(rest);
 	if (!file)
 		return status;
@@ -756,6 +850,11 @@ static const char gen_help[] =
 
 static int cmd_gen(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{"seed", 1, NULL, 0}, {"size", 1, NULL, 0}, {"depth", 1, NULL, 0}, {"vars", 1, NULL, 0},
+		{"no-memory", 0, NULL, 0}, {"no-atomics", 0, NULL, 0}, {"no-loops", 0, NULL, 0},
+		{"help", 0, NULL, 0}, {NULL, 0, NULL, 0},
+	};
 	GenOptions o = {.seed = 1, .size = 40, .max_depth = 3, .nvars = 6};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -777,7 +876,8 @@ static int cmd_gen(int argc, char **argv)
 			snprintf(name, sizeof name, "%.*s", (int)len, a);
 			if (len >= sizeof name || (strcmp(name, "--seed") && strcmp(name, "--size") &&
 			                           strcmp(name, "--depth") && strcmp(name, "--vars")))
-				return usage_error("gen", "unknown argument '%s'", a);
+				return a[0] == '-' ? unknown_option("gen", a, opts)
+				                   : usage_error("gen", "unknown argument '%s'", a);
 			if (!eq && i + 1 >= argc)
 				return usage_error("gen", "%s needs a number", a);
 			const char *n = eq ? eq + 1 : argv[++i];
@@ -806,7 +906,7 @@ static int cmd_gen(int argc, char **argv)
 
 static const char analyze_help[] =
 	"Usage: musimd analyze FILE... [options]\n"
-	"Divergence analyses of Sampaio 2013 (analyses.md) on the GSA form of each\n"
+	"Divergence analyses of Sampaio 2013 (musimd-analysis(7)) on the GSA form of each\n"
 	"program (converted first when needed: musimd gsa FILE shows it). Prints, for\n"
 	"every variable, its class and abstract value, e.g.\n"
 	"  d.2   uniform   0·T² + 0·T + ⊥\n"
@@ -847,9 +947,10 @@ static const char analyze_help[] =
 	"  --dot              the dependence graph (Figure 3.7) as Graphviz, divergent\n"
 	"                     variables grey (one file)\n"
 	"  --ascii            write 0*T^2 + 1*T + bot instead of 0·T² + 1·T + ⊥\n"
-	"  --summary          with several files, only the summary\n"
+	"  --summary          only the summary of the files (with --json, one object:\n"
+	"                     musimd(1) OUTPUT)\n"
 	"  --time             to stderr: time to load, to convert to GSA, to analyse\n"
-	"  --json             JSON (cli.md); an array with several files\n"
+	"  --json             JSON (musimd(1) OUTPUT); an array with several files\n"
 	"\n"
 	"Exit status: 0 ok, 1 the oracle found a violation or verified nothing, 2 usage\n"
 	"error, 3 some file is unreadable or invalid (the other files are still analysed).\n";
@@ -967,17 +1068,23 @@ typedef struct Tally {
 	int32_t violations, runs;
 } Tally;
 
+/* "domain" and, for the polynomial domain, "degree". */
+static void print_domain_json(Json *j, const AnaOptions *o)
+{
+	json_key(j, "domain");
+	json_str(j, o->domain == ANA_SIMPLE ? "simple" : o->domain == ANA_DATA_ONLY ? "data-only" : "affine");
+	if (o->domain == ANA_POLY) {
+		json_key(j, "degree");
+		json_int(j, o->degree);
+	}
+}
+
 static void print_analysis_json(Json *j, const Program *g, const AnaResult *r, const VerifyResult *vr)
 {
 	json_obj(j);
 	json_key(j, "file");
 	json_str(j, g->path);
-	json_key(j, "domain");
-	json_str(j, r->opt.domain == ANA_SIMPLE ? "simple" : r->opt.domain == ANA_DATA_ONLY ? "data-only" : "affine");
-	if (r->opt.domain == ANA_POLY) {
-		json_key(j, "degree");
-		json_int(j, r->opt.degree);
-	}
+	print_domain_json(j, &r->opt);
 	json_key(j, "variables");
 	json_arr(j);
 	int32_t *vars = NULL;
@@ -1111,6 +1218,43 @@ static void print_analysis_json(Json *j, const Program *g, const AnaResult *r, c
 	buf_free(&t);
 }
 
+/* analyze --json --summary: the summary's counts as one object (musimd(1)
+** OUTPUT); the classes are those the text summary lists. */
+static void print_summary_json(Json *j, const Tally *tl, const AnaOptions *ao, bool verify)
+{
+	json_obj(j);
+	json_key(j, "files");
+	json_int(j, tl->files);
+	json_key(j, "failed");
+	json_int(j, tl->failed);
+	print_domain_json(j, ao);
+	json_key(j, "variables");
+	json_int(j, tl->vars);
+	json_key(j, "classes");
+	json_obj(j);
+	for (int k = 0; k < CLASS__COUNT; k++) {
+		if (ao->domain != ANA_POLY && k != CLASS_UNIFORM && k != CLASS_DIVERGENT && !tl->cls[k])
+			continue;
+		json_key(j, ana_class_name((VarClass)k));
+		json_int(j, tl->cls[k]);
+	}
+	json_obj_end(j);
+	json_key(j, "branches");
+	json_int(j, tl->branches);
+	json_key(j, "uniform_branches");
+	json_int(j, tl->uniform_branches);
+	if (verify) {
+		json_key(j, "verify");
+		json_obj(j);
+		json_key(j, "runs");
+		json_int(j, tl->runs);
+		json_key(j, "violations");
+		json_int(j, tl->violations);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+}
+
 static int cmd_analyze(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1143,12 +1287,8 @@ static int cmd_analyze(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-#undef USAGE
-#define USAGE(...)                                                                          \
-	do {                                                                                     \
-		status = usage_error("analyze", __VA_ARGS__);                                        \
-		goto done;                                                                           \
-	} while (0)
+#undef CMD
+#define CMD "analyze"
 	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 1: VEC_PUSH(files, nfiles, capfiles, optarg); break;
@@ -1203,7 +1343,7 @@ static int cmd_analyze(int argc, char **argv)
 		case 'j': json = true; break;
 		case 'h': fputs(analyze_help, stdout); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
-		default: USAGE("unknown option '%s'", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
 	}
 	for (; optind < argc; optind++) /* after "--" */
@@ -1217,7 +1357,7 @@ static int cmd_analyze(int argc, char **argv)
 	Buf b = {0};
 	Json j;
 	json_init(&j, &b);
-	if (json && nfiles > 1)
+	if (json && nfiles > 1 && !summary_only)
 		json_arr(&j);
 	for (int32_t f = 0; f < nfiles; f++) {
 		int st = EXIT_OK;
@@ -1262,7 +1402,7 @@ static int cmd_analyze(int argc, char **argv)
 		}
 		if (dot)
 			ana_print_dot(&b, g, r);
-		else if (json)
+		else if (json && !summary_only)
 			print_analysis_json(&j, g, r, vr);
 		else if (!summary_only) {
 			if (nfiles > 1 || verify)
@@ -1298,8 +1438,10 @@ static int cmd_analyze(int argc, char **argv)
 		out(&b);
 		buf_reset(&b);
 	}
-	if (json && nfiles > 1)
+	if (json && nfiles > 1 && !summary_only)
 		json_arr_end(&j);
+	if (json && !dot && summary_only)
+		print_summary_json(&j, &tl, &ao, verify);
 	if (!json && !dot && (nfiles > 1 || summary_only)) {
 		buf_printf(&b, "summary: %d file%s analysed", (int)tl.files, tl.files == 1 ? "" : "s");
 		if (tl.failed)
@@ -1334,7 +1476,7 @@ static const char main_help[] =
 	"analysed with their divergence analyses.\n"
 	"\n"
 	"Commands:\n"
-	"  run FILE          run a program; --trace shows each rule (SF BT BF BD SS SP JP IT)\n"
+	"  run FILE          run a program; --trace shows the rule fired at every step\n"
 	"  check FILE...     parse and validate programs, print every diagnostic\n"
 	"  cfg FILE          basic blocks, dominators, post-dominators, loops (--dot)\n"
 	"  gsa FILE          the gated-SSA form (μ, γ, η) the analyses run on\n"
@@ -1349,9 +1491,40 @@ static const char main_help[] =
 	"\n"
 	"Not in this version yet: the schedule explorer and the SM model.\n"
 	"\n"
-	"'musimd COMMAND --help' describes a command; 'musimd --version' prints the version.\n"
+	"'musimd help COMMAND' (or 'musimd COMMAND --help') describes a command; 'musimd\n"
+	"--version' prints the version. Manuals: musimd(1), musimd-repl(1), the language\n"
+	"musimd-lang(7), the analyses musimd-analysis(7); decisions: docs/ (sources).\n"
 	"Exit status: 0 success, 1 the program under study failed, 2 usage error,\n"
 	"3 unreadable or invalid input.\n";
+
+/* The subcommands; `musimd help NAME` is `musimd NAME --help`. */
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{"run", cmd_run},         {"check", cmd_check},     {"cfg", cmd_cfg},
+	{"gsa", cmd_gsa},         {"syncs", cmd_syncs},     {"analyze", cmd_analyze},
+	{"emit-llvm", cmd_emit_llvm}, {"gen", cmd_gen},     {"repl", repl_main},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* A word that names no command: a usage error with the closest names. */
+static int unknown_command(const char *word)
+{
+	Buf b = {0};
+	buf_printf(&b, "unknown command '%s'", word);
+	Suggest g;
+	suggest_init(&g, word, strlen(word));
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		suggest_add(&g, commands[i].name);
+	suggest_add(&g, "help");
+	if (g.n)
+		buf_puts(&b, "; ");
+	suggest_print(&g, &b, "");
+	int status = usage_error(NULL, "%s", buf_str(&b));
+	buf_free(&b);
+	return status;
+}
 
 int main(int argc, char **argv)
 {
@@ -1360,7 +1533,13 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+	bool help = !strcmp(cmd, "help");
+	if (help && argc > 2) { /* help COMMAND */
+		cmd = argv[2];
+		if (argc > 3)
+			return usage_error(NULL, "help takes one COMMAND, got %s", "several");
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		fputs(main_help, stdout);
 		return EXIT_OK;
 	}
@@ -1368,23 +1547,16 @@ int main(int argc, char **argv)
 		printf("musimd %s\n", MUSIMD_VERSION);
 		return EXIT_OK;
 	}
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(cmd, "cfg"))
-		return cmd_cfg(argc - 1, argv + 1);
-	if (!strcmp(cmd, "syncs"))
-		return cmd_syncs(argc - 1, argv + 1);
-	if (!strcmp(cmd, "gsa"))
-		return cmd_gsa(argc - 1, argv + 1);
-	if (!strcmp(cmd, "emit-llvm"))
-		return cmd_emit_llvm(argc - 1, argv + 1);
-	if (!strcmp(cmd, "analyze"))
-		return cmd_analyze(argc - 1, argv + 1);
-	if (!strcmp(cmd, "gen"))
-		return cmd_gen(argc - 1, argv + 1);
-	if (!strcmp(cmd, "repl"))
-		return repl_main(argc - 1, argv + 1);
-	return usage_error(NULL, "unknown command '%s'", cmd);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(cmd, commands[i].name))
+			continue;
+		if (help) {
+			static char help_opt[] = "--help";
+			char *args[] = {argv[2], help_opt, NULL};
+			return commands[i].fn(2, args);
+		}
+		return commands[i].fn(argc - 1, argv + 1);
+	}
+	static const struct option opts[] = {{"help", 0, NULL, 0}, {"version", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	return cmd[0] == '-' ? unknown_option(NULL, cmd, opts) : unknown_command(cmd);
 }

@@ -285,6 +285,7 @@ typedef struct StepCtx {
 	Repl *r;
 	uint64_t print;   /* how many steps to print */
 	uint64_t printed;
+	ReportCols cols;  /* measured at the first line printed */
 } StepCtx;
 
 static void step_hook(void *ctx, const Machine *m, const StepInfo *info)
@@ -292,8 +293,10 @@ static void step_hook(void *ctx, const Machine *m, const StepInfo *info)
 	StepCtx *c = ctx;
 	if (c->printed >= c->print)
 		return;
+	if (!c->cols.step) /* wide enough for this step; a longer number pushes its line */
+		report_cols(&c->cols, m, info->step);
 	c->printed++;
-	report_step_line(&c->r->out, m, info);
+	report_step_line(&c->r->out, &c->cols, m, info);
 	if (c->r->out.len > (1u << 16))
 		flush(c->r);
 }
@@ -392,7 +395,7 @@ static bool cmd_run(Repl *r, char *args)
 	(void)args;
 	if (!need_program(r))
 		return false;
-	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0};
+	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0, {0}};
 	show_stop(r, dbg_run(r->dbg, step_hook, &c), !r->trace);
 	return true;
 }
@@ -415,7 +418,7 @@ static bool cmd_step(Repl *r, char *args)
 	uint64_t n;
 	if (!count_arg(r, args, "step", &n) || !moving(r))
 		return false;
-	StepCtx c = {r, UINT64_MAX, 0};
+	StepCtx c = {r, UINT64_MAX, 0, {0}};
 	show_stop(r, dbg_step(r->dbg, n, step_hook, &c), false);
 	return true;
 }
@@ -428,7 +431,7 @@ static bool cmd_next(Repl *r, char *args)
 	for (uint64_t i = 0;; i++) {
 		/* the branch's own step, then the rest of its region quietly */
 		uint64_t before = r->dbg->m->steps;
-		StepCtx c = {r, r->trace ? UINT64_MAX : 1, 0};
+		StepCtx c = {r, r->trace ? UINT64_MAX : 1, 0, {0}};
 		DbgStop st = dbg_next(r->dbg, step_hook, &c);
 		uint64_t made = r->dbg->m->steps - before;
 		if (made > c.printed)
@@ -448,7 +451,7 @@ static bool cmd_continue(Repl *r, char *args)
 		return fail(r, "continue takes no argument");
 	if (!moving(r))
 		return false;
-	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0};
+	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0, {0}};
 	show_stop(r, dbg_continue(r->dbg, step_hook, &c), !r->trace);
 	return true;
 }
@@ -487,7 +490,7 @@ static bool cmd_goto(Repl *r, char *args)
 		return fail(r, "goto needs a step number (0 is the initial state)");
 	if (!need_program(r))
 		return false;
-	StepCtx c = {r, 0, 0};
+	StepCtx c = {r, 0, 0, {0}};
 	DbgStop st = dbg_goto(r->dbg, (uint64_t)v, step_hook, &c);
 	say(r, "At step %llu.\n", (unsigned long long)r->dbg->m->steps);
 	if (st.kind == STOP_START || st.kind == STOP_DONE)
@@ -1130,13 +1133,14 @@ static bool cmd_list(Repl *r, char *args)
 typedef struct GridCtx {
 	Repl *r;
 	uint64_t from; /* first step shown */
+	ReportCols cols;
 } GridCtx;
 
 static void grid_hook(void *ctx, const Machine *m, const StepInfo *info)
 {
 	GridCtx *g = ctx;
 	if (info->step >= g->from)
-		report_grid_row(&g->r->out, m, info);
+		report_grid_row(&g->r->out, &g->cols, m, info);
 	if (g->r->out.len > (1u << 16))
 		flush(g->r);
 }
@@ -1154,8 +1158,9 @@ static bool cmd_grid(Repl *r, char *args)
 		n = (uint64_t)v;
 	if (steps == 0)
 		return say(r, "No steps yet.\n"), true;
-	GridCtx g = {r, steps - (n < steps ? n : steps) + 1};
-	report_grid_header(&r->out, r->dbg->m);
+	GridCtx g = {r, steps - (n < steps ? n : steps) + 1, {0}};
+	report_cols(&g.cols, r->dbg->m, steps);
+	report_grid_header(&r->out, &g.cols, r->dbg->m);
 	dbg_replay(r->dbg, grid_hook, &g);
 	return true;
 }
@@ -1799,7 +1804,18 @@ int repl_main(int argc, char **argv)
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = true;
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "musimd repl: unknown option '%s'\nTry 'musimd repl --help'.\n", a);
+			static const char *const names[] = {"threads", "warpsize", "model", "param", "data",
+			                                    "max-steps", "echo", "quiet", "help"};
+			Suggest g;
+			suggest_init(&g, a + 2, a[1] == '-' ? strcspn(a + 2, "=") : 0);
+			for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+				suggest_add(&g, names[k]);
+			Buf hint = {0};
+			if (g.n)
+				buf_puts(&hint, "; ");
+			suggest_print(&g, &hint, "--");
+			fprintf(stderr, "musimd repl: unknown option '%s'%s\nTry 'musimd repl --help'.\n", a, buf_str(&hint));
+			buf_free(&hint);
 			repl_free(&r);
 			return EXIT_USAGE;
 		} else if (file) {
