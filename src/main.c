@@ -50,12 +50,13 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg)
 
 /* Load and validate a program; diagnostics to stderr. Returns NULL (and the
 ** diagnostics) on input errors. */
-static Program *load(const char *path, bool quiet_warnings, int *status)
+static Program *load(const char *file, bool quiet_warnings, int *status)
 {
 	size_t len = 0;
-	char *src = read_file(path, &len);
+	const char *path = file_display_name(file); /* "-" is <stdin> */
+	char *src = read_file(file, &len);
 	if (!src) {
-		fprintf(stderr, "%s: error: cannot read the file: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: error: cannot read the file: %s\n", path, read_file_error(errno));
 		*status = EXIT_INPUT;
 		return NULL;
 	}
@@ -402,15 +403,15 @@ static int cmd_check(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (argv[i][0] == '-' && argv[i][1])
 			continue;
-		const char *path = argv[i];
+		const char *path = file_display_name(argv[i]);
 		size_t len = 0;
-		char *src = read_file(path, &len);
+		char *src = read_file(argv[i], &len);
 		Diags d;
 		diag_init(&d, path, src, len);
 		d.max_errors = 100;
 		Program *p = NULL;
 		if (!src)
-			diag_error(&d, LOC_NONE, "cannot read the file: %s", strerror(errno));
+			diag_error(&d, LOC_NONE, "cannot read the file: %s", read_file_error(errno));
 		else
 			p = ir_load(path, src, len, &d);
 		if (d.nerrors > 0)

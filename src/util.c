@@ -3,6 +3,7 @@
 */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,25 +151,64 @@ size_t utf8_width(const char *s, size_t n)
 
 char *read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	bool in = !strcmp(path, "-");
+	FILE *f = in ? stdin : fopen(path, "rb");
 	if (!f)
 		return NULL;
-	Buf b = {0};
+	/* grow by doubling, but never past the limit + 1 byte: a device like
+	** /dev/zero ends here instead of exhausting memory */
+	size_t cap = 65536, n = 0;
+	char *s = xmalloc(cap + 1);
+	int err = 0;
 	errno = 0;
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_putn(&b, chunk, n);
-	int err = ferror(f) ? (errno ? errno : EIO) : 0;
-	fclose(f);
+	for (;;) {
+		if (n == cap) {
+			if (cap > READ_MAX_BYTES) {
+				err = EFBIG;
+				break;
+			}
+			cap = 2 * cap < READ_MAX_BYTES + 1 ? 2 * cap : READ_MAX_BYTES + 1;
+			s = xrealloc(s, cap + 1);
+		}
+		size_t got = fread(s + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				err = errno ? errno : EIO;
+			break;
+		}
+	}
+	if (!err && n > READ_MAX_BYTES)
+		err = EFBIG;
+	if (in)
+		clearerr(stdin);
+	else
+		fclose(f);
 	if (err) {
-		buf_free(&b);
+		free(s);
 		errno = err;
 		return NULL;
 	}
+	/* a UTF-8 byte-order mark is not part of the text */
+	size_t skip = n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	memmove(s, s + skip, n - skip);
+	n -= skip;
+	s[n] = 0;
 	if (len)
-		*len = b.len;
-	return buf_steal(&b);
+		*len = n;
+	return s;
+}
+
+const char *read_file_error(int err)
+{
+	if (err == EFBIG)
+		return "it is larger than " READ_MAX_TEXT ", the most musimd reads as a program text";
+	return strerror(err);
+}
+
+const char *file_display_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
 }
 
 bool str_to_ll(const char *s, long long lo, long long hi, long long *v)
@@ -182,4 +222,61 @@ bool str_to_ll(const char *s, long long lo, long long hi, long long *v)
 		return false;
 	*v = x;
 	return true;
+}
+
+/* ---- did you mean ------------------------------------------------------------------ */
+
+/* Optimal-string-alignment distance between a and b, letters compared
+** without case (a swap of two neighbours counts one); SIZE_MAX when a word
+** is too long to be a misspelling worth suggesting for. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	enum { MAXW = 64 };
+	size_t na = strlen(a), nb = strlen(b);
+	if (na > MAXW || nb > MAXW)
+		return SIZE_MAX;
+	size_t d[MAXW + 1][MAXW + 1];
+	for (size_t i = 0; i <= na; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= nb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= na; i++)
+		for (size_t j = 1; j <= nb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			size_t best = d[i - 1][j - 1] + (ca != cb);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[na][nb];
+}
+
+void suggest_init(Suggest *s, const char *word)
+{
+	s->word = word;
+	s->best = NULL;
+	/* one typo in a short word, two in a longer one */
+	s->dist = strlen(word) < 5 ? 1 : 2;
+}
+
+void suggest_consider(Suggest *s, const char *cand)
+{
+	if (!cand || !strcmp(cand, s->word))
+		return;
+	size_t dd = edit_distance(s->word, cand);
+	if (dd <= s->dist && (!s->best || dd < s->bestdist)) {
+		s->best = cand;
+		s->bestdist = dd;
+	}
+}
+
+void suggest_append(const Suggest *s, Buf *b)
+{
+	if (s->best)
+		buf_printf(b, "; did you mean '%s'?", s->best);
 }

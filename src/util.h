@@ -21,6 +21,21 @@
 #define MU_NORETURN
 #define MU_LIKELY(x) (x)
 #define MU_UNLIKELY(x) (x)
+/* "Did you mean": the candidate nearest to a misspelt word (by edit
+** distance, letters compared without case), if one is near enough:
+**     Suggest s; suggest_init(&s, word);
+**     for each name: suggest_consider(&s, name);
+**     if (s.best) ... "did you mean '%s'?", s.best */
+typedef struct Suggest {
+	const char *word;
+	const char *best; /* NULL: nothing near enough */
+	size_t dist, bestdist;
+} Suggest;
+void suggest_init(Suggest *s, const char *word);
+void suggest_consider(Suggest *s, const char *cand);
+/* "; did you mean 'x'?" when there is a suggestion, else nothing. */
+void suggest_append(const Suggest *s, Buf *b);
+
 #endif
 
 /* Allocation that aborts on exhaustion (the one condition we do not turn
@@ -68,7 +83,34 @@ size_t utf8_width(const char *s, size_t n);
 /* A decimal integer in [lo, hi], the whole of s; false otherwise. */
 bool str_to_ll(const char *s, long long lo, long long hi, long long *v);
 
-/* Read a whole file; returns NULL and sets errno on failure. */
+/* Program texts are read up to this size (musimd(1), LIMITS): a device
+** such as /dev/zero given as a file ends with a message, not with memory
+** exhausted. */
+#define READ_MAX_BYTES ((size_t)256 << 20)
+#define READ_MAX_TEXT "256 MiB"
+
+/* Read a whole file, NUL-terminated; "-" is standard input. A UTF-8
+** byte-order mark at the start is skipped. Returns NULL and sets errno on
+** failure (EFBIG: larger than READ_MAX_BYTES). */
 char *read_file(const char *path, size_t *len);
+/* What went wrong in read_file, for "cannot read the file: ...". */
+const char *read_file_error(int err);
+/* The name messages give a file: "<stdin>" for "-". */
+const char *file_display_name(const char *path);
+
+/* "Did you mean": the candidate nearest to a misspelt word (by edit
+** distance, letters compared without case), if one is near enough:
+**     Suggest s; suggest_init(&s, word);
+**     for each name: suggest_consider(&s, name);
+**     if (s.best) ... "did you mean '%s'?", s.best */
+typedef struct Suggest {
+	const char *word;
+	const char *best; /* NULL: nothing near enough */
+	size_t dist, bestdist;
+} Suggest;
+void suggest_init(Suggest *s, const char *word);
+void suggest_consider(Suggest *s, const char *cand);
+/* "; did you mean 'x'?" when there is a suggestion, else nothing. */
+void suggest_append(const Suggest *s, Buf *b);
 
 #endif
