@@ -74,6 +74,29 @@ undo:
 	return msg;
 }
 
+const char *args_degree(const char *what, const char *text, int32_t *degree)
+{
+	long long v;
+	if (!str_to_ll(text, 0, ANA_MAX_DEGREE, &v)) {
+		snprintf(msg, sizeof msg, "%s needs a number from 0 to %d, not '%.60s'", what, ANA_MAX_DEGREE, text);
+		return msg;
+	}
+	*degree = (int32_t)v;
+	return NULL;
+}
+
+const char *args_max_memory(const char *what, const char *text, uint64_t *bytes)
+{
+	long long v;
+	if (!str_to_ll(text, 1, ARGS_MAX_MEMORY_MIB, &v)) {
+		snprintf(msg, sizeof msg, "%s needs a number of MiB from 1 to %lld, not '%.60s'", what,
+		         ARGS_MAX_MEMORY_MIB, text);
+		return msg;
+	}
+	*bytes = (uint64_t)v << 20;
+	return NULL;
+}
+
 void args_drop_param(SemArgs *a, int32_t i)
 {
 	free((char *)a->params[i].name);

@@ -288,9 +288,11 @@ static int cmd_run(int argc, char **argv)
 			so.max_cells = (uint64_t)v;
 			break;
 		case 'R':
-			if (!str_to_ll(optarg, 1, 1LL << 40, &v))
-				USAGE("--max-memory needs a positive number of MiB, not '%s'", optarg);
-			so.max_memory = (uint64_t)v << 20;
+		{
+			const char *bad = args_max_memory("--max-memory", optarg, &so.max_memory);
+			if (bad)
+				USAGE("%s", bad);
+		}
 			break;
 		case 'B':
 			if (!str_to_ll(optarg, 128, 1LL << 32, &v))
@@ -951,9 +953,11 @@ static int cmd_analyze(int argc, char **argv)
 		}
 			break;
 		case 'n':
-			if (!str_to_ll(optarg, 0, 1000, &v))
-				USAGE("--degree needs a number from 0 to 1000, not '%s'", optarg);
-			ao.degree = (int32_t)v;
+		{
+			const char *bad = args_degree("--degree", optarg, &ao.degree);
+			if (bad)
+				USAGE("%s", bad);
+		}
 			break;
 		case 's':
 			CHOICE("--sub-rule", ao.sub_generic, "coefficient", "generic");

@@ -1156,7 +1156,8 @@ static bool cmd_grid(Repl *r, char *args)
 		return say(r, "No steps yet.\n"), true;
 	GridCtx g = {r, steps - (n < steps ? n : steps) + 1};
 	report_grid_header(&r->out, r->dbg->m);
-	dbg_replay(r->dbg, grid_hook, &g);
+	if (!dbg_replay(r->dbg, g.from, grid_hook, &g))
+		return fail(r, "the grid stopped early: %s", interrupted ? "interrupted" : "the replay would exceed the memory limit");
 	return true;
 }
 

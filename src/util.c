@@ -3,7 +3,6 @@
 */
 #include "util.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,59 +223,87 @@ bool str_to_ll(const char *s, long long lo, long long hi, long long *v)
 	return true;
 }
 
-/* ---- did you mean ------------------------------------------------------------------ */
+/* ---- "did you mean" ------------------------------------------------------------ */
 
-/* Optimal-string-alignment distance between a and b, letters compared
-** without case (a swap of two neighbours counts one); SIZE_MAX when a word
-** is too long to be a misspelling worth suggesting for. */
-static size_t edit_distance(const char *a, const char *b)
+static inline unsigned char fold(char c)
 {
-	enum { MAXW = 64 };
-	size_t na = strlen(a), nb = strlen(b);
-	if (na > MAXW || nb > MAXW)
+	return (unsigned char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+}
+
+size_t str_distance(const char *a, size_t alen, const char *b, size_t blen)
+{
+	if (alen > SUGGEST_MAX_LEN || blen > SUGGEST_MAX_LEN)
 		return SIZE_MAX;
-	size_t d[MAXW + 1][MAXW + 1];
-	for (size_t i = 0; i <= na; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= nb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= na; i++)
-		for (size_t j = 1; j <= nb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
-			size_t best = d[i - 1][j - 1] + (ca != cb);
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
+	/* rows i-2, i-1 and i of the (alen+1) x (blen+1) table */
+	size_t rows[3][SUGGEST_MAX_LEN + 1];
+	for (size_t j = 0; j <= blen; j++)
+		rows[0][j] = j;
+	size_t *pp = rows[2], *p = rows[0], *c = rows[1];
+	for (size_t i = 1; i <= alen; i++) {
+		c[0] = i;
+		for (size_t j = 1; j <= blen; j++) {
+			size_t cost = fold(a[i - 1]) != fold(b[j - 1]);
+			size_t d = p[j - 1] + cost;
+			if (p[j] + 1 < d)
+				d = p[j] + 1;
+			if (c[j - 1] + 1 < d)
+				d = c[j - 1] + 1;
+			if (i > 1 && j > 1 && fold(a[i - 1]) == fold(b[j - 2]) && fold(a[i - 2]) == fold(b[j - 1]) &&
+			    pp[j - 2] + 1 < d)
+				d = pp[j - 2] + 1;
+			c[j] = d;
 		}
-	return d[na][nb];
+		size_t *t = pp;
+		pp = p;
+		p = c;
+		c = t;
+	}
+	return p[blen];
 }
 
-void suggest_init(Suggest *s, const char *word)
+void suggest_init(Suggest *g, const char *s, size_t len)
 {
-	s->word = word;
-	s->best = NULL;
-	/* one typo in a short word, two in a longer one */
-	s->dist = strlen(word) < 5 ? 1 : 2;
+	*g = (Suggest){.s = s, .len = len, .best = SIZE_MAX};
 }
 
-void suggest_consider(Suggest *s, const char *cand)
+void suggest_add(Suggest *g, const char *word)
 {
-	if (!cand || !strcmp(cand, s->word))
+	size_t wlen = strlen(word);
+	size_t limit = g->len < 6 ? 1 : g->len < 9 ? 2 : 3;
+	if (g->len == 0 || wlen + limit < g->len || g->len + limit < wlen) {
+		/* too far apart to be within the limit; only a prefix can match */
+		if (g->len < 2 || wlen < g->len)
+			return;
+	}
+	size_t d = str_distance(g->s, g->len, word, wlen);
+	bool prefix = g->len >= 2 && wlen > g->len;
+	for (size_t i = 0; prefix && i < g->len; i++)
+		prefix = fold(g->s[i]) == fold(word[i]);
+	if (prefix && d > 1)
+		d = 1;
+	if (d > limit || d >= (wlen > g->len ? wlen : g->len))
 		return;
-	size_t dd = edit_distance(s->word, cand);
-	if (dd <= s->dist && (!s->best || dd < s->bestdist)) {
-		s->best = cand;
-		s->bestdist = dd;
+	if (d < g->best) {
+		g->best = d;
+		g->n = 0;
+		g->more = false;
+	}
+	if (d == g->best) {
+		if (g->n < SUGGEST_MAX)
+			g->w[g->n++] = word;
+		else
+			g->more = true;
 	}
 }
 
-void suggest_append(const Suggest *s, Buf *b)
+bool suggest_print(const Suggest *g, Buf *b, const char *prefix)
 {
-	if (s->best)
-		buf_printf(b, "; did you mean '%s'?", s->best);
+	if (g->n == 0)
+		return false;
+	buf_puts(b, "did you mean ");
+	for (int i = 0; i < g->n; i++)
+		buf_printf(b, "%s'%s%s'", i == 0 ? "" : i == g->n - 1 && !g->more ? " or " : ", ", prefix,
+		           g->w[i]);
+	buf_puts(b, g->more ? ", ...?" : "?");
+	return true;
 }

@@ -21,21 +21,6 @@
 #define MU_NORETURN
 #define MU_LIKELY(x) (x)
 #define MU_UNLIKELY(x) (x)
-/* "Did you mean": the candidate nearest to a misspelt word (by edit
-** distance, letters compared without case), if one is near enough:
-**     Suggest s; suggest_init(&s, word);
-**     for each name: suggest_consider(&s, name);
-**     if (s.best) ... "did you mean '%s'?", s.best */
-typedef struct Suggest {
-	const char *word;
-	const char *best; /* NULL: nothing near enough */
-	size_t dist, bestdist;
-} Suggest;
-void suggest_init(Suggest *s, const char *word);
-void suggest_consider(Suggest *s, const char *cand);
-/* "; did you mean 'x'?" when there is a suggestion, else nothing. */
-void suggest_append(const Suggest *s, Buf *b);
-
 #endif
 
 /* Allocation that aborts on exhaustion (the one condition we do not turn
@@ -98,19 +83,32 @@ const char *read_file_error(int err);
 /* The name messages give a file: "<stdin>" for "-". */
 const char *file_display_name(const char *path);
 
-/* "Did you mean": the candidate nearest to a misspelt word (by edit
-** distance, letters compared without case), if one is near enough:
-**     Suggest s; suggest_init(&s, word);
-**     for each name: suggest_consider(&s, name);
-**     if (s.best) ... "did you mean '%s'?", s.best */
+/* Edit distance (Damerau-Levenshtein, optimal string alignment): inserting,
+** deleting or replacing a character or swapping two neighbours costs 1;
+** letters that differ only in case cost nothing. Gives up (SIZE_MAX) on
+** words longer than SUGGEST_MAX_LEN. */
+#define SUGGEST_MAX_LEN 64
+size_t str_distance(const char *a, size_t alen, const char *b, size_t blen);
+
+/* "Did you mean": offer the candidates one by one (suggest_add), then print
+** the closest (suggest_print). A candidate is close when its edit distance
+** to the word is at most 1 for words of up to 5 characters, 2 up to 8, 3
+** beyond (and less than the longer one's length), or when the word (of 2
+** characters or more) is a prefix of it; the closest ones win, in the order
+** offered. Candidates are not copied: they must outlive g. */
+#define SUGGEST_MAX 5
 typedef struct Suggest {
-	const char *word;
-	const char *best; /* NULL: nothing near enough */
-	size_t dist, bestdist;
+	const char *s;
+	size_t len;
+	size_t best;            /* distance of w[]; SIZE_MAX: none yet */
+	const char *w[SUGGEST_MAX];
+	int n;
+	bool more;              /* more than SUGGEST_MAX at that distance */
 } Suggest;
-void suggest_init(Suggest *s, const char *word);
-void suggest_consider(Suggest *s, const char *cand);
-/* "; did you mean 'x'?" when there is a suggestion, else nothing. */
-void suggest_append(const Suggest *s, Buf *b);
+void suggest_init(Suggest *g, const char *s, size_t len);
+void suggest_add(Suggest *g, const char *word);
+/* Append "did you mean 'PREFIXw1'?" / "... 'w1' or 'w2'?" to b (prefix:
+** "--" for options, or ""); false, and nothing appended, with no candidate. */
+bool suggest_print(const Suggest *g, Buf *b, const char *prefix);
 
 #endif

@@ -1,8 +1,8 @@
 /*
 ** test_robust.c — hostile inputs (issue 9, item 9): diagnostics sorted in
-** O(n log n) and capped with their notes, labels defined many times, the
-** did-you-mean helper, files read with a size limit, and memory accounted
-** as it is allocated so that --max-memory stops a run at once.
+** O(n log n) and capped with their notes, labels defined many times, and
+** memory accounted as it is allocated so that --max-memory stops a run at
+** once.
 */
 #include <criterion/criterion.h>
 
@@ -111,29 +111,4 @@ Test(robust, duplicate_labels_capped)
 	ir_free(p);
 	diag_free(&d);
 	buf_free(&src);
-}
-
-/* ---- did you mean ----------------------------------------------------------------- */
-
-static const char *nearest(const char *w, const char *const *cands)
-{
-	Suggest s;
-	suggest_init(&s, w);
-	for (; *cands; cands++)
-		suggest_consider(&s, *cands);
-	return s.best;
-}
-
-Test(robust, suggest)
-{
-	const char *const labels[] = {"l0", "l9", "l15", "loop", "done", NULL};
-	cr_assert_str_eq(nearest("l99", labels), "l9");
-	cr_assert_str_eq(nearest("lopo", labels), "loop"); /* a swap counts one */
-	cr_assert_str_eq(nearest("DONE", labels), "done"); /* case does not count */
-	cr_assert_null(nearest("zz", labels));
-	const char *const one[] = {"done", NULL};
-	cr_assert_null(nearest("done", one)); /* the word itself is no suggestion */
-	const char *const params[] = {"n", "base", NULL};
-	cr_assert_null(nearest("zz", params));
-	cr_assert_str_eq(nearest("bsae", params), "base");
 }
