@@ -897,7 +897,20 @@ static bool exec_load(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loca
 
 /* Race report: two PEs of one instruction storing different values to one
 ** cell (semantics.md §3). Uses an open-addressing table over the addresses. */
-static void find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
+/* Memory accounting: the heap bytes of a race report. */
+static uint64_t race_bytes(const Race *r)
+{
+	uint64_t b = sizeof *r + (uint64_t)r->n * (sizeof(int32_t) + sizeof(Num));
+	for (int32_t i = 0; i < r->n; i++)
+		b += num_bytes(r->values[i]);
+	return b;
+}
+
+static void race_free(Race *r);
+
+/* Returns false, with the reports of this store taken back, when they
+** would not fit the memory budget. */
+static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 {
 	int32_t need = 16;
 	while (need < 2 * n)
@@ -912,6 +925,8 @@ static void find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 		m->hslot[i] = -1;
 	/* chain lanes with equal addresses: next[k] is the next lane (in lane
 	** order) storing to the same cell, first[] marks the first of a cell */
+	int32_t before = m->nraces;
+	bool fits = true;
 	int32_t *next = xmalloc((size_t)n * sizeof *next);
 	bool *first = xcalloc((size_t)n, sizeof *first);
 	int32_t *lastk = xmalloc((size_t)n * sizeof *lastk);
@@ -943,19 +958,30 @@ static void find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 			continue;
 		Race r = {m->addr[k], pc, w->id, cnt, xmalloc((size_t)cnt * sizeof(int32_t)),
 		          xmalloc((size_t)cnt * sizeof(Num))};
-		m->heap_bytes += sizeof r + (uint64_t)cnt * (sizeof(int32_t) + sizeof(Num));
 		int32_t c = 0;
 		for (int32_t j = k; j >= 0; j = next[j]) {
 			r.threads[c] = m->order[j];
 			r.values[c] = num_copy(m->res[j]);
-			m->heap_bytes += num_bytes(r.values[c]);
 			c++;
 		}
+		if (!budget_allows(m, race_bytes(&r))) {
+			race_free(&r);
+			fits = false;
+			break;
+		}
+		m->heap_bytes += race_bytes(&r);
 		VEC_PUSH(m->races, m->nraces, m->capraces, r);
 	}
 	free(next);
 	free(first);
 	free(lastk);
+	if (!fits)
+		while (m->nraces > before) {
+			Race *r = &m->races[--m->nraces];
+			m->heap_bytes -= race_bytes(r);
+			race_free(r);
+		}
+	return fits;
 }
 
 static int key_cmp(const void *a, const void *b)
@@ -1031,8 +1057,10 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 		return false;
 	}
 	int32_t races_before = m->nraces;
-	if (!local && n > 1)
-		find_races(m, w, pc, n);
+	if (!local && n > 1 && !find_races(m, w, pc, n)) {
+		memory_limit(m, pc, w->id);
+		return false;
+	}
 	for (int32_t k = 0; k < n; k++) {
 		Mem *mm = local ? local_mem(m, m->order[k]) : &m->shared;
 		m->cells += mem_put(mm, m->addr[k], num_copy(m->res[k]), &m->big_bytes, &m->heap_bytes);

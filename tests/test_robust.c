@@ -112,3 +112,190 @@ Test(robust, duplicate_labels_capped)
 	diag_free(&d);
 	buf_free(&src);
 }
+
+/* ---- memory accounting ------------------------------------------------------------ */
+
+static Machine *machine(const Prog *r, int32_t threads, uint64_t max_mib, Diags *d)
+{
+	SemOptions o = {0};
+	o.threads = threads;
+	o.max_memory = max_mib << 20;
+	diag_init(d, "t.simd", NULL, 0);
+	return sem_new(r->p, &o, d);
+}
+
+static void assert_memory_limit(const Machine *m, uint64_t max_mib)
+{
+	cr_assert_eq(m->status, SEM_STUCK, "status %s", sem_status_name(m->status));
+	cr_assert_str_eq(m->err.rule, "limit", "%s", m->err.msg);
+	cr_assert(strstr(m->err.msg, "memory limit"), "%s", m->err.msg);
+	cr_assert_leq(sem_bytes(m), max_mib << 20, "%llu bytes counted",
+	              (unsigned long long)sem_bytes(m));
+}
+
+/* One cell per 256-cell page: each store pays a page (about 2 KiB), so 1 MiB
+** is reached within a few hundred pages, not 116 000 (9 bytes a cell). */
+Test(robust, sparse_stores_pay_their_pages)
+{
+	Prog r = load(".threads 32\n"
+	              "i = 0\n"
+	              "l1: a = i * 8192\n"
+	              "a = a + tid\n"
+	              "a = a * 256\n"
+	              "mem[a] = i\n"
+	              "i = i + 1\n"
+	              "jump l1\n");
+	Diags d;
+	Machine *m = machine(&r, 32, 1, &d);
+	cr_assert(m);
+	sem_run(m, NULL, NULL);
+	assert_memory_limit(m, 1);
+	cr_assert_lt(m->cells, 1000, "%llu cells before the limit", (unsigned long long)m->cells);
+	sem_free(m);
+	diag_free(&d);
+	unload(&r);
+}
+
+/* Values beyond int64 in every lane: the instruction that would allocate
+** past the limit stops before it changes anything (not after the step). */
+Test(robust, big_values_stop_before_the_limit)
+{
+	Prog r = load("x = 1 << 62\n"
+	              "l1: x = x * x\n"
+	              "jump l1\n");
+	Diags d;
+	Machine *m = machine(&r, 1000, 4, &d);
+	cr_assert(m);
+	sem_run(m, NULL, NULL);
+	assert_memory_limit(m, 4);
+	cr_assert_eq(m->warps[0].pc, 1, "stopped at the multiplication");
+	sem_free(m);
+	diag_free(&d);
+	unload(&r);
+}
+
+/* Race reports accumulate in a loop: they count too. */
+Test(robust, race_reports_count)
+{
+	Prog r = load("l0: mem[0] = tid\n"
+	              "jump l0\n");
+	Diags d;
+	Machine *m = machine(&r, 64, 1, &d);
+	cr_assert(m);
+	sem_run(m, NULL, NULL);
+	assert_memory_limit(m, 1);
+	cr_assert_gt(m->nraces, 100);
+	sem_free(m);
+	diag_free(&d);
+	unload(&r);
+}
+
+/* A parameter beyond int64 is copied per thread, a .fill value per cell:
+** the initial state is refused before anything is allocated. */
+Test(robust, initial_state_counts_params_and_memory)
+{
+	Buf src = {0};
+	buf_puts(&src, ".param p = 1");
+	for (int i = 0; i < 30000; i++) /* about 10^5 bits */
+		buf_putc(&src, '0');
+	buf_puts(&src, "\nx = p\nstop\n");
+	Prog r = load(buf_str(&src));
+	Diags d;
+	cr_assert_null(machine(&r, 10000, 64, &d)); /* 10^4 copies of 12 KiB */
+	cr_assert_eq(d.nerrors, 1);
+	cr_assert(strstr(d.v[0].msg, "parameters beyond int64: 1"), "%s", d.v[0].msg);
+	cr_assert(strstr(d.v[0].msg, "--max-memory"), "%s", d.v[0].msg);
+	diag_free(&d);
+	Machine *m = machine(&r, 1000, 64, &d); /* 1000 copies fit */
+	cr_assert(m);
+	sem_free(m);
+	diag_free(&d);
+	unload(&r);
+
+	buf_reset(&src);
+	buf_puts(&src, ".fill 0 10000 1");
+	for (int i = 0; i < 30000; i++)
+		buf_putc(&src, '0');
+	buf_puts(&src, "\nstop\n");
+	r = load(buf_str(&src));
+	cr_assert_null(machine(&r, 4, 64, &d));
+	cr_assert(strstr(d.v[0].msg, "initial memory: 1"), "%s", d.v[0].msg);
+	diag_free(&d);
+	unload(&r);
+	buf_free(&src);
+}
+
+/* A REPL session over a big initial memory: the checkpoints are charged to
+** the budget and thinned, so the session stays within it however long it
+** runs (65 copies of 16 MiB before), and going back still works. */
+Test(robust, checkpoints_within_the_budget)
+{
+	Prog r = load(".threads 2\n"
+	              ".fill 0 2000000 7\n"
+	              "i = 0\n"
+	              "l1: i = i + 1\n"
+	              "p = i < 20000\n"
+	              "bnz p, l1\n"
+	              "sync\n"
+	              "mem[tid] = i\n"
+	              "stop\n");
+	SemOptions o = {0};
+	o.max_memory = (uint64_t)64 << 20;
+	Diags d;
+	diag_init(&d, "t.simd", NULL, 0);
+	Dbg *s = dbg_new(r.p, &o, &d);
+	cr_assert(s);
+	cr_assert(s->ck[0], "the initial copy fits");
+	DbgStop st = dbg_continue(s, NULL, NULL);
+	cr_assert_eq(st.kind, STOP_END, "%s", s->m->err.msg ? s->m->err.msg : "");
+	uint64_t end = s->m->steps;
+	cr_assert_gt(end, 50000);
+	cr_assert_leq(sem_bytes(s->m) + s->m->outside_bytes, o.max_memory);
+	cr_assert_eq(s->m->outside_bytes, s->ckbytes + (uint64_t)s->caphist * sizeof *s->hist);
+	cr_assert_lt(s->nck, 4, "%d checkpoints of 16 MiB in 64 MiB", s->nck);
+	dbg_goto(s, 1234, NULL, NULL);
+	cr_assert_eq(s->m->steps, 1234);
+	Num v;
+	cr_assert(sem_get(s->m, ir_find_var(r.p, "i"), 0, &v));
+	dbg_goto(s, end, NULL, NULL);
+	cr_assert_eq(s->m->status, SEM_OK);
+	dbg_free(s);
+	diag_free(&d);
+	unload(&r);
+}
+
+/* When even the copy of the initial state does not fit, it is built again
+** whenever the session needs it. */
+Test(robust, initial_state_rebuilt_when_its_copy_does_not_fit)
+{
+	Prog r = load(".threads 2\n"
+	              ".fill 0 5000000 7\n"
+	              "i = 0\n"
+	              "l1: i = i + 1\n"
+	              "p = i < 300\n"
+	              "bnz p, l1\n"
+	              "sync\n"
+	              "mem[tid] = i\n"
+	              "stop\n");
+	SemOptions o = {0};
+	o.max_memory = (uint64_t)64 << 20;
+	Diags d;
+	diag_init(&d, "t.simd", NULL, 0);
+	Dbg *s = dbg_new(r.p, &o, &d);
+	cr_assert(s);
+	cr_assert_null(s->ck[0], "a 41 MiB state has no room for its copy in 64 MiB");
+	DbgStop st = dbg_continue(s, NULL, NULL);
+	cr_assert_eq(st.kind, STOP_END);
+	uint64_t end = s->m->steps;
+	dbg_back(s, 100);
+	cr_assert_eq(s->m->steps, end - 100);
+	Num v;
+	cr_assert(mem_get(&s->m->shared, 4999999, &v));
+	cr_assert_eq(v.i, 7);
+	dbg_restart(s);
+	cr_assert_eq(s->m->steps, 0);
+	cr_assert(mem_get(&s->m->shared, 0, &v));
+	dbg_free(s);
+	diag_free(&d);
+	unload(&r);
+}
