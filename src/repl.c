@@ -790,10 +790,11 @@ static bool print_cells(Repl *r, int64_t a, int64_t b)
 	if (b - a >= 4096)
 		return fail(r, "print shows at most 4096 cells at a time");
 	say(r, a == b ? "mem[%lld] =" : "mem[%lld..%lld] =", (long long)a, (long long)b);
-	for (int64_t x = a; x <= b; x++) {
+	/* counted, not `x <= b`: b may be the largest address */
+	for (int64_t i = 0; i <= b - a; i++) {
 		Num v;
 		buf_putc(&r->out, ' ');
-		if (mem_get(&r->dbg->m->shared, x, &v))
+		if (mem_get(&r->dbg->m->shared, a + i, &v))
 			num_buf(&r->out, v);
 		else
 			buf_putc(&r->out, '-');
