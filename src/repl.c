@@ -421,7 +421,7 @@ static void show_stop(Repl *r, DbgStop st, bool moved_quietly)
 			say(r, "('set max-steps N' raises the limit)\n");
 		break;
 	case STOP_INTERRUPT:
-		say(r, "Interrupted after %llu steps.\n", (unsigned long long)st.steps);
+		say(r, "Interrupted after %llu step%s.\n", (unsigned long long)st.steps, st.steps == 1 ? "" : "s");
 		break;
 	case STOP_START:
 		say(r, "At the start (step 0).\n");
@@ -512,6 +512,7 @@ static bool cmd_next(Repl *r, char *args)
 	uint64_t n;
 	if (!count_arg(r, args, "next", &n) || !moving(r))
 		return false;
+	uint64_t start = r->dbg->m->steps;
 	for (uint64_t i = 0;; i++) {
 		/* the branch's own step, then the rest of its region quietly */
 		uint64_t before = r->dbg->m->steps;
@@ -526,6 +527,7 @@ static bool cmd_next(Repl *r, char *args)
 			st.kind = STOP_INTERRUPT;
 		}
 		if (st.kind != STOP_DONE || i + 1 == n) {
+			st.steps = r->dbg->m->steps - start; /* the whole command's */
 			show_stop(r, st, false);
 			return true;
 		}
