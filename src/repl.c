@@ -28,6 +28,10 @@
 #include "report.h"
 #include "sem.h"
 
+#ifndef MUSIMD_VERSION
+#define MUSIMD_VERSION "0.1.0"
+#endif
+
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
 
 #define PROMPT "(musimd) "
@@ -51,6 +55,7 @@ struct Repl {
 	PointSpec *specs;
 	int32_t nspecs, capspecs;
 	bool echo;         /* scripted: print each command after the prompt */
+	bool to_stdout;    /* musimd repl: the output goes to stdout as it comes */
 	bool interactive;  /* stdin is a terminal */
 	bool trace;        /* `set trace on`: next/continue print every step */
 	bool failed;       /* a command failed (the exit status of a script) */
@@ -67,8 +72,12 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
+/* What the session said so far, to stdout (`musimd repl`; a session of
+** repl_new keeps it for repl_take_output). */
 static void flush(Repl *r)
 {
+	if (!r->to_stdout)
+		return;
 	fwrite(buf_str(&r->out), 1, r->out.len, stdout);
 	fflush(stdout);
 	buf_reset(&r->out);
@@ -243,9 +252,10 @@ static void describe_session(Repl *r)
 
 static bool set_point(Repl *r, const char *text, bool watch, bool quiet);
 
-/* A new session for the loaded program with the current options; the
-** points are set again. Keeps the old session when the options are bad. */
-static bool new_session(Repl *r, bool quiet)
+/* A new session for the loaded program with the current options, described
+** after `intro`; the points are set again. Keeps the old session when the
+** options are bad. */
+static bool new_session(Repl *r, const char *intro)
 {
 	/* parameters set for another program do not carry over */
 	for (int32_t i = r->sa.nparams - 1; i >= 0; i--) {
@@ -294,8 +304,8 @@ static bool new_session(Repl *r, bool quiet)
 	}
 	r->nspecs = j;
 	s->next_id = next;
-	if (!quiet)
-		describe_session(r);
+	say(r, "%s", intro);
+	describe_session(r);
 	return true;
 }
 
@@ -332,7 +342,7 @@ static bool install(Repl *r, Program *p, const char *name, bool no_file)
 	r->dbg = NULL;
 	r->path = xstrdup(name);
 	r->no_file = no_file;
-	if (!new_session(r, false)) {
+	if (!new_session(r, "")) {
 		ir_free(p);
 		free(r->path);
 		r->prog = oldp;
@@ -1475,8 +1485,7 @@ static bool restart_with_options(Repl *r)
 {
 	if (!r->prog)
 		return true;
-	say(r, "Restarted: ");
-	if (!new_session(r, false))
+	if (!new_session(r, "Restarted: "))
 		return false;
 	show_next(r);
 	return true;
@@ -1924,6 +1933,7 @@ static bool exec_line(Repl *r, char *line)
 
 /* ---- completion ------------------------------------------------------------------- */
 
+#ifdef MUSIMD_HAVE_LIBEDIT
 /* The words Tab offers for the argument of command c (for the first word of
 ** the line: c == NULL, the commands), pushed with add(ctx, word). */
 static void completions(const Repl *r, const Cmd *c, void (*add)(void *ctx, const char *w), void *ctx)
@@ -1982,7 +1992,6 @@ static void completions(const Repl *r, const Cmd *c, void (*add)(void *ctx, cons
 	}
 }
 
-#ifdef MUSIMD_HAVE_LIBEDIT
 static Repl *completing; /* the session completion looks at (libedit passes no context) */
 
 static const char **cands;
@@ -2284,6 +2293,7 @@ static void commands_from_terminal(void)
 int repl_main(int argc, char **argv)
 {
 	Repl *r = repl_new(NULL);
+	r->to_stdout = true;
 	const char *file = NULL;
 	bool quiet = false;
 	int status = EXIT_OK;
