@@ -226,7 +226,8 @@ static int dup_cmp(const void *x, const void *y)
 static void report_duplicates(Program *p, Diags *d)
 {
 	struct IrNames *nm = p->names;
-	qsort(nm->dups, (size_t)nm->ndups, sizeof *nm->dups, dup_cmp);
+	if (nm->ndups > 1)
+		qsort(nm->dups, (size_t)nm->ndups, sizeof *nm->dups, dup_cmp);
 	for (int32_t i = 0; i < nm->ndups;) {
 		int32_t label = nm->dups[i].label, n = nm->ndefs[label];
 		const char *name = p->labels[label].name;
