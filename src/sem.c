@@ -343,9 +343,9 @@ static inline bool budget_allows(const Machine *m, uint64_t more)
 static void memory_limit(Machine *m, int32_t pc, int32_t w)
 {
 	set_error(m, SEM_STUCK, "limit", pc, w, NULL, 0,
-	          "memory limit: the state needs more than %llu MiB (--max-memory; values beyond int64 "
-	          "are bounded by --max-bits; a sync stack grows when branches are not matched by "
-	          "syncs)%s",
+	          "memory limit: the state needs more than %llu MiB (--max-memory counts the lane "
+	          "tables, memory pages of 256 cells, values beyond int64, sync stacks and race "
+	          "reports)%s",
 	          (unsigned long long)(m->opt.max_memory >> 20),
 	          m->outside_bytes ? "; the copies kept for going back count too" : "");
 }
