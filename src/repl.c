@@ -109,6 +109,10 @@ static bool fail(Repl *r, const char *fmt, ...)
 
 /* ---- words and numbers ------------------------------------------------------------ */
 
+/* The words of `model` (ORDER Model) and `analyze`. */
+static const char *const models[] = {"sync", "ipdom", "mimd", NULL};
+static const char *const domains[] = {"simple", "affine", "data-only", NULL};
+
 /* "; did you mean 'x'?" for w among words (NULL-terminated), appended to b. */
 static void suggest_among(Buf *b, const char *w, const char *const *words)
 {
@@ -119,6 +123,22 @@ static void suggest_among(Buf *b, const char *w, const char *const *words)
 	if (g.n)
 		buf_puts(b, "; ");
 	suggest_print(&g, b, "");
+}
+
+/* fail() with what fmt says, then "; did you mean ...?" for w among words. */
+static bool fail_among(Repl *r, const char *w, const char *const *words, const char *fmt, ...) MU_PRINTF(4, 5);
+static bool fail_among(Repl *r, const char *w, const char *const *words, const char *fmt, ...)
+{
+	Buf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (w)
+		suggest_among(&b, w, words);
+	fail(r, "%s", buf_str(&b));
+	buf_free(&b);
+	return false;
 }
 
 /* The same for a misspelt name of the program: a label (labels), or a
@@ -1301,13 +1321,9 @@ static bool cmd_info(Repl *r, char *args)
 		for (const Sub *k = info_subs; k->name && n < 15; k++)
 			names[n++] = k->name;
 		names[n] = NULL;
-		Buf b = {0};
-		if (!nm)
-			suggest_among(&b, w, names);
-		fail(r, "%s info subcommand '%s': try stack, threads, warps, rules, breakpoints or program%s",
-		     nm ? "ambiguous" : "unknown", w, buf_str(&b));
-		buf_free(&b);
-		return false;
+		return fail_among(r, nm ? NULL : w, names,
+		                  "%s info subcommand '%s': try stack, threads, warps, rules, breakpoints or program",
+		                  nm ? "ambiguous" : "unknown", w);
 	}
 	if (!need_program(r))
 		return false;
@@ -1425,13 +1441,8 @@ static bool cmd_analyze(Repl *r, char *args)
 			if (bad)
 				return fail(r, "%s", bad);
 		} else {
-			static const char *const domains[] = {"simple", "affine", "data-only", NULL};
-			Buf b = {0};
-			suggest_among(&b, w, domains);
-			fail(r, "analyze takes simple, affine (default) or data-only, and a DEGREE (default 2)%s",
-			     buf_str(&b));
-			buf_free(&b);
-			return false;
+			return fail_among(r, w, domains,
+			                  "analyze takes simple, affine (default) or data-only, and a DEGREE (default 2)");
 		}
 	}
 	Program *g = r->prog;
@@ -1526,16 +1537,13 @@ static int pick_word(Repl *r, const char *what, const char *w, const char *const
 	Buf b = {0};
 	for (int i = 0; words[i]; i++)
 		buf_printf(&b, "%s%s", i == 0 ? "" : words[i + 1] ? ", " : " or ", words[i]);
-	if (w)
-		suggest_among(&b, w, words);
-	fail(r, "%s takes %s", what, buf_str(&b));
+	fail_among(r, w, words, "%s takes %s", what, buf_str(&b));
 	buf_free(&b);
 	return -1;
 }
 
 static bool cmd_model(Repl *r, char *args)
 {
-	static const char *const models[] = {"sync", "ipdom", "mimd", NULL};
 	char *w = word(&args);
 	if (!w && r->dbg)
 		return say(r, "model %s\n", sem_model_name(r->opt.model)), true;
@@ -1683,12 +1691,8 @@ static bool cmd_set(Repl *r, char *args)
 			return fail(r, "this session takes at most %llu MiB", (unsigned long long)(r->lim.max_memory >> 20));
 		r->opt.max_memory = bytes;
 	} else {
-		Buf b = {0};
-		suggest_among(&b, what, setting_names);
-		fail(r, "set takes trace, bz-polarity, strict-push, lane-order, seed, max-steps or max-memory%s",
-		     buf_str(&b));
-		buf_free(&b);
-		return false;
+		return fail_among(r, what, setting_names,
+		                  "set takes trace, bz-polarity, strict-push, lane-order, seed, max-steps or max-memory");
 	}
 	if (!restart_with_options(r)) {
 		r->opt = old;
@@ -1939,8 +1943,6 @@ static bool exec_line(Repl *r, char *line)
 static void completions(const Repl *r, const Cmd *c, void (*add)(void *ctx, const char *w), void *ctx)
 {
 	const Program *p = r->prog;
-	static const char *const models[] = {"sync", "ipdom", "mimd", NULL};
-	static const char *const domains[] = {"simple", "affine", "data-only", NULL};
 	if (!c) {
 		for (const Cmd *k = cmds; k->name; k++)
 			add(ctx, k->name);
@@ -1956,17 +1958,13 @@ static void completions(const Repl *r, const Cmd *c, void (*add)(void *ctx, cons
 			add(ctx, s->name);
 		break;
 	case ARG_MODEL:
-		for (int i = 0; models[i]; i++)
-			add(ctx, models[i]);
-		break;
 	case ARG_DOMAIN:
-		for (int i = 0; domains[i]; i++)
-			add(ctx, domains[i]);
+	case ARG_SETTING: {
+		const char *const *words = c->arg == ARG_MODEL ? models : c->arg == ARG_DOMAIN ? domains : setting_names;
+		for (int i = 0; words[i]; i++)
+			add(ctx, words[i]);
 		break;
-	case ARG_SETTING:
-		for (int i = 0; setting_names[i]; i++)
-			add(ctx, setting_names[i]);
-		break;
+	}
 	case ARG_LOCATION:
 		for (int32_t k = 0; p && k < p->nlabels; k++)
 			if (p->labels[k].ins >= 0)

@@ -27,7 +27,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 EXAMPLES = "examples"
-TIMEOUT = 10.0
+TIMEOUT = 10.0  # --long: 60 s (sessions of 4194304 threads)
 
 NUMBERS = ["0", "1", "2", "3", "7", "16", "100", "-1", "-5", "4096", "65536",
            "9223372036854775807", "9223372036854775808", "-9223372036854775808",
@@ -89,8 +89,10 @@ def command(rng, words, examples, long):
     if c < 0.78:
         return "analyze" + rng.choice(["", " simple", " affine", " data-only", " " + small(), " 17", " 1000", " 1001", " bogus"])
     if c < 0.82:
+        # many threads now and then: 10^5 in the quick run, the most (4194304) in --long
         big = rng.random() < 0.02
-        return rng.choice(["threads", "warpsize"]) + " " + (rng.choice(["4194304", "1000000"]) if big else rng.choice([small(), num(), "32", "64", "1"]))
+        huge = ["4194304", "1000000"] if long else ["100000", "65536"]
+        return rng.choice(["threads", "warpsize"]) + " " + (rng.choice(huge) if big else rng.choice([small(), num(), "32", "64", "1"]))
     if c < 0.84:
         return "model " + rng.choice(["sync", "ipdom", "mimd", "simd", ""])
     if c < 0.87:
@@ -128,10 +130,11 @@ def run_session(musimd, seed, examples, words, long):
         argv[2:2] = ["--model", rng.choice(["ipdom", "mimd"])]
     stdin = script(rng, words[ex], examples, long)
     t0 = time.time()
+    timeout = 6 * TIMEOUT if long else TIMEOUT
     try:
-        p = subprocess.run(argv, input=stdin.encode(), capture_output=True, timeout=TIMEOUT)
+        p = subprocess.run(argv, input=stdin.encode(), capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return (seed, argv, stdin, "did not end within %.0f s" % TIMEOUT)
+        return (seed, argv, stdin, "did not end within %.0f s" % timeout)
     err = p.stderr.decode("utf-8", "replace")
     out = p.stdout.decode("utf-8", "replace")
     if p.returncode not in (0, 1):

@@ -124,35 +124,40 @@ static Machine *machine(const Prog *r, int32_t threads, uint64_t max_mib, Diags 
 	return sem_new(r->p, &o, d);
 }
 
-static void assert_memory_limit(const Machine *m, uint64_t max_mib)
+/* Run src (loaded into *r) with `threads` threads and a limit of max_mib
+** MiB: it must stop at the memory limit, within it. The machine is left
+** for more checks (sem_free it, unload *r). */
+static Machine *run_to_memory_limit(Prog *r, const char *src, int32_t threads, uint64_t max_mib)
 {
+	*r = load(src);
+	Diags d;
+	Machine *m = machine(r, threads, max_mib, &d);
+	cr_assert(m);
+	diag_free(&d);
+	sem_run(m, NULL, NULL);
 	cr_assert_eq(m->status, SEM_STUCK, "status %s", sem_status_name(m->status));
 	cr_assert_str_eq(m->err.rule, "limit", "%s", m->err.msg);
 	cr_assert(strstr(m->err.msg, "memory limit"), "%s", m->err.msg);
-	cr_assert_leq(sem_bytes(m), max_mib << 20, "%llu bytes counted",
-	              (unsigned long long)sem_bytes(m));
+	cr_assert_leq(sem_bytes(m), max_mib << 20, "%llu bytes counted", (unsigned long long)sem_bytes(m));
+	return m;
 }
 
 /* One cell per 256-cell page: each store pays a page (about 2 KiB), so 1 MiB
 ** is reached within a few hundred pages, not 116 000 (9 bytes a cell). */
 Test(robust, sparse_stores_pay_their_pages)
 {
-	Prog r = load(".threads 32\n"
-	              "i = 0\n"
-	              "l1: a = i * 8192\n"
-	              "a = a + tid\n"
-	              "a = a * 256\n"
-	              "mem[a] = i\n"
-	              "i = i + 1\n"
-	              "jump l1\n");
-	Diags d;
-	Machine *m = machine(&r, 32, 1, &d);
-	cr_assert(m);
-	sem_run(m, NULL, NULL);
-	assert_memory_limit(m, 1);
+	Prog r;
+	Machine *m = run_to_memory_limit(&r,
+	                                 "i = 0\n"
+	                                 "l1: a = i * 8192\n"
+	                                 "a = a + tid\n"
+	                                 "a = a * 256\n"
+	                                 "mem[a] = i\n"
+	                                 "i = i + 1\n"
+	                                 "jump l1\n",
+	                                 32, 1);
 	cr_assert_lt(m->cells, 1000, "%llu cells before the limit", (unsigned long long)m->cells);
 	sem_free(m);
-	diag_free(&d);
 	unload(&r);
 }
 
@@ -160,33 +165,20 @@ Test(robust, sparse_stores_pay_their_pages)
 ** past the limit stops before it changes anything (not after the step). */
 Test(robust, big_values_stop_before_the_limit)
 {
-	Prog r = load("x = 1 << 62\n"
-	              "l1: x = x * x\n"
-	              "jump l1\n");
-	Diags d;
-	Machine *m = machine(&r, 1000, 4, &d);
-	cr_assert(m);
-	sem_run(m, NULL, NULL);
-	assert_memory_limit(m, 4);
+	Prog r;
+	Machine *m = run_to_memory_limit(&r, "x = 1 << 62\nl1: x = x * x\njump l1\n", 1000, 4);
 	cr_assert_eq(m->warps[0].pc, 1, "stopped at the multiplication");
 	sem_free(m);
-	diag_free(&d);
 	unload(&r);
 }
 
 /* Race reports accumulate in a loop: they count too. */
 Test(robust, race_reports_count)
 {
-	Prog r = load("l0: mem[0] = tid\n"
-	              "jump l0\n");
-	Diags d;
-	Machine *m = machine(&r, 64, 1, &d);
-	cr_assert(m);
-	sem_run(m, NULL, NULL);
-	assert_memory_limit(m, 1);
+	Prog r;
+	Machine *m = run_to_memory_limit(&r, "l0: mem[0] = tid\njump l0\n", 64, 1);
 	cr_assert_gt(m->nraces, 100);
 	sem_free(m);
-	diag_free(&d);
 	unload(&r);
 }
 
@@ -225,32 +217,38 @@ Test(robust, initial_state_counts_params_and_memory)
 	buf_free(&src);
 }
 
+/* A session with 64 MiB over two threads that loop `iters` times beside
+** `cells` initialised cells. */
+static Dbg *fill_session(Prog *r, int cells, int iters, Diags *d)
+{
+	char src[256];
+	snprintf(src, sizeof src,
+	         ".threads 2\n.fill 0 %d 7\ni = 0\nl1: i = i + 1\np = i < %d\nbnz p, l1\nsync\n"
+	         "mem[tid] = i\nstop\n",
+	         cells, iters);
+	*r = load(src);
+	SemOptions o = {0};
+	o.max_memory = (uint64_t)64 << 20;
+	diag_init(d, "t.simd", NULL, 0);
+	Dbg *s = dbg_new(r->p, &o, d);
+	cr_assert(s);
+	return s;
+}
+
 /* A REPL session over a big initial memory: the checkpoints are charged to
 ** the budget and thinned, so the session stays within it however long it
 ** runs (65 copies of 16 MiB before), and going back still works. */
 Test(robust, checkpoints_within_the_budget)
 {
-	Prog r = load(".threads 2\n"
-	              ".fill 0 2000000 7\n"
-	              "i = 0\n"
-	              "l1: i = i + 1\n"
-	              "p = i < 20000\n"
-	              "bnz p, l1\n"
-	              "sync\n"
-	              "mem[tid] = i\n"
-	              "stop\n");
-	SemOptions o = {0};
-	o.max_memory = (uint64_t)64 << 20;
+	Prog r;
 	Diags d;
-	diag_init(&d, "t.simd", NULL, 0);
-	Dbg *s = dbg_new(r.p, &o, &d);
-	cr_assert(s);
+	Dbg *s = fill_session(&r, 2000000, 20000, &d);
 	cr_assert(s->ck[0], "the initial copy fits");
 	DbgStop st = dbg_continue(s, NULL, NULL);
 	cr_assert_eq(st.kind, STOP_END, "%s", s->m->err.msg ? s->m->err.msg : "");
 	uint64_t end = s->m->steps;
 	cr_assert_gt(end, 50000);
-	cr_assert_leq(sem_bytes(s->m) + s->m->outside_bytes, o.max_memory);
+	cr_assert_leq(sem_bytes(s->m) + s->m->outside_bytes, s->m->opt.max_memory);
 	cr_assert_eq(s->m->outside_bytes, s->ckbytes + (uint64_t)s->caphist * sizeof *s->hist);
 	cr_assert_lt(s->nck, 4, "%d checkpoints of 16 MiB in 64 MiB", s->nck);
 	dbg_goto(s, 1234, NULL, NULL);
@@ -268,21 +266,9 @@ Test(robust, checkpoints_within_the_budget)
 ** whenever the session needs it. */
 Test(robust, initial_state_rebuilt_when_its_copy_does_not_fit)
 {
-	Prog r = load(".threads 2\n"
-	              ".fill 0 5000000 7\n"
-	              "i = 0\n"
-	              "l1: i = i + 1\n"
-	              "p = i < 300\n"
-	              "bnz p, l1\n"
-	              "sync\n"
-	              "mem[tid] = i\n"
-	              "stop\n");
-	SemOptions o = {0};
-	o.max_memory = (uint64_t)64 << 20;
+	Prog r;
 	Diags d;
-	diag_init(&d, "t.simd", NULL, 0);
-	Dbg *s = dbg_new(r.p, &o, &d);
-	cr_assert(s);
+	Dbg *s = fill_session(&r, 5000000, 300, &d);
 	cr_assert_null(s->ck[0], "a 41 MiB state has no room for its copy in 64 MiB");
 	DbgStop st = dbg_continue(s, NULL, NULL);
 	cr_assert_eq(st.kind, STOP_END);
