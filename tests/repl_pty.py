@@ -5,10 +5,12 @@ Usage: repl_pty.py MUSIMD
 
 Scripted sessions (tests/golden/repl_*) read stdin as plain lines; this test
 drives `musimd repl` the way a person does, on a pty, so libedit is active:
-tab completion of commands and info subcommands, the empty line repeating
-`step`, the up arrow recalling history, Ctrl-A and backspace editing, Ctrl-C
-at the prompt and during a long run, and `quit`. Each expectation waits at most 10 s for the text
-to appear in what the terminal shows, so a hang fails instead of blocking.
+tab completion of commands, info subcommands, print's variables and break's
+labels, the empty line repeating `step`, the up arrow recalling history,
+Ctrl-A and backspace editing, Ctrl-C at the prompt and during a long run,
+next or grid, `quit`, and `repl -` (the program from a pipe, the commands
+from the terminal). Each expectation waits at most 10 s for the text to
+appear in what the terminal shows, so a hang fails instead of blocking.
 Run from the project root.
 """
 import os
@@ -182,6 +184,20 @@ def main():
         rc = s.wait(10)
         if rc != 0:
             raise AssertionError("quit: exit status %d" % rc)
+        checks += 1
+        # `repl -`: the program from a pipe, the commands from the terminal
+        s = Session(["sh", "-c", "printf '.threads 2\\nx = tid\\nstop\\n' | exec \"$0\" repl -q -",
+                     sys.argv[1]])
+        s.expect("<stdin>: 2 threads in 1 warp of 2", "repl - loads standard input")
+        s.expect("(musimd) ", "then prompts on the terminal")
+        s.send("step\r")
+        s.expect("x = tid", "a command typed on the terminal")
+        s.send("reload\r")
+        s.expect("was not read from a file", "reload of <stdin> is refused")
+        s.send("quit\r")
+        rc = s.wait(10)
+        if rc != 0:
+            raise AssertionError("repl -: exit status %d" % rc)
         checks += 1
     except Exception as e:  # noqa: BLE001 - report any failure with the transcript
         print("FAIL:", e)
