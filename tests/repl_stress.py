@@ -89,8 +89,10 @@ def command(rng, words, examples, long):
     if c < 0.78:
         return "analyze" + rng.choice(["", " simple", " affine", " data-only", " " + small(), " 17", " 1000", " 1001", " bogus"])
     if c < 0.82:
-        # many threads now and then: 10^5 in the quick run, the most (4194304) in --long
-        big = rng.random() < 0.02
+        # many threads now and then: 10^5 in the quick run (rarely: each
+        # command that restarts then takes a tenth of a second), the most
+        # (4194304) in --long
+        big = rng.random() < (0.02 if long else 0.005)
         huge = ["4194304", "1000000"] if long else ["100000", "65536"]
         return rng.choice(["threads", "warpsize"]) + " " + (rng.choice(huge) if big else rng.choice([small(), num(), "32", "64", "1"]))
     if c < 0.84:
@@ -117,7 +119,7 @@ def command(rng, words, examples, long):
 
 
 def script(rng, words, examples, long):
-    n = rng.randint(1, 40)
+    n = rng.randint(1, 30)
     return "\n".join(command(rng, words, examples, long) for _ in range(n)) + "\n"
 
 
