@@ -990,13 +990,15 @@ static int key_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Memory accounting: the bytes a store by the n lanes of m->order to the
-** addresses m->addr would allocate (new pages, each counted once however
-** many lanes store into it; tables of big values; copies of the values in
-** m->res when with_values). Local memory: each lane has its own. */
-static uint64_t store_bytes(Machine *m, int32_t n, bool local, bool with_values)
+/* Before a store by the n lanes of m->order to the addresses m->addr, in
+** one pass: the lanes whose cell is not initialised (returned; a cell two
+** lanes store to counts twice), and, for the memory accounting, the bytes
+** the store would allocate in *bytes: new pages, each once however many
+** lanes store into it, tables of big values, and the copies of the values
+** in m->res when with_values. Local memory: each lane has its own. */
+static uint64_t store_plan(Machine *m, int32_t n, bool local, bool with_values, uint64_t *bytes)
 {
-	uint64_t more = 0;
+	uint64_t fresh = 0, more = 0;
 	int32_t nnew = 0; /* keys of absent shared pages, in m->tmp */
 	int64_t last_big = -1;
 	for (int32_t k = 0; k < n; k++) {
@@ -1004,11 +1006,12 @@ static uint64_t store_bytes(Machine *m, int32_t n, bool local, bool with_values)
 		const Mem *mm = local ? m->local[t] : &m->shared;
 		int64_t key = m->addr[k] >> MEM_PAGE_BITS;
 		const MemPage *pg = mm ? mem_find(mm, key) : NULL;
+		fresh += !(pg && bit_get(pg->init, (int32_t)(m->addr[k] & (MEM_PAGE_SIZE - 1))));
 		if (local && !mm)
 			more += sizeof(Mem);
 		if (!pg && local)
 			more += PAGE_BYTES;
-		else if (!pg)
+		else if (!pg && (nnew == 0 || m->tmp[nnew - 1] != key)) /* neighbours share pages */
 			m->tmp[nnew++] = key;
 		if (with_values && m->res[k].z) {
 			more += num_bytes(m->res[k]);
@@ -1025,7 +1028,8 @@ static uint64_t store_bytes(Machine *m, int32_t n, bool local, bool with_values)
 				m->tmp[j++] = m->tmp[i];
 		nnew = j;
 	}
-	return more + (uint64_t)nnew * PAGE_BYTES;
+	*bytes = more + (uint64_t)nnew * PAGE_BYTES;
+	return fresh;
 }
 
 /* ST (shared) and the local-memory store. Stores happen in lane order: with
@@ -1044,15 +1048,11 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 		m->res[k] = opnd_num(m, &ins->b, t); /* borrowed */
 		big |= m->res[k].z != NULL;
 	}
-	uint64_t fresh = 0;
-	for (int32_t k = 0; k < n; k++) {
-		Num old;
-		const Mem *mm = local ? m->local[m->order[k]] : &m->shared;
-		fresh += !(mm && mem_get(mm, m->addr[k], &old));
-	}
+	uint64_t bytes;
+	uint64_t fresh = store_plan(m, n, local, true, &bytes);
 	if (!check_cells(m, w, pc, "ST", fresh))
 		return false;
-	if ((fresh || big) && !budget_allows(m, store_bytes(m, n, local, true))) {
+	if ((fresh || big) && !budget_allows(m, bytes)) {
 		memory_limit(m, pc, w->id);
 		return false;
 	}
@@ -1106,7 +1106,9 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 	}
 	if (!check_cells(m, w, pc, "AT", fresh))
 		return false;
-	if (fresh && !budget_allows(m, store_bytes(m, n, false, false))) {
+	uint64_t bytes;
+	store_plan(m, n, false, false, &bytes);
+	if (fresh && !budget_allows(m, bytes)) {
 		memory_limit(m, pc, w->id);
 		return false;
 	}
