@@ -66,6 +66,10 @@ typedef enum AnaDomain {
 	ANA_POLY,      /* Figure 3.8 generalised to degree `degree` */
 } AnaDomain;
 
+/* The largest degree of the polynomial domain (the CLI and the REPL check
+** it through args_degree). */
+#define ANA_MAX_DEGREE 1000
+
 typedef struct AnaOptions {
 	AnaDomain domain;
 	int32_t degree;   /* ANA_POLY: N ≥ 0 (default 2, the paper's default) */

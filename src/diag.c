@@ -25,8 +25,13 @@ void diag_free(Diags *d)
 
 void diag_vadd(Diags *d, Severity sev, Loc loc, const char *fmt, va_list ap)
 {
+	/* the notes of an error that is not shown go with it */
+	if (sev == SEV_NOTE && d->dropping)
+		return;
+	d->dropping = false;
 	if (sev == SEV_ERROR && d->max_errors > 0 && d->nerrors >= d->max_errors) {
 		d->dropped = true;
+		d->dropping = true;
 		d->nerrors++;
 		return;
 	}
@@ -50,20 +55,23 @@ void diag_add(Diags *d, Severity sev, Loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int diag_cmp(const Diag *a, const Diag *b)
-{
-	if (a->loc.line != b->loc.line)
-		return a->loc.line < b->loc.line ? -1 : 1;
-	if (a->loc.col != b->loc.col)
-		return a->loc.col < b->loc.col ? -1 : 1;
-	return 0;
-}
-
 /* A note belongs to the diagnostic before it: sort groups (an error or
-** warning and its notes) by the position of their head, stably. */
+** warning and its notes) by the position of their head, stably (ties keep
+** the order of the heads). */
 typedef struct Group {
+	int32_t line, col;
 	int first, n;
 } Group;
+
+static int group_cmp(const void *x, const void *y)
+{
+	const Group *a = x, *b = y;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	return (a->first > b->first) - (a->first < b->first);
+}
 
 void diag_sort(Diags *d)
 {
@@ -75,18 +83,10 @@ void diag_sort(Diags *d)
 		if (d->v[i].sev == SEV_NOTE && ng > 0)
 			g[ng - 1].n++;
 		else
-			g[ng++] = (Group){i, 1};
+			g[ng++] = (Group){d->v[i].loc.line, d->v[i].loc.col, i, 1};
 	}
-	/* insertion sort of the groups: stable, and lists are short */
-	for (int i = 1; i < ng; i++) {
-		Group x = g[i];
-		int j = i;
-		while (j > 0 && diag_cmp(&d->v[g[j - 1].first], &d->v[x.first]) > 0) {
-			g[j] = g[j - 1];
-			j--;
-		}
-		g[j] = x;
-	}
+	/* O(n log n): a file can have tens of thousands of warnings */
+	qsort(g, (size_t)ng, sizeof *g, group_cmp);
 	Diag *v = xmalloc((size_t)d->n * sizeof *v);
 	int k = 0;
 	for (int i = 0; i < ng; i++)

@@ -22,8 +22,15 @@ typedef struct Table {
 
 struct IrNames {
 	Table vars, labels;
-	bool *defined; /* per label: a definition was seen */
+	int32_t *ndefs; /* per label: definitions seen */
 	int32_t capdefined;
+	/* redefinitions of labels, the first DUP_SHOWN + 1 of each label, in
+	** the order they come: reported together per label after parsing */
+	struct Dup {
+		int32_t label, seq;
+		Loc loc;
+	} *dups;
+	int32_t ndups, capdups;
 	int32_t *pending; /* labels waiting for the next instruction */
 	int32_t npending, cappending;
 	int32_t parse_errors; /* errors reported by ir_parse_src */
@@ -133,7 +140,8 @@ void ir_free(Program *p)
 	if (p->names) {
 		free(p->names->vars.slot);
 		free(p->names->labels.slot);
-		free(p->names->defined);
+		free(p->names->ndefs);
+		free(p->names->dups);
 		free(p->names->pending);
 		free(p->names);
 	}
@@ -171,9 +179,9 @@ int32_t ir_label(Program *p, const char *name, size_t len, Loc loc)
 	table_grow(&p->names->labels, p, true, p->nlabels);
 	struct IrNames *nm = p->names;
 	if (nm->capdefined < p->caplabels) {
-		nm->defined = xrealloc(nm->defined, (size_t)p->caplabels * sizeof *nm->defined);
-		memset(nm->defined + nm->capdefined, 0,
-		       (size_t)(p->caplabels - nm->capdefined) * sizeof *nm->defined);
+		nm->ndefs = xrealloc(nm->ndefs, (size_t)p->caplabels * sizeof *nm->ndefs);
+		memset(nm->ndefs + nm->capdefined, 0,
+		       (size_t)(p->caplabels - nm->capdefined) * sizeof *nm->ndefs);
 		nm->capdefined = p->caplabels;
 	}
 	return p->nlabels - 1;
@@ -184,18 +192,60 @@ int32_t ir_find_label(const Program *p, const char *name)
 	return *table_slot(&p->names->labels, p, true, name, strlen(name));
 }
 
+/* Of the redefinitions of one label, the first is the error and the next
+** DUP_SHOWN are notes; the rest are counted. */
+#define DUP_SHOWN 3
+
 void ir_define_label(Program *p, int32_t label, Loc loc, Diags *d)
 {
+	(void)d; /* redefinitions are reported by report_duplicates */
 	struct IrNames *nm = p->names;
 	Label *l = &p->labels[label];
-	if (nm->defined[label]) {
-		diag_error(d, loc, "duplicate label '%s'", l->name);
-		diag_note(d, l->loc, "'%s' first defined here", l->name);
+	if (nm->ndefs[label]++ > 0) {
+		if (nm->ndefs[label] <= DUP_SHOWN + 2) {
+			struct Dup dup = {label, nm->ndups, loc};
+			VEC_PUSH(nm->dups, nm->ndups, nm->capdups, dup);
+		}
 		return;
 	}
-	nm->defined[label] = true;
 	l->loc = loc;
 	VEC_PUSH(nm->pending, nm->npending, nm->cappending, label);
+}
+
+static int dup_cmp(const void *x, const void *y)
+{
+	const struct Dup *a = x, *b = y;
+	if (a->label != b->label)
+		return a->label < b->label ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* One error per label defined more than once, at its second definition,
+** with notes at the first and the next few, and a count of the others:
+** a label pasted 40 000 times gives five lines, not 80 000. */
+static void report_duplicates(Program *p, Diags *d)
+{
+	struct IrNames *nm = p->names;
+	if (nm->ndups > 1)
+		qsort(nm->dups, (size_t)nm->ndups, sizeof *nm->dups, dup_cmp);
+	for (int32_t i = 0; i < nm->ndups;) {
+		int32_t label = nm->dups[i].label, n = nm->ndefs[label];
+		const char *name = p->labels[label].name;
+		if (n == 2)
+			diag_error(d, nm->dups[i].loc, "duplicate label '%s'", name);
+		else
+			diag_error(d, nm->dups[i].loc, "duplicate label '%s' (defined %d times)", name, n);
+		diag_note(d, p->labels[label].loc, "'%s' first defined here", name);
+		int32_t j = i + 1;
+		for (; j < nm->ndups && nm->dups[j].label == label; j++)
+			diag_note(d, nm->dups[j].loc, "'%s' defined again here", name);
+		int32_t shown = j - i + 1; /* the first definition and the redefinitions */
+		if (n > shown)
+			diag_note(d, LOC_NONE, "... and %d more definition%s of '%s'", n - shown,
+			          n - shown == 1 ? "" : "s", name);
+		i = j;
+	}
+	nm->ndups = 0;
 }
 
 int32_t ir_append(Program *p, const Ins *ins)
@@ -384,6 +434,7 @@ Program *ir_parse(const char *path, const char *src, size_t len, Diags *d)
 	}
 	int errs = d->nerrors;
 	ir_parse_src(p, d);
+	report_duplicates(p, d);
 	p->names->parse_errors = d->nerrors - errs;
 	ir_finish(p, d);
 	return p;

@@ -88,12 +88,13 @@ static int unknown_option(const char *cmd, const char *arg, const struct option 
 
 /* Load and validate a program; diagnostics to stderr. Returns NULL (and the
 ** diagnostics) on input errors. */
-static Program *load(const char *path, bool quiet_warnings, int *status)
+static Program *load(const char *file, bool quiet_warnings, int *status)
 {
 	size_t len = 0;
-	char *src = read_file(path, &len);
+	const char *path = file_display_name(file); /* "-" is <stdin> */
+	char *src = read_file(file, &len);
 	if (!src) {
-		fprintf(stderr, "%s: error: cannot read the file: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: error: cannot read the file: %s\n", path, read_file_error(errno));
 		*status = EXIT_INPUT;
 		return NULL;
 	}
@@ -365,9 +366,11 @@ static int cmd_run(int argc, char **argv)
 			so.max_cells = (uint64_t)v;
 			break;
 		case 'R':
-			if (!str_to_ll(optarg, 1, 1LL << 40, &v))
-				USAGE("--max-memory needs a positive number of MiB, not '%s'", optarg);
-			so.max_memory = (uint64_t)v << 20;
+		{
+			const char *bad = args_max_memory("--max-memory", optarg, &so.max_memory);
+			if (bad)
+				USAGE("%s", bad);
+		}
 			break;
 		case 'B':
 			if (!str_to_ll(optarg, 128, 1LL << 32, &v))
@@ -495,15 +498,15 @@ static int cmd_check(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (argv[i][0] == '-' && argv[i][1])
 			continue;
-		const char *path = argv[i];
+		const char *path = file_display_name(argv[i]);
 		size_t len = 0;
-		char *src = read_file(path, &len);
+		char *src = read_file(argv[i], &len);
 		Diags d;
 		diag_init(&d, path, src, len);
 		d.max_errors = 100;
 		Program *p = NULL;
 		if (!src)
-			diag_error(&d, LOC_NONE, "cannot read the file: %s", strerror(errno));
+			diag_error(&d, LOC_NONE, "cannot read the file: %s", read_file_error(errno));
 		else
 			p = ir_load(path, src, len, &d);
 		if (d.nerrors == 0 && p && p->cfg) {
@@ -1300,9 +1303,11 @@ static int cmd_analyze(int argc, char **argv)
 		}
 			break;
 		case 'n':
-			if (!str_to_ll(optarg, 0, 1000, &v))
-				USAGE("--degree needs a number from 0 to 1000, not '%s'", optarg);
-			ao.degree = (int32_t)v;
+		{
+			const char *bad = args_degree("--degree", optarg, &ao.degree);
+			if (bad)
+				USAGE("%s", bad);
+		}
 			break;
 		case 's':
 			CHOICE("--sub-rule", ao.sub_generic, "coefficient", "generic");

@@ -150,25 +150,64 @@ size_t utf8_width(const char *s, size_t n)
 
 char *read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	bool in = !strcmp(path, "-");
+	FILE *f = in ? stdin : fopen(path, "rb");
 	if (!f)
 		return NULL;
-	Buf b = {0};
+	/* grow by doubling, but never past the limit + 1 byte: a device like
+	** /dev/zero ends here instead of exhausting memory */
+	size_t cap = 65536, n = 0;
+	char *s = xmalloc(cap + 1);
+	int err = 0;
 	errno = 0;
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_putn(&b, chunk, n);
-	int err = ferror(f) ? (errno ? errno : EIO) : 0;
-	fclose(f);
+	for (;;) {
+		if (n == cap) {
+			if (cap > READ_MAX_BYTES) {
+				err = EFBIG;
+				break;
+			}
+			cap = 2 * cap < READ_MAX_BYTES + 1 ? 2 * cap : READ_MAX_BYTES + 1;
+			s = xrealloc(s, cap + 1);
+		}
+		size_t got = fread(s + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				err = errno ? errno : EIO;
+			break;
+		}
+	}
+	if (!err && n > READ_MAX_BYTES)
+		err = EFBIG;
+	if (in)
+		clearerr(stdin);
+	else
+		fclose(f);
 	if (err) {
-		buf_free(&b);
+		free(s);
 		errno = err;
 		return NULL;
 	}
+	/* a UTF-8 byte-order mark is not part of the text */
+	size_t skip = n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	memmove(s, s + skip, n - skip);
+	n -= skip;
+	s[n] = 0;
 	if (len)
-		*len = b.len;
-	return buf_steal(&b);
+		*len = n;
+	return s;
+}
+
+const char *read_file_error(int err)
+{
+	if (err == EFBIG)
+		return "it is larger than " READ_MAX_TEXT ", the most musimd reads as a program text";
+	return strerror(err);
+}
+
+const char *file_display_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
 }
 
 bool str_to_ll(const char *s, long long lo, long long hi, long long *v)
