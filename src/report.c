@@ -7,11 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A list of thread ids, ascending, as sem_print_set writes sets: runs of
+** five or more consecutive ids as "a..b", so that 65536 threads take a
+** few characters. */
 static void print_threads(Buf *b, const int32_t *t, int32_t n)
 {
 	buf_putc(b, '{');
-	for (int32_t i = 0; i < n; i++)
-		buf_printf(b, i ? ",%d" : "%d", t[i]);
+	for (int32_t i = 0; i < n;) {
+		int32_t j = i;
+		while (j + 1 < n && t[j + 1] == t[j] + 1)
+			j++;
+		if (i)
+			buf_putc(b, ',');
+		if (j - i >= 4) {
+			buf_printf(b, "%d..%d", t[i], t[j]);
+			i = j + 1;
+		} else {
+			buf_printf(b, "%d", t[i]);
+			i++;
+		}
+	}
 	buf_putc(b, '}');
 }
 
