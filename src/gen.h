@@ -24,6 +24,8 @@ typedef struct GenOptions {
 	bool no_memory;     /* no loads or stores */
 	bool no_atomics;
 	bool no_loops;
+	bool unstructured;  /* break, continue, short-circuit, early exit, ... (gen.c) */
+	bool deterministic; /* a result no schedule can change (gen.c) */
 } GenOptions;
 
 /* Append the program's text to b (deterministic for a given seed). */

@@ -676,8 +676,8 @@ static int cmd_emit_llvm(int argc, char **argv)
 /* ---- musimd gen -------------------------------------------------------------------------- */
 
 static const char gen_help[] =
-	"Usage: musimd gen [--seed N] [--size N] [--depth N] [--vars N]\n"
-	"                  [--no-memory] [--no-atomics] [--no-loops]\n"
+	"Usage: musimd gen [--seed N] [--size N] [--depth N] [--vars N] [--unstructured]\n"
+	"                  [--deterministic] [--no-memory] [--no-atomics] [--no-loops]\n"
 	"Print a random well-structured μ-SIMD program (plain, not GSA): nested\n"
 	"if-then, if-then-else and loops with thread-dependent trip counts, arithmetic\n"
 	"on tid, laneid, parameters and literals, loads, stores and atomics on a small\n"
@@ -688,6 +688,15 @@ static const char gen_help[] =
 	"  --size N     about N instructions (default 40)\n"
 	"  --depth N    nesting of branches and loops (default 3, at most 32)\n"
 	"  --vars N     source variables (default 6, at most 64)\n"
+	"  --unstructured\n"
+	"               the control flow of real kernels instead: break, continue,\n"
+	"               short-circuit && and ||, early exit and stop, loops with several\n"
+	"               exits, nested loops left from the inner loop; reducible, no\n"
+	"               syncs: it terminates under the ipdom and mimd models (not sync)\n"
+	"  --deterministic\n"
+	"               no atomics; each thread stores only to its own row of memory and\n"
+	"               loads from it or from read-only input, so the final memory is the\n"
+	"               same under every model and schedule\n"
 	"  --no-memory, --no-atomics, --no-loops\n"
 	"               leave out loads and stores, atomics, loops\n"
 	"\n"
@@ -708,6 +717,10 @@ static int cmd_gen(int argc, char **argv)
 			o.no_atomics = true;
 		else if (!strcmp(a, "--no-loops"))
 			o.no_loops = true;
+		else if (!strcmp(a, "--unstructured"))
+			o.unstructured = true;
+		else if (!strcmp(a, "--deterministic"))
+			o.deterministic = true;
 		else {
 			/* --seed, --size, --depth, --vars: N as the next argument or after '=' */
 			char name[16];
