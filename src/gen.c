@@ -1,7 +1,8 @@
 /*
-** gen.c — random well-structured μ-SIMD programs (gen.h, analyses.md §4).
+** gen.c — random μ-SIMD programs, well-structured or with the control flow of
+** real kernels (gen.h, analyses.md §4).
 **
-** Shapes (nested up to max_depth, loops at most GEN_MAX_LOOPS deep):
+** Structured shapes (nested up to max_depth, loops at most GEN_MAX_LOOPS deep):
 **
 **   if-then          p = C          if-then-else     p = C
 **                    bz p, J                         bz p, E
@@ -50,6 +51,69 @@
 ** optional parameter base); the program ends by storing some variables to a
 ** race-free region from address 64 on (one row per thread), then `stop`;
 ** with no_memory there is no memory access at all.
+**
+** Unstructured mode (GenOptions.unstructured): the control flow of real
+** kernels, which no sync stack can match, so there is no sync at all; the
+** program terminates under the ipdom and mimd models (not under sync). Its
+** CFG is reducible: every backward edge goes to the header of an enclosing
+** loop, every other edge forwards. Shapes:
+**
+**   short circuit    if (a && (b || c)) T else E: one branch per test, the
+**                    tests p<d>, p<d>_1, ... jumping into the shared targets
+**                       p = A               p_1 = B
+**                       bz p, E             bnz p_1, T'
+**                       p_2 = C
+**                       bz p_2, E
+**                    T': ... jump J     E: ...     J: ...
+**   if-else chain    if (C1) A else if (C2) B else D: every arm jumps to one
+**                    join (three or more edges into one block)
+**   jump statement   if (COND) break / continue / return, the condition
+**                    short-circuit, its branches jumping to the target itself
+**   guarded tail     if (COND) { S; break / continue / return } [else { S }]
+**   return           `exit` or `stop` in the threads that take it, maybe
+**                    after storing their results, or a jump to the epilogue
+**                    (the results and the final `stop`)
+**
+** and four kinds of loop, each with an optional second exit block X2 (a
+** loop that breaks to X2 and ends normally at X: two exit blocks):
+**
+**   for              i = I          while            i = I
+**                 H: p = i < N                    H: p = i < N
+**                    bz p, X                         bz p, X
+**                    ...                             i = i + 1
+**                 C: i = i + 1                       ...
+**                    jump H                          jump H
+**   (continue jumps to C)           (continue jumps to H: several back edges)
+**
+**   do-while         i = I          mid-test         i = I
+**                 H: i = i + 1                    H: i = i + 1
+**                    ...                             ...   (no continue here)
+**                 C: p = i < N                       p = i > N
+**                    bnz p, H                        bnz p, X
+**   (or bz p, X; jump H;                             ...
+**    continue jumps to C)                            jump H
+**
+**   after            X: ... jump J  X2: ...  J: ...     (x<k> = i<l> now and then)
+**
+** Inside a loop a break goes to X or X2 of the innermost loop or of an
+** enclosing one (out of the inner and the outer loop at once), a continue to
+** C or H of any enclosing loop (from an inner loop: the next iteration of the
+** outer one), a return anywhere. Every iteration increments the counter
+** before any continue can skip the test (hence none before a mid-test), so a
+** loop runs at most 5 times. Bounds: a continue reduces the variables to the
+** bounds of its loop's head first, as the end of the body does; the bounds
+** at an exit block are the maximum over the edges into it.
+**
+** Deterministic mode (GenOptions.deterministic, either shape): a result no
+** schedule can change. No atomics; memory is a read-only input (cells 0..31,
+** `.data`) and one row of GEN_ROW cells per thread from address 64 on
+** (`rw = tid * 16 + 64`): loads from the input or from the thread's own row,
+** stores to its own row only (scratch cells 0..7, the results from 8 on), so
+** no cell is written by one thread and read or written by another, and the
+** final memory is the same under every model, warp size, lane order and
+** interleaving. Unstructured programs use the rows for their results too;
+** without the flag their loads, stores and atomics go to the window as above.
+** An unstructured program declares `.warpsize 2..4` half of the time.
 **
 ** GenOptions: size, max_depth and nvars 0 mean the defaults (40, 3, 6);
 ** a negative max_depth generates straight-line code. max_depth is clamped to
