@@ -241,29 +241,35 @@ Test(gen, defaults)
 	free(src);
 }
 
+/* --no-memory, --no-loops and --no-atomics, in either shape. */
+static void check_options(uint64_t seed, bool unstructured)
+{
+	GenOptions o = {.seed = seed, .size = 200, .no_memory = true, .no_loops = true,
+		.unstructured = unstructured};
+	char *src = gen_text(&o);
+	Prog r = load_clean(src, seed);
+	cr_expect(!strstr(src, "mem[") && !strstr(src, "= atom"), "seed %llu: memory used", (unsigned long long)seed);
+	cr_expect(!strstr(src, "i0 ="), "seed %llu: a loop", (unsigned long long)seed);
+	for (int32_t pc = 0; pc < r.p->nins; pc++) {
+		const Ins *in = &r.p->ins[pc];
+		if (in->target >= 0)
+			cr_expect(in->target > pc, "seed %llu: backward jump at %d", (unsigned long long)seed, (int)pc);
+	}
+	unload(&r);
+	free(src);
+
+	GenOptions a = {.seed = seed, .size = 200, .no_atomics = true, .unstructured = unstructured};
+	src = gen_text(&a);
+	cr_expect(!strstr(src, "= atom"), "seed %llu: an atomic", (unsigned long long)seed);
+	free(src);
+}
+
 Test(gen, options_obeyed)
 {
 	for (uint64_t seed = 1; seed <= 40; seed++) {
-		GenOptions o = {.seed = seed, .size = 200, .no_memory = true, .no_loops = true};
-		char *src = gen_text(&o);
-		Prog r = load_clean(src, seed);
-		cr_expect(!strstr(src, "mem[") && !strstr(src, "= atom"), "seed %llu: memory used", (unsigned long long)seed);
-		cr_expect(!strstr(src, "i0 ="), "seed %llu: a loop", (unsigned long long)seed);
-		for (int32_t pc = 0; pc < r.p->nins; pc++) {
-			const Ins *in = &r.p->ins[pc];
-			if (in->target >= 0)
-				cr_expect(in->target > pc, "seed %llu: backward jump at %d", (unsigned long long)seed, (int)pc);
-		}
-		unload(&r);
-		free(src);
-
-		GenOptions a = {.seed = seed, .size = 200, .no_atomics = true};
-		src = gen_text(&a);
-		cr_expect(!strstr(src, "= atom"), "seed %llu: an atomic", (unsigned long long)seed);
-		free(src);
-
+		check_options(seed, false);
 		GenOptions v = {.seed = seed, .size = 100, .nvars = 2};
-		src = gen_text(&v);
+		char *src = gen_text(&v);
 		cr_expect(strstr(src, "x1 =") && !strstr(src, "x2"), "seed %llu: two variables", (unsigned long long)seed);
 		free(src);
 	}
@@ -323,19 +329,25 @@ Test(gen, shapes)
 	buf_free(&all);
 }
 
-/* Benchmark size: 10^5 instructions in well under a second, valid, and it runs. */
+/* Benchmark size: 10^5 instructions in well under a second, valid, and it
+** runs under model with 4 threads (warp size as machine()). */
+static void check_large(const GenOptions *o, int32_t max_ins, Model model, int32_t warpsize)
+{
+	clock_t t0 = clock();
+	char *src = gen_text(o);
+	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	cr_expect(secs < 1.0, "generation took %.3f s", secs);
+	Prog r = load_clean(src, o->seed);
+	cr_expect(r.p->nins >= 95000 && r.p->nins <= max_ins, "size 10^5, got %d", (int)r.p->nins);
+	check_runs(src, r.p, o->seed, model, 4, warpsize);
+	unload(&r);
+	free(src);
+}
+
 Test(gen, large)
 {
 	GenOptions o = {.seed = 42, .size = 100000};
-	clock_t t0 = clock();
-	char *src = gen_text(&o);
-	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-	cr_expect(secs < 1.0, "generation took %.3f s", secs);
-	Prog r = load_clean(src, 42);
-	cr_expect(r.p->nins >= 95000 && r.p->nins <= 115000, "size 10^5, got %d", (int)r.p->nins);
-	check_runs(src, r.p, 42, MODEL_SYNC, 4, 0);
-	unload(&r);
-	free(src);
+	check_large(&o, 115000, MODEL_SYNC, 0);
 }
 
 /* ---- unstructured and deterministic programs ---------------------------------------- */
@@ -588,24 +600,7 @@ Test(gen, structured_has_no_unstructured_shapes)
 Test(gen, unstructured_options)
 {
 	for (uint64_t seed = 1; seed <= 40; seed++) {
-		GenOptions o = {.seed = seed, .size = 200, .unstructured = true, .no_memory = true,
-			.no_loops = true};
-		char *src = gen_text(&o);
-		Prog r = load_clean(src, seed);
-		cr_expect(!strstr(src, "mem[") && !strstr(src, "= atom"), "seed %llu: memory used", (unsigned long long)seed);
-		for (int32_t pc = 0; pc < r.p->nins; pc++) {
-			const Ins *in = &r.p->ins[pc];
-			if (in->target >= 0)
-				cr_expect(in->target > pc, "seed %llu: backward jump at %d", (unsigned long long)seed, (int)pc);
-		}
-		unload(&r);
-		free(src);
-
-		GenOptions a = {.seed = seed, .size = 200, .unstructured = true, .no_atomics = true};
-		src = gen_text(&a);
-		cr_expect(!strstr(src, "= atom"), "seed %llu: an atomic", (unsigned long long)seed);
-		free(src);
-
+		check_options(seed, true);
 		GenOptions d = {.seed = seed, .size = 200, .unstructured = true, .deterministic = true};
 		char *s1 = gen_text(&d), *s2 = gen_text(&d);
 		cr_expect_str_eq(s1, s2, "seed %llu gives two texts", (unsigned long long)seed);
@@ -798,17 +793,8 @@ Test(gen, nondeterministic_programs_differ)
 	cr_expect(broken >= 30, "only %d of 60 programs without --deterministic share cells", (int)broken);
 }
 
-/* 10^5 instructions in well under a second; valid, and it runs. */
 Test(gen, unstructured_large)
 {
 	GenOptions o = {.seed = 42, .size = 100000, .unstructured = true};
-	clock_t t0 = clock();
-	char *src = gen_text(&o);
-	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-	cr_expect(secs < 1.0, "generation took %.3f s", secs);
-	Prog r = load_clean(src, 42);
-	cr_expect(r.p->nins >= 95000 && r.p->nins <= 125000, "size 10^5, got %d", (int)r.p->nins);
-	check_runs(src, r.p, 42, MODEL_IPDOM, 4, -1);
-	unload(&r);
-	free(src);
+	check_large(&o, 125000, MODEL_IPDOM, -1);
 }
