@@ -35,7 +35,9 @@ static uint64_t hash_bytes(const uint8_t *data, size_t size)
 }
 
 typedef struct Trace {
+	ReportCols cols;
 	Buf line, json, grid;
+	Json j; /* writes into json */
 	uint64_t steps;
 } Trace;
 
@@ -47,9 +49,9 @@ typedef struct Trace {
 static void trace_hook(void *ctx, const Machine *m, const StepInfo *s)
 {
 	Trace *t = ctx;
-	report_trace_line(&t->line, m, s);
-	report_trace_json(&t->json, m, s);
-	report_grid_row(&t->grid, m, s);
+	report_trace_line(&t->line, &t->cols, m, s);
+	report_trace_json(&t->j, m, s);
+	report_grid_row(&t->grid, &t->cols, m, s);
 	if (++t->steps % 64 == 0) {
 		buf_reset(&t->line);
 		buf_reset(&t->json);
@@ -98,14 +100,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	Machine *m = sem_new(p, &so, &d);
 	if (m) {
 		Trace t = {0};
-		if (trace)
-			report_grid_header(&t.grid, m);
+		json_init(&t.j, &t.json);
+		if (trace) {
+			report_cols(&t.cols, m, so.max_steps);
+			report_grid_header(&t.grid, &t.cols, m);
+			report_json_trace_begin(&t.j);
+		}
 		sem_run(m, trace ? trace_hook : NULL, &t);
 		Buf b = {0};
 		report_races(&b, m);
 		report_error(&b, m);
 		report_run_text(&b, m, profile, true, all);
-		report_run_json(&b, m, trace ? "[]" : NULL);
+		TraceEnd te = {0, true};
+		if (!trace)
+			json_init(&t.j, &b);
+		report_run_json(&t.j, m, trace ? &te : NULL);
 		buf_free(&b);
 		buf_free(&t.line);
 		buf_free(&t.json);

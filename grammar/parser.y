@@ -40,7 +40,17 @@ typedef struct IrParse {
 	Diags *d;
 	int32_t line, col, off; /* scanner position (diag_locate's columns) */
 	bool at_bol;            /* the last token was an end of line (or none yet) */
+	int prev_tok;           /* the last token */
+	Loc tok_loc;            /* the location of the token being scanned */
+	Loc head, after_head;   /* the last identifier that began a statement, and the token after it */
+	int after_head_tok;
 	int32_t err_line;       /* line of the last syntax or lexical error */
+	/* nested γ nodes of the statement being parsed (triples: predicate,
+	** o1, o2); an OPND_GATE operand indexes them until put_gsa moves the
+	** tree into the instruction's args */
+	Opnd *gate;
+	int32_t ngate, capgate;
+	int32_t *gate_depth;    /* per node: its nesting depth */
 } IrParse;
 
 /* An operand list: a GSA argument (a tuple or a single operand). */
@@ -113,9 +123,14 @@ static void put(IrParse *c, Ins *ins, Loc loc);
 static void put_dst(IrParse *c, Ins *ins, int32_t dst, Loc dloc, Loc loc);
 static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matrix);
 static Opnd lit_opnd(Num n, Loc loc);
+static Opnd gate_node(IrParse *c, Opnd p, Opnd o1, Opnd o2, Loc loc);
+static void gates_clear(IrParse *c);
+static void gate_flatten(IrParse *c, Ins *ins);
 static const char *text(IrParse *c, Loc loc);
 static void directive_count(IrParse *c, const char *name, Num n, Loc loc, int32_t *out);
 static int64_t data_addr(IrParse *c, Num n, Loc loc);
+static int binop_named(const char *s, size_t len);
+static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional);
 }
 
 %union {
@@ -153,7 +168,7 @@ static int64_t data_addr(IrParse *c, Num n, Loc loc);
 %type <num> intlit
 %type <i> dst target binop unop gsa_op
 %type <i64> data
-%type <opnd> operand
+%type <opnd> operand gate gate_arg
 %type <ins> rhs
 %type <list> garg olist
 %type <call> gargs gsa_call
@@ -168,9 +183,17 @@ static int64_t data_addr(IrParse *c, Num n, Loc loc);
 
 %%
 
+/* Not `file: %empty | file line`: state 0 would have to reduce the empty
+** file before it could shift `error`, so an error in the first token (a
+** bad character, an unknown directive) aborted the whole parse. */
 file
 	: %empty
-	| file line
+	| lines
+	;
+
+lines
+	: line
+	| lines line
 	;
 
 line
@@ -238,12 +261,9 @@ stmt
 	| IDENT '(' dst ',' operand ',' operand ')' {
 		/* functional form OP(v, o1, o2) (seed 003) */
 		Ins ins = ins2(OP_BINARY, $5, $7);
-		int op = 0;
-		while (op < BIN__COUNT && !(strlen(num_binop_name((BinOp)op)) == (size_t)@1.len &&
-		                            memcmp(num_binop_name((BinOp)op), text(c, @1), (size_t)@1.len) == 0))
-			op++;
+		int op = binop_named(text(c, @1), (size_t)@1.len);
 		if (op == BIN__COUNT) {
-			diag_error(c->d, @1, "unknown operation '%.*s'", (int)@1.len, text(c, @1));
+			unknown_word(c, @1, "operation", true);
 			$3 = -1;
 		}
 		ins.sub = (uint8_t)op;
@@ -434,10 +454,22 @@ gargs
 	;
 
 /* A matrix argument: a tuple (one operand per destination) or, with one
-** destination, a plain operand. */
+** destination, a plain operand or a nested gamma (only γ's value operands
+** may be one: put_gsa checks). */
 garg
 	: operand { $$ = list_new($1, false); $$->loc = @$; }
+	| gate { $$ = list_new($1, false); $$->loc = @$; }
 	| '(' olist ')' { $$ = $2; $$->tuple = true; $$->loc = @$; }
+	;
+
+/* A nested γ (Tu & Padua's composed gate): gamma(p, o1, o2) inside a γ. */
+gate
+	: KW_GAMMA '(' operand ',' gate_arg ',' gate_arg ')' { $$ = gate_node(c, $3, $5, $7, @$); }
+	;
+
+gate_arg
+	: operand
+	| gate
 	;
 
 olist
@@ -447,8 +479,15 @@ olist
 
 /* ---- directives (§2) --------------------------------------------------- */
 
+/* A kernel's name is any word: reserved ones too (`.kernel sync`). */
+kname
+	: IDENT
+	| SPECIAL { (void)$1; }
+	| keyword
+	;
+
 directive
-	: DIR_KERNEL IDENT {
+	: DIR_KERNEL kname {
 		if (c->p->kernel) {
 			diag_warning(c->d, @1, "'.kernel' given twice; the last one counts");
 			free(c->p->kernel);
@@ -645,6 +684,65 @@ static void put_dst(IrParse *c, Ins *ins, int32_t dst, Loc dloc, Loc loc)
 	put(c, ins, loc);
 }
 
+/* A nested γ node: kept in c->gate until put_gsa takes the statement. */
+static Opnd gate_node(IrParse *c, Opnd p, Opnd o1, Opnd o2, Loc loc)
+{
+	int32_t depth = 1;
+	const Opnd *kids[2] = {&o1, &o2};
+	for (int i = 0; i < 2; i++)
+		if (kids[i]->kind == OPND_GATE && c->gate_depth[kids[i]->var / 3] + 1 > depth)
+			depth = c->gate_depth[kids[i]->var / 3] + 1;
+	if (depth > IR_GATE_MAX_DEPTH)
+		diag_error(c->d, loc, "gamma nested more than %d deep", IR_GATE_MAX_DEPTH);
+	if (c->ngate + 3 > c->capgate) {
+		c->capgate = c->capgate ? 2 * c->capgate : 24;
+		c->gate = xrealloc(c->gate, (size_t)c->capgate * sizeof *c->gate);
+		c->gate_depth = xrealloc(c->gate_depth, (size_t)(c->capgate / 3 + 1) * sizeof *c->gate_depth);
+	}
+	int32_t at = c->ngate;
+	c->gate[at] = p;
+	c->gate[at + 1] = o1;
+	c->gate[at + 2] = o2;
+	c->gate_depth[at / 3] = depth;
+	c->ngate += 3;
+	Opnd r = {.kind = OPND_GATE, .var = at, .loc = loc};
+	return r;
+}
+
+static void gates_clear(IrParse *c)
+{
+	for (int32_t i = 0; i < c->ngate; i++)
+		opnd_free(&c->gate[i]);
+	c->ngate = 0;
+}
+
+/* Move the nested γ tree under ins.b and ins.c from c->gate into
+** ins.args, renumbering the nodes (depth-first, explicit stack). */
+static void gate_flatten(IrParse *c, Ins *ins)
+{
+	int32_t n = 0, sp = 0;
+	Opnd *stack[2 * IR_GATE_MAX_DEPTH + 4];
+	if (ins->b.kind == OPND_GATE)
+		stack[sp++] = &ins->b;
+	if (ins->c.kind == OPND_GATE)
+		stack[sp++] = &ins->c;
+	if (sp == 0)
+		return;
+	ins->args = xmalloc((size_t)c->ngate * sizeof *ins->args);
+	while (sp > 0) {
+		Opnd *o = stack[--sp];
+		const Opnd *src = &c->gate[o->var];
+		o->var = n;
+		for (int i = 0; i < 3; i++)
+			ins->args[n + i] = opnd_copy(&src[i]);
+		n += 3;
+		for (int i = 2; i >= 1; i--)
+			if (ins->args[n - 3 + i].kind == OPND_GATE && sp < (int32_t)(sizeof stack / sizeof stack[0]))
+				stack[sp++] = &ins->args[n - 3 + i];
+	}
+	ins->nargs = n;
+}
+
 /* Check a GSA call against its destinations and expand it into one
 ** instruction per destination (§4.3); a matrix statement's rows share a
 ** fresh group. Takes ds and g. */
@@ -670,6 +768,17 @@ static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matri
 		diag_error(c->d, g->v[0]->loc, "the predicate of %s must be a single operand", name);
 		ok = false;
 	}
+	for (int32_t j = 0; ok && j < g->n; j++)
+		for (int32_t i = 0; i < g->v[j]->n && ok; i++) {
+			if (g->v[j]->v[i].kind != OPND_GATE)
+				continue;
+			if (op != OP_GAMMA || j == 0 || k != 1) {
+				diag_error(c->d, g->v[j]->loc,
+				           "a nested gamma may only stand in a value operand of a gamma with one "
+				           "destination");
+				ok = false;
+			}
+		}
 	for (int32_t j = first; ok && j < g->n; j++) {
 		ParseList *a = g->v[j];
 		if (a->n == k)
@@ -697,7 +806,10 @@ static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matri
 			switch (op) {
 			case OP_GAMMA:
 				ins.c = opnd_copy(&g->v[2]->v[i]);
-				/* fall through */
+				ins.a = opnd_copy(&g->v[0]->v[0]);
+				ins.b = opnd_copy(&g->v[1]->v[i]);
+				gate_flatten(c, &ins);
+				break;
 			case OP_ETA:
 				ins.a = opnd_copy(&g->v[0]->v[0]);
 				ins.b = opnd_copy(&g->v[1]->v[i]);
@@ -714,6 +826,7 @@ static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matri
 	}
 	dsts_free(ds);
 	call_free(g);
+	gates_clear(c);
 }
 
 /* .threads N / .warpsize N: 1 <= N <= INT32_MAX (§2). */
@@ -743,6 +856,65 @@ static int64_t data_addr(IrParse *c, Num n, Loc loc)
 
 /* ---- syntax errors ---------------------------------------------------- */
 
+/* The operator of the functional form OP(v, o1, o2) named s, or BIN__COUNT. */
+static int binop_named(const char *s, size_t len)
+{
+	int op = 0;
+	while (op < BIN__COUNT && !(strlen(num_binop_name((BinOp)op)) == len &&
+	                            memcmp(num_binop_name((BinOp)op), s, len) == 0))
+		op++;
+	return op;
+}
+
+/* "unknown WHAT 'word'; did you mean ...?" at loc, for a word that should
+** have been a mnemonic (or, when functional, an operation of the form
+** OP(v, o1, o2)): false, and nothing reported, when the error is not "unknown
+** WHAT" (an operation) and no mnemonic is close. */
+static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional)
+{
+	/* the words that begin a statement (§4) */
+	static const char *const mnemonics[] = {
+		"bz",  "bnz",   "branch", "jump",  "sync",    "stop", "exit", "barrier",
+		"mem", "local", "store",  "load",  "atominc", "const", "min", "max",
+	};
+	const char *s = text(c, loc);
+	Suggest g;
+	suggest_init(&g, s, (size_t)loc.len);
+	for (size_t i = 0; i < sizeof mnemonics / sizeof mnemonics[0]; i++)
+		suggest_add(&g, mnemonics[i]);
+	for (int op = 0; functional && op < BIN__COUNT; op++)
+		suggest_add(&g, num_binop_name((BinOp)op));
+	Buf b = {0};
+	buf_printf(&b, "unknown %s '", what);
+	if (loc.len > 40)
+		buf_printf(&b, "%.37s...'", s);
+	else
+		buf_printf(&b, "%.*s'", (int)loc.len, s);
+	buf_puts(&b, "; ");
+	bool hint = suggest_print(&g, &b, "");
+	if (!hint)
+		b.len -= 2, b.s[b.len] = 0;
+	if (hint || functional)
+		diag_error(c->d, loc, "%s", buf_str(&b));
+	buf_free(&b);
+	return hint || functional;
+}
+
+/* A syntax error on a line whose first word is an identifier that is not
+** assigned (`=`, `<-a`), not a label (`:`) and not an operation of the
+** functional form: the word was meant as a mnemonic (`snyc`, `BZ`, `br`).
+** Reports it, with the closest mnemonics, when one is close. */
+static bool misspelt_mnemonic(IrParse *c, const Loc *loc)
+{
+	int t = c->after_head_tok;
+	if (c->head.line != loc->line || c->after_head.line == 0 || loc->off < c->after_head.off ||
+	    t == '=' || t == ':' || t == ARROW_A)
+		return false;
+	if (t == '(' && binop_named(text(c, c->head), (size_t)c->head.len) < BIN__COUNT)
+		return false;
+	return unknown_word(c, c->head, "instruction", false);
+}
+
 static bool is_binop_name(const char *s)
 {
 	static const char *const ops[] = {
@@ -770,6 +942,8 @@ static void expected_words(Buf *b, const yypcontext_t *ctx)
 			buf_puts(b, ", expecting instruction, label or directive");
 		else if (has[YYSYMBOL_NL])
 			buf_puts(b, ", expecting instruction or label");
+		else if (!has[YYSYMBOL_INT]) /* only a label may be a number */
+			buf_puts(b, ", expecting name");
 		else
 			buf_puts(b, ", expecting label");
 		return;
@@ -818,6 +992,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, IrPa
 	const Loc *loc = yypcontext_location(ctx);
 	yysymbol_kind_t tok = yypcontext_token(ctx);
 	c->err_line = loc->line;
+	if (misspelt_mnemonic(c, loc))
+		return 0;
 	Buf b = {0};
 	buf_puts(&b, "syntax error");
 	if (tok != YYSYMBOL_YYEMPTY) {
@@ -856,6 +1032,9 @@ void ir_parse_src(Program *p, Diags *d)
 		abort(); /* out of memory, as xmalloc would */
 	YY_BUFFER_STATE buf = yy_scan_bytes(p->src, (int)p->srclen, sc);
 	yyparse(sc, &c);
+	gates_clear(&c);
+	free(c.gate);
+	free(c.gate_depth);
 	yy_delete_buffer(buf, sc);
 	yylex_destroy(sc);
 }

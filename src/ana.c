@@ -118,15 +118,23 @@ const Opnd *ana_operand(const Ins *ins, int32_t k)
 	const Opnd *fixed[3] = {&ins->a, &ins->b, &ins->c};
 	int32_t nf = 0;
 	for (int32_t i = 0; i < 3; i++) {
-		if (fixed[i]->kind == OPND_NONE)
+		if (fixed[i]->kind == OPND_NONE || fixed[i]->kind == OPND_GATE)
 			continue;
 		if (nf == k)
 			return fixed[i];
 		nf++;
 	}
 	k -= nf;
-	if (ins->args && k < ins->nargs)
-		return &ins->args[k];
+	if (ins->op != OP_GAMMA)
+		return ins->args && k < ins->nargs ? &ins->args[k] : NULL;
+	/* a γ tree's nodes (at most 3·IR_GATE_MAX_DEPTH·… operands, few):
+	** skip the gate operands, whose nodes are listed themselves */
+	for (int32_t j = 0; ins->args && j < ins->nargs; j++) {
+		if (ins->args[j].kind == OPND_GATE)
+			continue;
+		if (k-- == 0)
+			return &ins->args[j];
+	}
 	return NULL;
 }
 
@@ -193,6 +201,8 @@ AnaResult *ana_run(const Program *gsa, const AnaOptions *o)
 	r->nvars = gsa->nvars;
 	r->cls = xcalloc((size_t)gsa->nvars + 1, sizeof *r->cls);
 	r->branch_divergent = xcalloc((size_t)gsa->nins + 1, sizeof *r->branch_divergent);
+	if (o->domain != ANA_DATA_ONLY)
+		ana_ctl_build(gsa, &r->ctl);
 	if (o->domain == ANA_POLY)
 		ana_poly_solve(r);
 	else
@@ -212,6 +222,7 @@ void ana_free(AnaResult *r)
 	}
 	free(r->cls);
 	free(r->branch_divergent);
+	ana_ctl_free(&r->ctl);
 	free(r);
 }
 
@@ -497,6 +508,15 @@ void ana_queue_readers(AnaQueue *w, const AnaUses *u, int32_t v)
 		w->q[(w->head + w->count) % w->n] = q;
 		w->count++;
 	}
+}
+
+void ana_queue_push(AnaQueue *w, int32_t q)
+{
+	if (q < 0 || q >= w->n || w->in[q] || w->p->ins[q].dst < 0)
+		return;
+	w->in[q] = true;
+	w->q[(w->head + w->count) % w->n] = q;
+	w->count++;
 }
 
 void ana_queue_free(AnaQueue *w)

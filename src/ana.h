@@ -66,6 +66,10 @@ typedef enum AnaDomain {
 	ANA_POLY,      /* Figure 3.8 generalised to degree `degree` */
 } AnaDomain;
 
+/* The largest degree of the polynomial domain (the CLI and the REPL check
+** it through args_degree). */
+#define ANA_MAX_DEGREE 1000
+
 typedef struct AnaOptions {
 	AnaDomain domain;
 	int32_t degree;   /* ANA_POLY: N ≥ 0 (default 2, the paper's default) */
@@ -73,6 +77,21 @@ typedef struct AnaOptions {
 	bool no_cmp_rule; /* --no-cmp-rule: comparisons as generic ⊕ (GBZA/GBNA) */
 	bool worklist;    /* simple/data-only: solve with the worklist instead of reachability */
 } AnaOptions;
+
+/* Control dependences (ana_ctl.c): sets of branch predicates; a set is
+** divergent once one of its predicates is, and then the variables it gates
+** are divergent (temporal divergence of the reads outside a loop of values
+** assigned in it; sync dependence of φ and of μ with several back edges). */
+typedef struct AnaCtl {
+	int32_t nsets, nins, nvars;
+	int32_t *pstart, *pred_pc;  /* per set: the branches whose predicates gate it */
+	int32_t *gstart, *gset;     /* per pc: the sets gating the variable it defines */
+	int32_t *istart, *ipc;      /* per set: the instructions it gates */
+	int32_t *vstart, *vset;     /* per variable: the sets it is a predicate of */
+	int32_t *rstart, *ridx;     /* per pc: its reads outside loops, indexes into rvar/rset */
+	int32_t *rvar, *rset;       /* the variable read and the loop's set */
+	uint8_t *div;               /* per set: divergent (the solvers' state, final after) */
+} AnaCtl;
 
 typedef struct AnaResult {
 	const Program *prog; /* the GSA program analysed (borrowed) */
@@ -87,10 +106,17 @@ typedef struct AnaResult {
 	bool *branch_divergent;
 	/* statistics, for the bench and the batch summary */
 	uint64_t iterations; /* worklist pops (poly, simple --worklist) or nodes visited */
+	AnaCtl ctl;          /* control dependences and their final states (not data-only) */
 } AnaResult;
 
 AnaResult *ana_run(const Program *gsa, const AnaOptions *o);
 void ana_free(AnaResult *r);
+
+/* Is the read of variable var (-1: any) by instruction pc made outside a
+** loop that assigns var, after threads may have left it in different
+** iterations (an exit branch of the loop is divergent)? The read then
+** sees a divergent value whatever var's class inside the loop. */
+bool ana_read_divergent(const AnaResult *r, int32_t pc, int32_t var);
 
 /* The abstract value as the papers write it, highest degree first:
 ** "0·T² + 1·T + ⊥" (ascii: "0*T^2 + 1*T + bot"); simple domains: "U"/"D". */
@@ -140,6 +166,17 @@ void ana_queue_free(AnaQueue *w);
 /* The k-th operand an instruction reads (a, b, c, then args), or NULL when
 ** k is past the last one. */
 const Opnd *ana_operand(const Ins *ins, int32_t k);
+void ana_queue_push(AnaQueue *w, int32_t pc); /* queue one defining instruction */
+/* Control sets (ana_ctl.c). */
+void ana_ctl_build(const Program *p, AnaCtl *c);
+void ana_ctl_free(AnaCtl *c);
+bool ana_ctl_gated(const AnaCtl *c, int32_t pc); /* a set gating pc's variable is divergent */
+typedef bool (*AnaPredDiv)(void *ctx, const Opnd *pred);
+typedef void (*AnaGated)(void *ctx, int32_t pc);
+/* After variable v changed (v = -1: at the start, every set): each set of
+** which v is a predicate becomes divergent when div says one of its
+** predicates is; gated is called for every instruction it gates then. */
+void ana_ctl_update(AnaCtl *c, const Program *p, int32_t v, AnaPredDiv div, void *ctx, AnaGated gated);
 /* The solvers ana_run dispatches to: they fill r->cls, r->coef (poly),
 ** r->branch_divergent and r->iterations; r->prog, r->opt, r->nvars are set
 ** and the arrays allocated (cls, branch_divergent zeroed). */

@@ -243,7 +243,17 @@ static void eval(Poly *s, const Ins *ins)
 {
 	Coef *out = s->out;
 	switch (ins->op) {
-	case OP_PHI:
+	case OP_PHI: {
+		/* the meet of the operands; the sync set of its block (ana_ctl.c)
+		** makes it divergent when a branch that chooses the edge is */
+		all_top(s, out);
+		for (int32_t i = 0; i < ins->nargs; i++) {
+			const Coef *x = opnd(s, &ins->args[i], 0);
+			for (int32_t k = 0; k < s->w; k++)
+				vset(&out[k], coef_meet(out[k], x[k]));
+		}
+		return;
+	}
 	case OP_LLOAD:
 	case OP_ATOMINC:
 	case OP_ATOMADD:
@@ -260,7 +270,35 @@ static void eval(Poly *s, const Ins *ins)
 		}
 		return;
 	}
-	case OP_GAMMA:
+	case OP_GAMMA: {
+		/* the predicates of the tree first: GAMA needs them all uniform,
+		** PDVA fires on any that is not; ⊤ waits */
+		const Opnd *o;
+		bool div = false;
+		for (int32_t k = 0; (o = ana_operand(ins, k)) != NULL; k++) {
+			if (!ir_gate_is_pred(ins, o))
+				continue;
+			const Coef *p = opnd(s, o, 0);
+			if (has_top(s, p)) {
+				all_top(s, out);
+				return;
+			}
+			div |= !is_uniform(s, p);
+		}
+		if (div) { /* PDVA */
+			all_bot(s, out);
+			return;
+		}
+		all_top(s, out); /* GAMA: the meet of the values, ⊤ its identity */
+		for (int32_t k = 0; (o = ana_operand(ins, k)) != NULL; k++) {
+			if (ir_gate_is_pred(ins, o))
+				continue;
+			const Coef *x = opnd(s, o, 1);
+			for (int32_t j = 0; j < s->w; j++)
+				vset(&out[j], coef_meet(out[j], x[j]));
+		}
+		return;
+	}
 	case OP_ETA: {
 		const Coef *p = opnd(s, &ins->a, 0);
 		if (has_top(s, p)) {
@@ -271,14 +309,7 @@ static void eval(Poly *s, const Ins *ins)
 			all_bot(s, out);
 			return;
 		}
-		const Coef *x = opnd(s, &ins->b, 1);
-		if (ins->op == OP_ETA) { /* ETAA */
-			vcopy(s, out, x);
-			return;
-		}
-		const Coef *y = opnd(s, &ins->c, 2); /* GAMA */
-		for (int32_t k = 0; k < s->w; k++)
-			vset(&out[k], coef_meet(x[k], y[k]));
+		vcopy(s, out, opnd(s, &ins->b, 1)); /* ETAA */
 		return;
 	}
 	default:
@@ -350,6 +381,24 @@ static VarClass classify(const Poly *s, const Coef *a)
 
 /* ---- the solver ------------------------------------------------------------------ */
 
+typedef struct CtlCtx {
+	Poly *s;
+	AnaQueue *wq;
+} CtlCtx;
+
+/* A control set's predicate diverges when its value is known and not uniform. */
+static bool pred_div(void *ctx, const Opnd *o)
+{
+	Poly *s = ((CtlCtx *)ctx)->s;
+	const Coef *p = opnd(s, o, 0);
+	return !has_top(s, p) && !is_uniform(s, p);
+}
+
+static void gated(void *ctx, int32_t pc)
+{
+	ana_queue_push(((CtlCtx *)ctx)->wq, pc);
+}
+
 void ana_poly_solve(AnaResult *r)
 {
 	const Program *p = r->prog;
@@ -372,11 +421,15 @@ void ana_poly_solve(AnaResult *r)
 	ana_uses_build(p, &u);
 	AnaQueue wq;
 	ana_queue_init(&wq, p);
+	CtlCtx cc = {&s, &wq};
+	ana_ctl_update(&r->ctl, p, -1, pred_div, &cc, gated);
 	int32_t pc;
 	while (ana_queue_pop(&wq, &pc)) {
 		const Ins *ins = &p->ins[pc];
 		int32_t d = ins->dst;
 		eval(&s, ins);
+		if (ana_ctl_gated(&r->ctl, pc) && !has_top(&s, s.out))
+			all_bot(&s, s.out); /* a divergent control set: ⊥ (as PDVA) */
 		Coef *dv = &s.val[(size_t)d * (size_t)w];
 		/* new = old ∧ result (= result for a single definition) */
 		bool changed = false;
@@ -389,8 +442,10 @@ void ana_poly_solve(AnaResult *r)
 				coef_free(&m);
 			}
 		}
-		if (changed)
+		if (changed) {
 			ana_queue_readers(&wq, &u, d);
+			ana_ctl_update(&r->ctl, p, d, pred_div, &cc, gated);
+		}
 	}
 	r->iterations = wq.pops;
 	ana_queue_free(&wq);
@@ -405,7 +460,8 @@ void ana_poly_solve(AnaResult *r)
 			continue;
 		const Coef *pv = opnd(&s, &ins->a, 0);
 		VarClass c = classify(&s, pv);
-		r->branch_divergent[pc] = c != CLASS_CONSTANT && c != CLASS_UNIFORM;
+		r->branch_divergent[pc] = (c != CLASS_CONSTANT && c != CLASS_UNIFORM) ||
+		                          ana_read_divergent(r, pc, -1);
 	}
 
 	ana_uses_free(&u);

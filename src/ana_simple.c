@@ -41,7 +41,7 @@ enum { S_TOP = 0, S_U = 1, S_D = 2 };
 
 static bool is_seed(const Ins *ins)
 {
-	return ir_is_atomic((Op)ins->op) || ins->op == OP_LLOAD || ins->op == OP_PHI;
+	return ir_is_atomic((Op)ins->op) || ins->op == OP_LLOAD;
 }
 
 static uint8_t special_val(uint8_t s)
@@ -67,7 +67,8 @@ static uint8_t eval(const Ins *ins, const uint8_t *val, bool data_only)
 	if (is_seed(ins))
 		return S_D;
 	switch (ins->op) {
-	case OP_MU: {
+	case OP_MU:
+	case OP_PHI: {
 		uint8_t r = S_TOP;
 		for (int32_t k = 0; k < ins->nargs; k++)
 			r = meet(r, opnd_val(val, &ins->args[k]));
@@ -75,12 +76,21 @@ static uint8_t eval(const Ins *ins, const uint8_t *val, bool data_only)
 	}
 	case OP_GAMMA:
 	case OP_ETA: {
-		uint8_t r = opnd_val(val, &ins->b);
-		if (ins->op == OP_GAMMA)
-			r = meet(r, opnd_val(val, &ins->c));
+		/* the values' meet; the predicates (γ: every node of its tree):
+		** any ⊤ waits, any D makes it D (PDVD) */
+		uint8_t r = S_TOP, p = S_U;
+		const Opnd *o;
+		for (int32_t k = 0; (o = ana_operand(ins, k)) != NULL; k++) {
+			uint8_t x = opnd_val(val, o);
+			if (!ir_gate_is_pred(ins, o))
+				r = meet(r, x);
+			else if (x == S_TOP || p == S_TOP)
+				p = S_TOP;
+			else
+				p = meet(p, x);
+		}
 		if (data_only)
 			return r;
-		uint8_t p = opnd_val(val, &ins->a);
 		if (p == S_TOP)
 			return S_TOP;
 		return p == S_D ? S_D : r;
@@ -99,21 +109,35 @@ static uint8_t eval(const Ins *ins, const uint8_t *val, bool data_only)
 	}
 }
 
+typedef struct WlCtx {
+	const uint8_t *val;
+	AnaQueue *wq;
+} WlCtx;
+
+static bool wl_pred_div(void *ctx, const Opnd *o) { return opnd_val(((WlCtx *)ctx)->val, o) == S_D; }
+static void wl_gated(void *ctx, int32_t pc) { ana_queue_push(((WlCtx *)ctx)->wq, pc); }
+
 static void solve_worklist(AnaResult *r, uint8_t *val, const AnaUses *u)
 {
 	const Program *p = r->prog;
 	bool data_only = r->opt.domain == ANA_DATA_ONLY;
 	AnaQueue wq;
 	ana_queue_init(&wq, p);
+	WlCtx cc = {val, &wq};
+	ana_ctl_update(&r->ctl, p, -1, wl_pred_div, &cc, wl_gated);
 	int32_t pc;
 	while (ana_queue_pop(&wq, &pc)) {
 		const Ins *ins = &p->ins[pc];
 		int32_t d = ins->dst;
-		uint8_t nv = meet(val[d], eval(ins, val, data_only));
+		uint8_t x = eval(ins, val, data_only);
+		if (x != S_TOP && ana_ctl_gated(&r->ctl, pc))
+			x = S_D; /* a divergent control set (ana_ctl.c) */
+		uint8_t nv = meet(val[d], x);
 		if (nv == val[d])
 			continue;
 		val[d] = nv;
 		ana_queue_readers(&wq, u, d);
+		ana_ctl_update(&r->ctl, p, d, wl_pred_div, &cc, wl_gated);
 	}
 	r->iterations = wq.pops;
 	ana_queue_free(&wq);
@@ -124,6 +148,7 @@ static void solve_worklist(AnaResult *r, uint8_t *val, const AnaUses *u)
 typedef struct Reach {
 	const Program *p;
 	const AnaUses *u;
+	AnaCtl *ctl;
 	bool data_only;
 	bool *def;    /* per variable: not ⊤ */
 	bool *div;    /* per variable: D */
@@ -148,16 +173,26 @@ static bool fires(const Reach *s, const Ins *ins)
 		return true;
 	switch (ins->op) {
 	case OP_MU:
+	case OP_PHI:
 		for (int32_t k = 0; k < ins->nargs; k++)
 			if (opnd_def(s, &ins->args[k]))
 				return true;
 		return false;
 	case OP_GAMMA:
 	case OP_ETA: {
-		bool vals = opnd_def(s, &ins->b) || (ins->op == OP_GAMMA && opnd_def(s, &ins->c));
+		bool vals = false, preds = true, div = false;
+		const Opnd *o;
+		for (int32_t k = 0; (o = ana_operand(ins, k)) != NULL; k++) {
+			if (!ir_gate_is_pred(ins, o))
+				vals |= opnd_def(s, o);
+			else {
+				preds &= opnd_def(s, o);
+				div |= opnd_div(s, o);
+			}
+		}
 		if (s->data_only)
 			return vals;
-		return opnd_def(s, &ins->a) && (opnd_div(s, &ins->a) || vals);
+		return preds && (div || vals);
 	}
 	default: {
 		const Opnd *o;
@@ -171,13 +206,13 @@ static bool fires(const Reach *s, const Ins *ins)
 
 /* Is an edge from a D operand into this (fired) instruction? The operands
 ** that are edges: all of them, except γ/η's predicate in data-only mode. */
-static bool reads_div(const Reach *s, const Ins *ins)
+static bool reads_div(const Reach *s, int32_t pc, const Ins *ins)
 {
-	if (is_seed(ins))
+	if (is_seed(ins) || ana_ctl_gated(s->ctl, pc))
 		return true;
 	const Opnd *o;
 	for (int32_t k = 0; (o = ana_operand(ins, k)) != NULL; k++) {
-		if (s->data_only && (ins->op == OP_GAMMA || ins->op == OP_ETA) && o == &ins->a)
+		if (s->data_only && ir_gate_is_pred(ins, o))
 			continue;
 		if (opnd_div(s, o))
 			return true;
@@ -201,11 +236,14 @@ static void visit(Reach *s, int32_t pc)
 			enqueue(s, d);
 		}
 	}
-	if (!s->div[d] && reads_div(s, ins)) {
+	if (!s->div[d] && reads_div(s, pc, ins)) {
 		s->div[d] = true;
 		enqueue(s, d);
 	}
 }
+
+static bool reach_pred_div(void *ctx, const Opnd *o) { return opnd_div(ctx, o); }
+static void reach_gated(void *ctx, int32_t pc) { visit(ctx, pc); }
 
 static void solve_reach(AnaResult *r, uint8_t *val, const AnaUses *u)
 {
@@ -214,6 +252,7 @@ static void solve_reach(AnaResult *r, uint8_t *val, const AnaUses *u)
 	Reach s = {
 		.p = p,
 		.u = u,
+		.ctl = &r->ctl,
 		.data_only = r->opt.domain == ANA_DATA_ONLY,
 		.def = xcalloc((size_t)nv + 1, sizeof(bool)),
 		.div = xcalloc((size_t)nv + 1, sizeof(bool)),
@@ -227,7 +266,9 @@ static void solve_reach(AnaResult *r, uint8_t *val, const AnaUses *u)
 		}
 	}
 	/* the sources: seeds, instructions reading only literals, specials and
-	** parameters (tid → v is an edge from a source node) */
+	** parameters (tid → v is an edge from a source node); control sets on
+	** tid or laneid */
+	ana_ctl_update(s.ctl, p, -1, reach_pred_div, &s, reach_gated);
 	for (int32_t pc = 0; pc < p->nins; pc++)
 		visit(&s, pc);
 	while (s.qhead < s.qtail) {
@@ -235,6 +276,8 @@ static void solve_reach(AnaResult *r, uint8_t *val, const AnaUses *u)
 		s.visited++;
 		for (int32_t i = u->start[v]; i < u->start[v + 1]; i++)
 			visit(&s, u->pc[i]);
+		if (s.div[v]) /* an edge into the control sets v is a predicate of */
+			ana_ctl_update(s.ctl, p, v, reach_pred_div, &s, reach_gated);
 	}
 	for (int32_t v = 0; v < nv; v++)
 		val[v] = s.div[v] ? S_D : s.def[v] ? S_U : S_TOP;
@@ -266,7 +309,7 @@ void ana_simple_solve(AnaResult *r)
 	for (int32_t pc = 0; pc < p->nins; pc++) {
 		const Ins *ins = &p->ins[pc];
 		if (ir_is_branch((Op)ins->op))
-			r->branch_divergent[pc] = opnd_val(val, &ins->a) != S_U;
+			r->branch_divergent[pc] = opnd_val(val, &ins->a) != S_U || ana_read_divergent(r, pc, -1);
 	}
 	ana_uses_free(&u);
 	free(val);

@@ -33,12 +33,19 @@ const char *args_param(SemArgs *a, const char *what, const char *arg)
 const char *args_data(SemArgs *a, const char *what, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
-	char addr_text[32];
 	long long addr;
 	size_t len = eq ? (size_t)(eq - arg) : 0;
-	if (!eq || len >= sizeof addr_text ||
-	    (snprintf(addr_text, sizeof addr_text, "%.*s", (int)len, arg), !str_to_ll(addr_text, 0, LLONG_MAX, &addr))) {
-		snprintf(msg, sizeof msg, "%s needs ADDR=INT[,INT...], not '%.100s'", what, arg);
+	char *addr_text = xstrndup(arg, len);
+	bool ok = eq && str_to_ll(addr_text, 0, LLONG_MAX, &addr);
+	/* a natural too large for int64 gets its own message */
+	bool digits = len > 0 && strspn(addr_text, "0123456789") == len;
+	free(addr_text);
+	if (!ok) {
+		if (eq && digits)
+			snprintf(msg, sizeof msg, "%s: address %.*s is beyond the largest address, %lld", what,
+			         (int)(len < 60 ? len : 60), arg, LLONG_MAX);
+		else
+			snprintf(msg, sizeof msg, "%s needs ADDR=INT[,INT...], not '%.100s'", what, arg);
 		return msg;
 	}
 	int32_t first = a->ndata;
@@ -48,16 +55,46 @@ const char *args_data(SemArgs *a, const char *what, const char *arg)
 		Num v;
 		if (!num_parse(s, n, &v)) {
 			snprintf(msg, sizeof msg, "%s: '%.*s' is not an integer", what, (int)(n < 100 ? n : 100), s);
-			while (a->ndata > first)
-				num_free(&a->data[--a->ndata].value);
-			return msg;
+			goto undo;
 		}
 		MemInit mi = {addr, 1, v, LOC_NONE};
 		VEC_PUSH(a->data, a->ndata, a->capdata, mi);
 		if (!comma)
 			return NULL;
 		s = comma + 1;
+		if (addr == LLONG_MAX) { /* addresses are naturals that fit int64 */
+			snprintf(msg, sizeof msg, "%s: the cells from %lld on run past the largest address, %lld",
+			         what, (long long)a->data[first].addr, LLONG_MAX);
+			goto undo;
+		}
 	}
+undo:
+	while (a->ndata > first)
+		num_free(&a->data[--a->ndata].value);
+	return msg;
+}
+
+const char *args_degree(const char *what, const char *text, int32_t *degree)
+{
+	long long v;
+	if (!str_to_ll(text, 0, ANA_MAX_DEGREE, &v)) {
+		snprintf(msg, sizeof msg, "%s needs a number from 0 to %d, not '%.60s'", what, ANA_MAX_DEGREE, text);
+		return msg;
+	}
+	*degree = (int32_t)v;
+	return NULL;
+}
+
+const char *args_max_memory(const char *what, const char *text, uint64_t *bytes)
+{
+	long long v;
+	if (!str_to_ll(text, 1, ARGS_MAX_MEMORY_MIB, &v)) {
+		snprintf(msg, sizeof msg, "%s needs a number of MiB from 1 to %lld, not '%.60s'", what,
+		         ARGS_MAX_MEMORY_MIB, text);
+		return msg;
+	}
+	*bytes = (uint64_t)v << 20;
+	return NULL;
 }
 
 void args_drop_param(SemArgs *a, int32_t i)

@@ -7,7 +7,11 @@
 #ifndef MUSIMD_ARGS_H
 #define MUSIMD_ARGS_H
 
+#include "ana.h"
 #include "sem.h"
+
+/* --max-memory's largest value, in MiB */
+#define ARGS_MAX_MEMORY_MIB (1LL << 40)
 
 typedef struct SemArgs {
 	ParamSetting *params; /* names owned */
@@ -22,6 +26,12 @@ const char *args_param(SemArgs *a, const char *what, const char *arg);
 /* ADDR=INT[,INT...]: the cells from ADDR on, after the earlier ones. NULL, or
 ** what is wrong (then nothing is added). */
 const char *args_data(SemArgs *a, const char *what, const char *arg);
+/* The degree of the polynomial analysis, 0..ANA_MAX_DEGREE (`analyze
+** --degree` and the REPL's `analyze`): NULL, or what is wrong. */
+const char *args_degree(const char *what, const char *text, int32_t *degree);
+/* --max-memory MiB (run, analyze --verify, repl; the REPL's `set
+** max-memory`) as bytes: NULL, or what is wrong. */
+const char *args_max_memory(const char *what, const char *text, uint64_t *bytes);
 void args_drop_param(SemArgs *a, int32_t i);
 void args_clear_data(SemArgs *a);
 /* o's params and data are a's (borrowed while a lives). */

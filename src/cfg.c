@@ -1,10 +1,12 @@
 /*
 ** cfg.c — control-flow graph of a μ-SIMD program (cfg.h).
 **
-** Dominators and post-dominators use the iterative algorithm of Cooper,
-** Harvey and Kennedy ("A Simple, Fast Dominance Algorithm", 2001) over a
-** reverse post-order; it is near-linear on the reducible graphs programs
-** have. Natural loops come from back edges (u → h with h dominating u).
+** Everything here is near-linear in the size of the program and free of
+** recursion, whatever the shape of the graph (10^6 instructions, 10^4
+** nested loops, 10^5 branches into one block): dominators and
+** post-dominators by Lengauer-Tarjan; dominance queries in O(1) by
+** pre-order numbering of the two trees; natural loops (back edges u → h
+** with h dominating u) and their nesting in one union-find pass.
 */
 #include "cfg.h"
 
@@ -13,19 +15,17 @@
 
 /* ---- construction ------------------------------------------------------ */
 
-static void add_edge(Cfg *g, int32_t from, int32_t to)
-{
-	Block *b = &g->blocks[from];
-	b->succ = xrealloc(b->succ, (size_t)(b->nsucc + 1) * sizeof *b->succ);
-	b->succ[b->nsucc++] = to;
-}
-
-/* Depth-first post-order over successor (forward) or predecessor lists. */
+/* Depth-first walk over successor (forward) or predecessor lists: the
+** post-order (whose reverse is Cfg.rpo), and the pre-order with the parent
+** of every node in the depth-first spanning tree (Lengauer-Tarjan). */
 typedef struct Walk {
 	int32_t n;          /* number of nodes */
 	int32_t *order;     /* post-order */
 	int32_t norder;
 	int32_t *num;       /* node → reverse post-order number, -1 unvisited */
+	int32_t *pre;       /* pre-order (norder nodes) */
+	int32_t *prenum;    /* node → pre-order number, -1 unvisited */
+	int32_t *parent;    /* node → its parent in the spanning tree, -1 for the root */
 } Walk;
 
 static void walk(int32_t n, int32_t root, int32_t **adj, const int32_t *nadj, Walk *w)
@@ -34,20 +34,25 @@ static void walk(int32_t n, int32_t root, int32_t **adj, const int32_t *nadj, Wa
 	w->order = xmalloc((size_t)n * sizeof *w->order);
 	w->norder = 0;
 	w->num = xmalloc((size_t)n * sizeof *w->num);
+	w->pre = xmalloc((size_t)n * sizeof *w->pre);
+	w->prenum = xmalloc((size_t)n * sizeof *w->prenum);
+	w->parent = xmalloc((size_t)n * sizeof *w->parent);
 	for (int32_t i = 0; i < n; i++)
-		w->num[i] = -1;
+		w->num[i] = w->prenum[i] = w->parent[i] = -1;
 	int32_t *stack = xmalloc((size_t)n * sizeof *stack);
 	int32_t *next = xcalloc((size_t)n, sizeof *next);
-	bool *seen = xcalloc((size_t)n, sizeof *seen);
-	int32_t sp = 0;
+	int32_t sp = 0, npre = 0;
 	stack[sp++] = root;
-	seen[root] = true;
+	w->prenum[root] = npre;
+	w->pre[npre++] = root;
 	while (sp > 0) {
 		int32_t v = stack[sp - 1];
 		if (next[v] < nadj[v]) {
 			int32_t s = adj[v][next[v]++];
-			if (!seen[s]) {
-				seen[s] = true;
+			if (w->prenum[s] < 0) {
+				w->prenum[s] = npre;
+				w->pre[npre++] = s;
+				w->parent[s] = v;
 				stack[sp++] = s;
 			}
 		} else {
@@ -59,71 +64,220 @@ static void walk(int32_t n, int32_t root, int32_t **adj, const int32_t *nadj, Wa
 		w->num[w->order[i]] = w->norder - 1 - i;
 	free(stack);
 	free(next);
-	free(seen);
 }
 
 static void walk_free(Walk *w)
 {
 	free(w->order);
 	free(w->num);
+	free(w->pre);
+	free(w->prenum);
+	free(w->parent);
 }
 
-static int32_t intersect(const int32_t *idom, const int32_t *rpon, int32_t a, int32_t b)
+/* Lengauer-Tarjan's forest: eval with path compression, written with an
+** explicit stack (the textbook recursion is as deep as the graph). */
+typedef struct Forest {
+	int32_t *semi;     /* node → pre-order number of its semi-dominator */
+	int32_t *anc;      /* ancestor in the forest, -1 for a root */
+	int32_t *label;    /* node of minimal semi on the compressed path */
+	int32_t *stack;
+} Forest;
+
+static int32_t lt_eval(Forest *f, int32_t v)
 {
-	while (a != b) {
-		while (rpon[a] > rpon[b])
-			a = idom[a];
-		while (rpon[b] > rpon[a])
-			b = idom[b];
+	if (f->anc[v] < 0)
+		return v;
+	int32_t sp = 0, x = v;
+	while (f->anc[f->anc[x]] >= 0) {
+		f->stack[sp++] = x;
+		x = f->anc[x];
 	}
-	return a;
+	while (sp > 0) {
+		int32_t y = f->stack[--sp], a = f->anc[y];
+		if (f->semi[f->label[a]] < f->semi[f->label[y]])
+			f->label[y] = f->label[a];
+		f->anc[y] = f->anc[a];
+	}
+	return f->label[v];
 }
 
-/* Cooper-Harvey-Kennedy: idom[] over nodes reachable from root in the graph
-** given by preds (the "incoming" lists for this direction). */
+/* idom[] over the nodes reachable from root, given the walk from root and
+** the incoming lists of this direction (Lengauer and Tarjan, "A fast
+** algorithm for finding dominators in a flowgraph", 1979, the simple
+** version: O(E log V) whatever the graph's shape). idom[root] = root,
+** -1 for nodes the walk did not reach. */
 static void dominators(int32_t n, int32_t root, const Walk *w, int32_t **in, const int32_t *nin,
                        int32_t *idom)
 {
-	for (int32_t i = 0; i < n; i++)
-		idom[i] = -1;
-	idom[root] = root;
-	bool changed = true;
-	while (changed) {
-		changed = false;
-		for (int32_t k = w->norder - 1; k >= 0; k--) { /* reverse post-order */
-			int32_t v = w->order[k];
-			if (v == root)
+	Forest f;
+	f.semi = xmalloc((size_t)n * sizeof *f.semi);
+	f.anc = xmalloc((size_t)n * sizeof *f.anc);
+	f.label = xmalloc((size_t)n * sizeof *f.label);
+	f.stack = xmalloc((size_t)n * sizeof *f.stack);
+	int32_t *bucket = xmalloc((size_t)n * sizeof *bucket); /* node → first node of its bucket */
+	int32_t *bnext = xmalloc((size_t)n * sizeof *bnext);
+	for (int32_t v = 0; v < n; v++) {
+		idom[v] = -1;
+		f.semi[v] = w->prenum[v];
+		f.anc[v] = -1;
+		f.label[v] = v;
+		bucket[v] = -1;
+	}
+	int32_t npre = w->norder; /* every visited node is in both orders */
+	for (int32_t i = npre - 1; i >= 1; i--) {
+		int32_t x = w->pre[i], par = w->parent[x];
+		for (int32_t j = 0; j < nin[x]; j++) {
+			int32_t v = in[x][j];
+			if (w->prenum[v] < 0)
 				continue;
-			int32_t nd = -1;
-			for (int32_t j = 0; j < nin[v]; j++) {
-				int32_t p = in[v][j];
-				if (w->num[p] < 0 || idom[p] < 0)
-					continue;
-				nd = nd < 0 ? p : intersect(idom, w->num, p, nd);
-			}
-			if (nd != idom[v]) {
-				idom[v] = nd;
-				changed = true;
-			}
+			int32_t u = lt_eval(&f, v);
+			if (f.semi[u] < f.semi[x])
+				f.semi[x] = f.semi[u];
+		}
+		int32_t s = w->pre[f.semi[x]];
+		bnext[x] = bucket[s];
+		bucket[s] = x;
+		f.anc[x] = par; /* link */
+		for (int32_t v = bucket[par]; v >= 0; v = bnext[v]) {
+			int32_t u = lt_eval(&f, v);
+			idom[v] = f.semi[u] < f.semi[v] ? u : par;
+		}
+		bucket[par] = -1;
+	}
+	for (int32_t i = 1; i < npre; i++) {
+		int32_t x = w->pre[i];
+		if (idom[x] != w->pre[f.semi[x]])
+			idom[x] = idom[idom[x]];
+	}
+	idom[root] = root;
+	free(f.semi);
+	free(f.anc);
+	free(f.label);
+	free(f.stack);
+	free(bucket);
+	free(bnext);
+}
+
+/* Children of every node of a tree given by parent[] (-1: none), in
+** ascending order: kids[off[v] .. off[v+1]-1]. */
+static void tree_children(int32_t n, const int32_t *parent, int32_t root, int32_t **off, int32_t **kids)
+{
+	int32_t *o = xcalloc((size_t)n + 1, sizeof *o);
+	for (int32_t v = 0; v < n; v++)
+		if (v != root && parent[v] >= 0)
+			o[parent[v] + 1]++;
+	for (int32_t v = 0; v < n; v++)
+		o[v + 1] += o[v];
+	int32_t *k = xmalloc((size_t)(o[n] ? o[n] : 1) * sizeof *k);
+	int32_t *fill = xmalloc((size_t)(n ? n : 1) * sizeof *fill);
+	memcpy(fill, o, (size_t)n * sizeof *fill);
+	for (int32_t v = 0; v < n; v++)
+		if (v != root && parent[v] >= 0)
+			k[fill[parent[v]]++] = v;
+	free(fill);
+	*off = o;
+	*kids = k;
+}
+
+/* Pre-order of the tree below root, children ascending, without recursion:
+** order[0..count-1] and, when wanted, each node's depth (root 0) and the
+** last pre-order number of its subtree. Returns count. */
+static int32_t tree_preorder(int32_t n, const int32_t *parent, int32_t root, int32_t *order,
+                             int32_t *depth, int32_t *last)
+{
+	int32_t *off, *kids;
+	tree_children(n, parent, root, &off, &kids);
+	int32_t *stack = xmalloc((size_t)(n ? n : 1) * sizeof *stack);
+	int32_t *next = xmalloc((size_t)(n ? n : 1) * sizeof *next);
+	int32_t sp = 0, count = 0;
+	stack[sp++] = root;
+	next[root] = off[root];
+	if (depth)
+		depth[root] = 0;
+	order[count++] = root;
+	while (sp > 0) {
+		int32_t v = stack[sp - 1];
+		if (next[v] < off[v + 1]) {
+			int32_t c = kids[next[v]++];
+			if (depth)
+				depth[c] = depth[v] + 1;
+			next[c] = off[c];
+			order[count++] = c;
+			stack[sp++] = c;
+		} else {
+			if (last)
+				last[v] = count - 1;
+			sp--;
 		}
 	}
+	free(stack);
+	free(next);
+	free(off);
+	free(kids);
+	return count;
 }
 
-static int cmp_i32(const void *a, const void *b)
+/* Number the dominator tree (post = false) or the post-dominator tree. */
+static void number_tree(Cfg *g, bool post)
 {
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return (x > y) - (x < y);
+	int32_t n = g->nblocks + 1, root = post ? g->nblocks : 0;
+	int32_t *parent = xmalloc((size_t)n * sizeof *parent);
+	int32_t *order = xmalloc((size_t)n * sizeof *order);
+	int32_t *last = xmalloc((size_t)n * sizeof *last);
+	for (int32_t b = 0; b < n; b++) {
+		Block *bb = &g->blocks[b];
+		parent[b] = post ? bb->ipdom : bb->idom;
+		if (post)
+			bb->pdom_pre = bb->pdom_last = -1;
+		else
+			bb->dom_pre = bb->dom_last = -1;
+	}
+	int32_t count = tree_preorder(n, parent, root, order, NULL, last);
+	for (int32_t i = 0; i < count; i++) {
+		Block *bb = &g->blocks[order[i]];
+		if (post) {
+			bb->pdom_pre = i;
+			bb->pdom_last = last[order[i]];
+		} else {
+			bb->dom_pre = i;
+			bb->dom_last = last[order[i]];
+		}
+	}
+	free(parent);
+	free(order);
+	free(last);
 }
 
+static int32_t uf_find(int32_t *uf, int32_t x)
+{
+	int32_t r = x;
+	while (uf[r] != r)
+		r = uf[r];
+	while (uf[x] != r) {
+		int32_t nx = uf[x];
+		uf[x] = r;
+		x = nx;
+	}
+	return r;
+}
+
+/* Natural loops, one per header, numbered in program order of their first
+** back edge's source. The bodies and the nesting come from one pass over
+** the headers, innermost first (descending dominator-tree pre-order: a
+** header dominates the headers of the loops inside it), in the manner of
+** Tarjan's and Havlak's loop-nesting algorithms: a loop's body is found
+** backwards from its latches, and each inner loop found on the way is
+** collapsed into its header (union-find), so every block is visited once
+** per loop it is a direct member of and the whole is near-linear. */
 static void find_loops(Cfg *g)
 {
 	int32_t nb = g->nblocks;
 	int32_t *loop_of_header = xmalloc((size_t)nb * sizeof *loop_of_header);
 	for (int32_t i = 0; i < nb; i++)
 		loop_of_header[i] = -1;
-	bool *in = xcalloc((size_t)nb, sizeof *in);
-	int32_t *work = xmalloc((size_t)nb * sizeof *work);
 	int32_t ncap = 0;
+	int32_t *latch_cap = NULL;
 	/* back edges, visited in program order of their sources */
 	for (int32_t u = 0; u < nb; u++) {
 		Block *bu = &g->blocks[u];
@@ -135,80 +289,149 @@ static void find_loops(Cfg *g)
 				continue;
 			int32_t li = loop_of_header[h];
 			if (li < 0) {
+				int32_t oldcap = ncap;
 				VEC_GROW(g->loops, g->nloops, ncap);
+				if (ncap != oldcap)
+					latch_cap = xrealloc(latch_cap, (size_t)ncap * sizeof *latch_cap);
 				li = g->nloops++;
 				Loop *L = &g->loops[li];
 				memset(L, 0, sizeof *L);
 				L->header = h;
 				L->parent = -1;
+				latch_cap[li] = 0;
 				loop_of_header[h] = li;
 			}
 			Loop *L = &g->loops[li];
-			bool dup = false;
-			for (int32_t j = 0; j < L->nlatches; j++)
-				dup |= L->latches[j] == u;
-			if (!dup) {
-				L->latches = xrealloc(L->latches, (size_t)(L->nlatches + 1) * sizeof(int32_t));
-				L->latches[L->nlatches++] = u;
-			}
+			/* sources come in ascending order: a repeat is the last one */
+			if (L->nlatches == 0 || L->latches[L->nlatches - 1] != u)
+				VEC_PUSH(L->latches, L->nlatches, latch_cap[li], u);
 		}
 	}
-	/* bodies: backwards from the latches, stopping at the header */
-	for (int32_t li = 0; li < g->nloops; li++) {
+	free(latch_cap);
+	int32_t nl = g->nloops;
+	if (nl == 0) {
+		free(loop_of_header);
+		for (int32_t b = 0; b <= nb; b++)
+			g->blocks[b].loop_pos = -1;
+		return;
+	}
+
+	/* headers by dominator-tree pre-order */
+	int32_t *by_pre = xmalloc((size_t)nl * sizeof *by_pre);
+	{
+		int32_t *slot = xmalloc((size_t)(nb + 1) * sizeof *slot);
+		for (int32_t i = 0; i <= nb; i++)
+			slot[i] = -1;
+		for (int32_t li = 0; li < nl; li++)
+			slot[g->blocks[g->loops[li].header].dom_pre] = li;
+		int32_t k = 0;
+		for (int32_t i = 0; i <= nb; i++)
+			if (slot[i] >= 0)
+				by_pre[k++] = slot[i];
+		free(slot);
+	}
+
+	int32_t *uf = xmalloc((size_t)nb * sizeof *uf);
+	int32_t *seen = xmalloc((size_t)nb * sizeof *seen); /* loop whose walk reached the block */
+	int32_t *work = xmalloc((size_t)nb * sizeof *work);
+	for (int32_t i = 0; i < nb; i++) {
+		uf[i] = i;
+		seen[i] = -1;
+	}
+	int32_t *nown = xcalloc((size_t)nl, sizeof *nown);
+	for (int32_t k = nl - 1; k >= 0; k--) { /* innermost first */
+		int32_t li = by_pre[k];
 		Loop *L = &g->loops[li];
-		memset(in, 0, (size_t)nb * sizeof *in);
-		in[L->header] = true;
-		int32_t sp = 0;
-		for (int32_t j = 0; j < L->nlatches; j++)
-			if (!in[L->latches[j]]) {
-				in[L->latches[j]] = true;
-				work[sp++] = L->latches[j];
+		int32_t h = L->header, sp = 0;
+		seen[h] = li;
+		g->blocks[h].loop = li;
+		nown[li]++;
+		for (int32_t j = 0; j < L->nlatches; j++) {
+			int32_t r = uf_find(uf, L->latches[j]);
+			if (r != h && seen[r] != li) {
+				seen[r] = li;
+				work[sp++] = r;
 			}
+		}
 		while (sp > 0) {
-			Block *b = &g->blocks[work[--sp]];
-			for (int32_t j = 0; j < b->npred; j++) {
-				int32_t p = b->pred[j];
-				if (!in[p] && g->blocks[p].reachable) {
-					in[p] = true;
-					work[sp++] = p;
+			int32_t y = work[--sp];
+			int32_t inner = loop_of_header[y];
+			if (inner >= 0) {
+				g->loops[inner].parent = li; /* y is the header of a maximal inner loop */
+			} else {
+				g->blocks[y].loop = li;
+				nown[li]++;
+			}
+			uf[y] = h;
+			const Block *by = &g->blocks[y];
+			for (int32_t j = 0; j < by->npred; j++) {
+				int32_t q = by->pred[j];
+				if (!g->blocks[q].reachable)
+					continue;
+				int32_t r = uf_find(uf, q);
+				if (r != h && seen[r] != li) {
+					seen[r] = li;
+					work[sp++] = r;
 				}
 			}
 		}
-		for (int32_t i = 0; i < nb; i++)
-			if (in[i]) {
-				L->blocks = xrealloc(L->blocks, (size_t)(L->nblocks + 1) * sizeof(int32_t));
-				L->blocks[L->nblocks++] = i;
-			}
 	}
-	/* nesting: the parent is the smallest other loop containing the header */
-	for (int32_t li = 0; li < g->nloops; li++) {
-		Loop *L = &g->loops[li];
-		int32_t best = -1;
-		for (int32_t lj = 0; lj < g->nloops; lj++) {
-			if (lj == li)
-				continue;
-			Loop *M = &g->loops[lj];
-			if (M->nblocks <= L->nblocks && !(M->nblocks == L->nblocks && lj > li))
-				continue;
-			if (!bsearch(&L->header, M->blocks, (size_t)M->nblocks, sizeof(int32_t), cmp_i32))
-				continue;
-			if (best < 0 || M->nblocks < g->loops[best].nblocks)
-				best = lj;
-		}
-		L->parent = best;
-	}
-	/* innermost loop of each block */
-	for (int32_t li = 0; li < g->nloops; li++) {
-		Loop *L = &g->loops[li];
-		for (int32_t j = 0; j < L->nblocks; j++) {
-			Block *b = &g->blocks[L->blocks[j]];
-			if (b->loop < 0 || g->loops[b->loop].nblocks > L->nblocks)
-				b->loop = li;
-		}
-	}
-	free(loop_of_header);
-	free(in);
+	free(uf);
+	free(seen);
 	free(work);
+
+	/* body sizes, innermost first */
+	for (int32_t li = 0; li < nl; li++)
+		g->loops[li].nblocks = g->loops[li].nown = nown[li];
+	for (int32_t k = nl - 1; k >= 0; k--) {
+		Loop *L = &g->loops[by_pre[k]];
+		if (L->parent >= 0)
+			g->loops[L->parent].nblocks += L->nblocks;
+	}
+	/* layout (Loop): each loop's offset within its parent's range (or among
+	** the outermost loops), children in ascending order of their headers;
+	** then absolute offsets, parents first */
+	int32_t *start = xmalloc((size_t)nl * sizeof *start);
+	int32_t *run = nown; /* per loop: where its next child goes, relative */
+	int32_t total = 0;
+	for (int32_t b = 0; b < nb; b++) {
+		int32_t li = loop_of_header[b];
+		if (li < 0)
+			continue;
+		int32_t par = g->loops[li].parent;
+		if (par < 0) {
+			start[li] = total;
+			total += g->loops[li].nblocks;
+		} else {
+			start[li] = run[par];
+			run[par] += g->loops[li].nblocks;
+		}
+	}
+	for (int32_t k = 0; k < nl; k++) {
+		int32_t li = by_pre[k];
+		Loop *L = &g->loops[li];
+		if (L->parent >= 0) {
+			start[li] += start[L->parent];
+			L->depth = g->loops[L->parent].depth + 1;
+		} else {
+			L->depth = 1;
+		}
+	}
+	g->loop_body = xmalloc((size_t)total * sizeof *g->loop_body);
+	for (int32_t li = 0; li < nl; li++) {
+		g->loops[li].blocks = g->loop_body + start[li];
+		run[li] = start[li];
+	}
+	for (int32_t b = 0; b <= nb; b++) {
+		Block *bb = &g->blocks[b];
+		bb->loop_pos = bb->loop >= 0 ? run[bb->loop]++ : -1;
+		if (bb->loop >= 0)
+			g->loop_body[bb->loop_pos] = b;
+	}
+	free(start);
+	free(by_pre);
+	free(nown);
+	free(loop_of_header);
 }
 
 Cfg *cfg_build(const Program *p)
@@ -250,42 +473,63 @@ Cfg *cfg_build(const Program *p)
 	X->first = X->last = -1;
 	X->idom = X->ipdom = X->loop = -1;
 
-	/* edges: a branch lists its fall-through successor first, then its target */
+	/* edges: a branch lists its fall-through successor first, then its
+	** target; every list lives in edge_store (at most 2 successors a block,
+	** predecessors counted first) */
+	int32_t nedges = 0;
+	g->edge_store = xmalloc((size_t)4 * (size_t)nb * sizeof *g->edge_store);
+	int32_t *succ_store = g->edge_store, *pred_store = g->edge_store + 2 * (size_t)nb;
 	for (b = 0; b < nb; b++) {
-		const Ins *last = &p->ins[g->blocks[b].last];
-		int32_t next = g->blocks[b].last + 1 < n ? g->block_of[g->blocks[b].last + 1] : -1;
+		Block *bb = &g->blocks[b];
+		const Ins *last = &p->ins[bb->last];
+		int32_t next = bb->last + 1 < n ? g->block_of[bb->last + 1] : -1;
+		bb->succ = succ_store + 2 * (size_t)b;
 		switch (last->op) {
 		case OP_BZ:
 		case OP_BNZ:
 			if (next >= 0)
-				add_edge(g, b, next);
+				bb->succ[bb->nsucc++] = next;
 			if (last->target >= 0)
-				add_edge(g, b, g->block_of[last->target]);
+				bb->succ[bb->nsucc++] = g->block_of[last->target];
 			break;
 		case OP_JUMP:
 			if (last->target >= 0)
-				add_edge(g, b, g->block_of[last->target]);
+				bb->succ[bb->nsucc++] = g->block_of[last->target];
 			break;
 		case OP_STOP:
 		case OP_EXIT:
-			add_edge(g, b, nb);
+			bb->succ[bb->nsucc++] = nb;
 			break;
 		default:
 			if (next >= 0)
-				add_edge(g, b, next);
+				bb->succ[bb->nsucc++] = next;
 			break;
 		}
+		/* predecessors, program order, each once */
+		for (int32_t k = 0; k < bb->nsucc; k++)
+			if (k == 0 || bb->succ[k] != bb->succ[0]) {
+				g->blocks[bb->succ[k]].npred++;
+				nedges++;
+			}
 	}
-	/* predecessors, program order, each once */
-	for (b = 0; b < nb; b++)
-		for (int32_t k = 0; k < g->blocks[b].nsucc; k++) {
-			int32_t s = g->blocks[b].succ[k];
-			Block *bs = &g->blocks[s];
-			if (bs->npred > 0 && bs->pred[bs->npred - 1] == b)
+	for (int32_t i = 0, off = 0; i <= nb; i++) {
+		g->blocks[i].pred = pred_store + off;
+		off += g->blocks[i].npred;
+		g->blocks[i].npred = 0;
+	}
+	for (b = 0; b < nb; b++) {
+		Block *bb = &g->blocks[b];
+		for (int32_t k = 0; k < bb->nsucc; k++) {
+			Block *bs = &g->blocks[bb->succ[k]];
+			if (k > 0 && bb->succ[k] == bb->succ[0]) {
+				bb->succ_phi[k] = bb->succ_phi[0];
 				continue;
-			bs->pred = xrealloc(bs->pred, (size_t)(bs->npred + 1) * sizeof(int32_t));
+			}
+			bb->succ_phi[k] = bs->npred;
 			bs->pred[bs->npred++] = b;
 		}
+	}
+	(void)nedges;
 
 	/* forward walk and dominators */
 	int32_t **succ = xmalloc((size_t)(nb + 1) * sizeof *succ);
@@ -318,21 +562,22 @@ Cfg *cfg_build(const Program *p)
 	walk(nb + 1, nb, pred, npred, &bw);
 	int32_t *xin = NULL; /* extra predecessors of the exit */
 	int32_t nxin = 0, xcap = 0;
+	int32_t *xsucc = NULL; /* their successor lists with the exit added, 3 a block */
 	for (b = 0; b < nb; b++)
 		if (bw.num[b] < 0)
 			VEC_PUSH(xin, nxin, xcap, b);
 	if (nxin > 0) {
-		/* rebuild the exit's predecessor list and the successor lists used
-		** by the reverse walk (the exit's "successors" in reverse are its preds) */
+		/* the exit's predecessor list and the successor lists used by the
+		** reverse walk (in reverse, the exit's "successors" are its preds) */
 		int32_t *xp = xmalloc((size_t)(npred[nb] + nxin) * sizeof *xp);
 		if (npred[nb] > 0)
 			memcpy(xp, pred[nb], (size_t)npred[nb] * sizeof *xp);
 		memcpy(xp + npred[nb], xin, (size_t)nxin * sizeof *xp);
 		pred[nb] = xp;
 		npred[nb] += nxin;
+		xsucc = xmalloc((size_t)3 * (size_t)nxin * sizeof *xsucc);
 		for (int32_t j = 0; j < nxin; j++) {
-			int32_t v = xin[j];
-			int32_t *s = xmalloc((size_t)(nsucc[v] + 1) * sizeof *s);
+			int32_t v = xin[j], *s = xsucc + 3 * (size_t)j;
 			memcpy(s, succ[v], (size_t)nsucc[v] * sizeof *s);
 			s[nsucc[v]] = nb;
 			succ[v] = s;
@@ -346,11 +591,9 @@ Cfg *cfg_build(const Program *p)
 	for (b = 0; b < nb; b++)
 		g->blocks[b].ipdom = ipdom[b];
 	walk_free(&bw);
-	if (nxin > 0) {
+	if (nxin > 0)
 		free(pred[nb]);
-		for (int32_t j = 0; j < nxin; j++)
-			free(succ[xin[j]]);
-	}
+	free(xsucc);
 	free(xin);
 	free(idom);
 	free(ipdom);
@@ -359,6 +602,8 @@ Cfg *cfg_build(const Program *p)
 	free(pred);
 	free(npred);
 
+	number_tree(g, false);
+	number_tree(g, true);
 	find_loops(g);
 
 	/* GSA groups and μ operand selection */
@@ -393,16 +638,13 @@ void cfg_free(Cfg *g)
 {
 	if (!g)
 		return;
-	for (int32_t b = 0; b <= g->nblocks && g->blocks; b++) {
-		free(g->blocks[b].succ);
-		free(g->blocks[b].pred);
+	for (int32_t b = 0; b <= g->nblocks && g->blocks; b++)
 		free(g->blocks[b].mu_index);
-	}
-	for (int32_t l = 0; l < g->nloops; l++) {
-		free(g->loops[l].blocks);
+	for (int32_t l = 0; l < g->nloops; l++)
 		free(g->loops[l].latches);
-	}
 	free(g->loops);
+	free(g->loop_body);
+	free(g->edge_store);
 	free(g->blocks);
 	free(g->block_of);
 	free(g->rpo);
@@ -422,23 +664,29 @@ bool cfg_dominates(const Cfg *g, int32_t a, int32_t b)
 {
 	if (a == b)
 		return true;
-	if (!g->blocks[b].reachable)
+	const Block *ba = &g->blocks[a], *bb = &g->blocks[b];
+	if (!bb->reachable || ba->dom_pre < 0)
 		return false;
-	for (int32_t v = g->blocks[b].idom; v >= 0; v = g->blocks[v].idom)
-		if (v == a)
-			return true;
-	return false;
+	return ba->dom_pre <= bb->dom_pre && bb->dom_pre <= ba->dom_last;
 }
 
 bool cfg_postdominates(const Cfg *g, int32_t a, int32_t b)
 {
 	if (a == b || a == g->nblocks)
 		return true;
-	for (int32_t v = b < g->nblocks ? g->blocks[b].ipdom : -1; v >= 0 && v != g->nblocks;
-	     v = g->blocks[v].ipdom)
-		if (v == a)
-			return true;
-	return false;
+	if (b == g->nblocks)
+		return false;
+	const Block *ba = &g->blocks[a], *bb = &g->blocks[b];
+	if (ba->pdom_pre < 0 || bb->pdom_pre < 0)
+		return false;
+	return ba->pdom_pre <= bb->pdom_pre && bb->pdom_pre <= ba->pdom_last;
+}
+
+bool cfg_loop_contains(const Cfg *g, int32_t l, int32_t b)
+{
+	const Loop *L = &g->loops[l];
+	int32_t pos = g->blocks[b].loop_pos, off = (int32_t)(L->blocks - g->loop_body);
+	return pos >= off && pos < off + L->nblocks;
 }
 
 int32_t cfg_ipdom_pc(const Cfg *g, int32_t pc)
@@ -449,10 +697,12 @@ int32_t cfg_ipdom_pc(const Cfg *g, int32_t pc)
 
 int32_t cfg_phi_index(const Cfg *g, int32_t block, int32_t pred)
 {
-	const Block *b = &g->blocks[block];
-	for (int32_t j = 0; j < b->npred; j++)
-		if (b->pred[j] == pred)
-			return j;
+	if (pred < 0 || pred >= g->nblocks)
+		return -1;
+	const Block *q = &g->blocks[pred];
+	for (int32_t k = 0; k < q->nsucc; k++)
+		if (q->succ[k] == block)
+			return q->succ_phi[k];
 	return -1;
 }
 
@@ -495,17 +745,52 @@ static void print_block_list(Buf *out, const Cfg *g, const int32_t *v, int32_t n
 	}
 }
 
-static void print_tree(Buf *out, const Cfg *g, bool post, int32_t root, int depth)
+/* Trees are indented two columns a level down to TREE_INDENT_CAP levels;
+** deeper lines stay at that indentation and state their depth, so the
+** output is linear in the number of blocks however deep the tree is. */
+#define TREE_INDENT_CAP 16
+
+static void print_tree(Buf *out, const Cfg *g, bool post)
 {
-	for (int i = 0; i < depth; i++)
-		buf_puts(out, "  ");
-	buf_puts(out, "  ");
-	print_block_name(out, g, root);
-	buf_putc(out, '\n');
-	for (int32_t b = 0; b < g->nblocks; b++) {
-		int32_t parent = post ? g->blocks[b].ipdom : g->blocks[b].idom;
-		if (parent == root && b != root)
-			print_tree(out, g, post, b, depth + 1);
+	int32_t n = g->nblocks + 1, root = post ? g->nblocks : 0;
+	int32_t *parent = xmalloc((size_t)n * sizeof *parent);
+	int32_t *order = xmalloc((size_t)n * sizeof *order);
+	int32_t *depth = xmalloc((size_t)n * sizeof *depth);
+	for (int32_t b = 0; b < n; b++)
+		parent[b] = post ? g->blocks[b].ipdom : g->blocks[b].idom;
+	int32_t count = tree_preorder(n, parent, root, order, depth, NULL);
+	for (int32_t i = 0; i < count; i++) {
+		int32_t b = order[i], d = depth[b];
+		for (int32_t k = 0; k <= (d < TREE_INDENT_CAP ? d : TREE_INDENT_CAP); k++)
+			buf_puts(out, "  ");
+		print_block_name(out, g, b);
+		if (d > TREE_INDENT_CAP)
+			buf_printf(out, "  (depth %d)", d);
+		buf_putc(out, '\n');
+	}
+	free(parent);
+	free(order);
+	free(depth);
+}
+
+/* A loop's body as its own blocks and its inner loops (an inner loop stands
+** for all its blocks), in ascending order of block (an inner loop's:
+** its header). The inner loops follow the own blocks in Loop.blocks. */
+static void print_loop_body(Buf *out, const Cfg *g, const Loop *L)
+{
+	int32_t i = 0, pos = L->nown;
+	bool first = true;
+	while (i < L->nown || pos < L->nblocks) {
+		int32_t inner = pos < L->nblocks ? g->blocks[L->blocks[pos]].loop : -1;
+		if (!first)
+			buf_putc(out, ' ');
+		first = false;
+		if (inner >= 0 && (i == L->nown || g->loops[inner].header < L->blocks[i])) {
+			buf_printf(out, "L%d", inner);
+			pos += g->loops[inner].nblocks;
+		} else {
+			print_block_name(out, g, L->blocks[i++]);
+		}
 	}
 }
 
@@ -572,7 +857,7 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 	}
 
 	buf_puts(out, "\ndominator tree:\n");
-	print_tree(out, g, false, 0, 0);
+	print_tree(out, g, false);
 	for (int32_t b = 1; b < g->nblocks; b++)
 		if (!g->blocks[b].reachable) {
 			buf_puts(out, "  ");
@@ -580,7 +865,7 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 			buf_puts(out, " (unreachable)\n");
 		}
 	buf_puts(out, "\npost-dominator tree:\n");
-	print_tree(out, g, true, g->nblocks, 0);
+	print_tree(out, g, true);
 
 	buf_puts(out, "\nbranches (reconvergence point = immediate post-dominator):\n");
 	bool any = false;
@@ -611,18 +896,15 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 		buf_puts(out, "  (none)\n");
 	for (int32_t l = 0; l < g->nloops; l++) {
 		const Loop *L = &g->loops[l];
-		int depth = 1;
-		for (int32_t q = L->parent; q >= 0; q = g->loops[q].parent)
-			depth++;
 		buf_printf(out, "  L%d  header ", l);
 		print_block_name(out, g, L->header);
 		buf_puts(out, " (");
 		ir_print_where(out, p, g->blocks[L->header].first);
 		buf_puts(out, ")  body ");
-		print_block_list(out, g, L->blocks, L->nblocks);
+		print_loop_body(out, g, L);
 		buf_puts(out, "  latches ");
 		print_block_list(out, g, L->latches, L->nlatches);
-		buf_printf(out, "  depth %d", depth);
+		buf_printf(out, "  depth %d", L->depth);
 		if (L->parent >= 0)
 			buf_printf(out, "  parent L%d", L->parent);
 		buf_putc(out, '\n');

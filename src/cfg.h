@@ -17,7 +17,8 @@
 typedef struct Block {
 	int32_t first, last;  /* instruction range, inclusive */
 	int32_t *succ;        /* successors (virtual exit = Cfg.nblocks); branch: [fall-through, target] */
-	int32_t nsucc;
+	int32_t nsucc;        /* at most 2 */
+	int32_t succ_phi[2];  /* position of this block among succ[k]'s predecessors */
 	int32_t *pred;        /* predecessors, in program order, each once */
 	int32_t npred;
 	int32_t idom;         /* immediate dominator; -1 for the entry and unreachable blocks */
@@ -30,15 +31,30 @@ typedef struct Block {
 	int32_t loop;         /* innermost loop containing the block, or -1 */
 	int32_t *mu_index;    /* for a loop header: per predecessor (same order as pred), the μ
 	                      ** operand the edge selects (0 entry, k the k-th back edge); else NULL */
+	int32_t loop_pos;     /* position in Cfg.loop_body (cfg_loop_contains), -1 outside loops */
+	/* pre-order number and the last pre-order number of the subtree, in the
+	** dominator tree and in the post-dominator tree (rooted at the virtual
+	** exit): a dominates b iff dom_pre[a] <= dom_pre[b] <= dom_last[a].
+	** -1 for blocks not in the tree (unreachable ones in the dominator tree). */
+	int32_t dom_pre, dom_last, pdom_pre, pdom_last;
 } Block;
 
+/* Natural loops, one per header (back edges u → h, h dominating u, share
+** their loop). Two loops are disjoint or nested. The bodies are laid out
+** in one array (Cfg.loop_body) so that every loop's body is a contiguous
+** range of it: the loop's own blocks (those in no inner loop) ascending,
+** the header among them, then the body of each inner loop, in ascending
+** order of their headers. So the bodies take linear space however deep
+** loops nest. */
 typedef struct Loop {
 	int32_t header;
-	int32_t *blocks;      /* body, ascending, header included */
+	int32_t *blocks;      /* body (points into Cfg.loop_body): own blocks, then inner loops */
 	int32_t nblocks;
+	int32_t nown;         /* blocks[0..nown-1]: the blocks in no inner loop, ascending */
 	int32_t *latches;     /* sources of the back edges, in program order */
 	int32_t nlatches;
 	int32_t parent;       /* enclosing loop or -1 */
+	int32_t depth;        /* 1 for an outermost loop, parent's depth + 1 inside */
 } Loop;
 
 typedef struct Cfg {
@@ -49,6 +65,8 @@ typedef struct Cfg {
 	int32_t nrpo;
 	Loop *loops;
 	int32_t nloops;
+	int32_t *loop_body;   /* storage of the loop bodies (Loop.blocks) */
+	int32_t *edge_store;  /* storage of the successor and predecessor lists */
 } Cfg;
 
 Cfg *cfg_build(const Program *p);
@@ -57,11 +75,13 @@ void cfg_free(Cfg *g);
 bool cfg_is_block_start(const Cfg *g, int32_t pc);
 bool cfg_dominates(const Cfg *g, int32_t a, int32_t b);     /* block a dominates block b */
 bool cfg_postdominates(const Cfg *g, int32_t a, int32_t b); /* a post-dominates b (a may be the exit) */
+/* Block b lies in loop l (in its body, inner loops included). O(1). */
+bool cfg_loop_contains(const Cfg *g, int32_t l, int32_t b);
 /* Reconvergence point of the branch at pc: the first instruction of the
 ** immediate post-dominator of its block, or -1 for the virtual exit. */
 int32_t cfg_ipdom_pc(const Cfg *g, int32_t pc);
 /* Index of the φ operand for the edge pred → block (position of pred among
-** the block's predecessors), or -1. */
+** the block's predecessors), or -1. O(1). */
 int32_t cfg_phi_index(const Cfg *g, int32_t block, int32_t pred);
 /* Index of the μ operand for the edge pred → block: 0 for entry edges,
 ** k for the k-th back edge (an edge from a block the header dominates). */
@@ -70,7 +90,10 @@ int32_t cfg_mu_index(const Cfg *g, int32_t block, int32_t pred);
 int32_t cfg_mu_arity(const Cfg *g, int32_t block);
 
 /* `musimd cfg`: blocks, edges, dominator and post-dominator trees, the
-** immediate post-dominator of each branch, loops. */
+** immediate post-dominator of each branch, loops. The output is linear in
+** the size of the graph: trees are indented by depth up to a cap, beyond
+** which each line states its depth; a loop's body lists its own blocks and
+** names its inner loops. */
 void cfg_print(Buf *b, const Program *p, const Cfg *g);
 void cfg_print_dot(Buf *b, const Program *p, const Cfg *g);
 

@@ -134,36 +134,78 @@ static int32_t check_watches(Dbg *s, int32_t wi, char **detail)
 
 /* ---- checkpoints and history ------------------------------------------------------ */
 
+/* Memory accounting: what the session keeps beside its machine (the
+** checkpoints, the recorded schedule) is charged to the machine's
+** --max-memory budget, so a long session stays within it: checkpoints are
+** thinned before the budget is exceeded, and the machine stops at the
+** limit counting them. */
+static void charge(Dbg *s)
+{
+	if (s->m)
+		s->m->outside_bytes = s->ckbytes + (uint64_t)s->caphist * sizeof *s->hist;
+}
+
+static void drop_checkpoint(Dbg *s, int32_t i)
+{
+	if (s->ck[i])
+		s->ckbytes -= sem_bytes(s->ck[i]);
+	sem_free(s->ck[i]);
+	s->ck[i] = NULL;
+}
+
 static void drop_checkpoints_after(Dbg *s, uint64_t step)
 {
 	while (s->nck > 1 && s->ckstep[s->nck - 1] > step)
-		sem_free(s->ck[--s->nck]);
+		drop_checkpoint(s, --s->nck);
+	charge(s);
 }
 
-/* Keep a clone every `interval` steps; when the table is full, keep every
-** other one and double the interval. */
+/* Keep every other checkpoint (the initial state stays) and double the
+** interval. */
+static void thin_checkpoints(Dbg *s)
+{
+	int32_t j = 1;
+	for (int32_t i = 1; i < s->nck; i++) {
+		if (s->ckstep[i] % (2 * s->interval) == 0) {
+			s->ck[j] = s->ck[i];
+			s->ckstep[j++] = s->ckstep[i];
+		} else {
+			drop_checkpoint(s, i);
+		}
+	}
+	s->nck = j;
+	s->interval *= 2;
+	charge(s);
+}
+
+/* Whether a copy of `bytes` more fits the budget beside the machine and
+** what the session keeps. */
+static bool fits(const Dbg *s, uint64_t bytes)
+{
+	uint64_t used = sem_bytes(s->m) + s->m->outside_bytes;
+	return used <= s->m->opt.max_memory && bytes <= s->m->opt.max_memory - used;
+}
+
+/* Keep a clone every `interval` steps; when the table is full, or when the
+** clone would not fit the memory budget, keep every other one and double
+** the interval (without room even then, going back replays from the start). */
 static void maybe_checkpoint(Dbg *s)
 {
 	uint64_t k = s->m->steps;
 	if (k % s->interval != 0 || k <= s->ckstep[s->nck - 1])
 		return;
-	if (s->nck == DBG_MAX_CHECKPOINTS + 1) {
-		int32_t j = 1;
-		for (int32_t i = 1; i < s->nck; i++) {
-			if (s->ckstep[i] % (2 * s->interval) == 0) {
-				s->ck[j] = s->ck[i];
-				s->ckstep[j++] = s->ckstep[i];
-			} else {
-				sem_free(s->ck[i]);
-			}
-		}
-		s->nck = j;
-		s->interval *= 2;
+	uint64_t cost = sem_bytes(s->m);
+	while (s->nck == DBG_MAX_CHECKPOINTS + 1 || (s->nck > 1 && !fits(s, cost))) {
+		thin_checkpoints(s);
 		if (k % s->interval != 0)
 			return;
 	}
+	if (!fits(s, cost))
+		return;
 	s->ck[s->nck] = sem_clone(s->m);
+	s->ckbytes += cost;
 	s->ckstep[s->nck++] = k;
+	charge(s);
 }
 
 static void record(Dbg *s, uint64_t step, int32_t w)
@@ -171,23 +213,42 @@ static void record(Dbg *s, uint64_t step, int32_t w)
 	if (step >= s->caphist) {
 		s->caphist = s->caphist ? 2 * s->caphist : 1024;
 		s->hist = xrealloc(s->hist, (size_t)s->caphist * sizeof *s->hist);
+		charge(s);
 	}
 	s->hist[step] = w;
 	if (step + 1 > s->nhist)
 		s->nhist = step + 1;
 }
 
-/* The state after `target` steps of the recorded schedule (target ≤ nhist). */
-static Machine *rebuild(const Dbg *s, uint64_t target, DbgStepHook hook, void *ctx)
+/* The initial state: a copy of the checkpoint, or built again when the
+** copy did not fit the memory budget. */
+static Machine *initial_state(const Dbg *s)
+{
+	if (s->ck[0])
+		return sem_clone(s->ck[0]);
+	Diags d;
+	diag_init(&d, "", NULL, 0);
+	Machine *m = sem_new(s->prog, &s->opt, &d); /* it was built once: it builds again */
+	diag_free(&d);
+	return m;
+}
+
+/* The state after `target` steps of the recorded schedule (target ≤ nhist),
+** from the last checkpoint at or before `from` (the hook sees the steps
+** after it); `outside` is charged to its budget beside what the session
+** keeps. Stops early at an interrupt (when stoppable) or a failure. */
+static Machine *rebuild(const Dbg *s, uint64_t from, uint64_t target, uint64_t outside, bool stoppable,
+                        DbgStepHook hook, void *ctx)
 {
 	int32_t i = s->nck - 1;
-	if (hook)
-		i = 0; /* the hook wants every step from the start */
-	while (i > 0 && s->ckstep[i] > target)
+	while (i > 0 && s->ckstep[i] > from)
 		i--;
-	Machine *m = sem_clone(s->ck[i]);
+	Machine *m = i > 0 ? sem_clone(s->ck[i]) : initial_state(s);
+	m->outside_bytes = s->ckbytes + (uint64_t)s->caphist * sizeof *s->hist + outside;
 	StepInfo info;
 	for (uint64_t k = s->ckstep[i]; k < target && m->status == SEM_RUNNING; k++) {
+		if (stoppable && s->interrupt && *s->interrupt)
+			break;
 		int32_t w = s->hist[k];
 		sem_step(m, w, &info);
 		sem_advance(m, w);
@@ -208,9 +269,13 @@ Dbg *dbg_new(const Program *p, const SemOptions *opt, Diags *d)
 	s->prog = p;
 	s->opt = *opt;
 	s->m = m;
-	s->ck[0] = sem_clone(m);
 	s->ckstep[0] = 0;
 	s->nck = 1;
+	if (fits(s, sem_bytes(m))) { /* else the initial state is built again when needed */
+		s->ck[0] = sem_clone(m);
+		s->ckbytes = sem_bytes(m);
+	}
+	charge(s);
 	s->interval = DBG_FIRST_INTERVAL;
 	s->forced_warp = -1;
 	s->next_id = 1;
@@ -223,7 +288,7 @@ void dbg_free(Dbg *s)
 		return;
 	sem_free(s->m);
 	for (int32_t i = 0; i < s->nck; i++)
-		sem_free(s->ck[i]);
+		drop_checkpoint(s, i);
 	for (int32_t i = 0; i < s->npoints; i++)
 		point_forget(&s->points[i]);
 	free(s->points);
@@ -234,10 +299,13 @@ void dbg_free(Dbg *s)
 void dbg_restart(Dbg *s)
 {
 	sem_free(s->m);
+	s->m = NULL;
 	drop_checkpoints_after(s, 0);
-	s->m = sem_clone(s->ck[0]);
+	s->m = initial_state(s);
 	s->nhist = 0;
 	s->interval = DBG_FIRST_INTERVAL;
+	s->failed_attempt = false;
+	charge(s);
 	snapshot_all(s);
 }
 
@@ -276,6 +344,7 @@ static bool step1(Dbg *s, DbgStepHook hook, void *ctx, DbgStop *stop)
 	}
 	if (w < 0) {
 		sem_schedule(m); /* records the deadlock */
+		s->failed_attempt = true;
 		*stop = stop_of_status(m, stop->steps);
 		return false;
 	}
@@ -288,6 +357,7 @@ static bool step1(Dbg *s, DbgStepHook hook, void *ctx, DbgStop *stop)
 	StepInfo info;
 	sem_step(m, w, &info);
 	if (m->steps == before) {
+		s->failed_attempt = true;
 		*stop = stop_of_status(m, stop->steps); /* stuck: the state is unchanged */
 		return false;
 	}
@@ -415,9 +485,10 @@ DbgStop dbg_next(Dbg *s, DbgStepHook hook, void *ctx)
 
 static void move_to(Dbg *s, uint64_t target)
 {
-	Machine *m = rebuild(s, target, NULL, NULL);
+	/* the current state goes first: the two never coexist */
 	sem_free(s->m);
-	s->m = m;
+	s->m = rebuild(s, target, target, 0, false, NULL, NULL);
+	s->failed_attempt = false;
 	snapshot_all(s);
 }
 
@@ -425,17 +496,13 @@ DbgStop dbg_back(Dbg *s, uint64_t n)
 {
 	uint64_t now = s->m->steps;
 	bool failed = s->m->status != SEM_RUNNING && s->m->status != SEM_OK;
-	if (failed) {
-		/* an attempt that failed (stuck, step limit) made no step: the
-		** first step back undoes just the failure. A failure that came
-		** with a step (a deadlock found after it) is undone with the step. */
-		Machine *before = rebuild(s, now, NULL, NULL);
-		if (before->status == SEM_RUNNING && n > 0)
-			n--;
-		else
-			failed = false;
-		sem_free(before);
-	}
+	/* an attempt that failed (stuck, step limit, deadlock) made no step: the
+	** first step back undoes just the failure. A failure that came with a
+	** step (a race under --races=error) is undone with the step. */
+	if (failed && s->failed_attempt && n > 0)
+		n--;
+	else
+		failed = false;
 	uint64_t k = n < now ? n : now;
 	if (k == 0 && !failed)
 		return (DbgStop){STOP_START, -1, 0, NULL};
@@ -455,10 +522,14 @@ DbgStop dbg_goto(Dbg *s, uint64_t step, DbgStepHook hook, void *ctx)
 	return dbg_step(s, step - now, hook, ctx);
 }
 
-void dbg_replay(const Dbg *s, DbgStepHook hook, void *ctx)
+bool dbg_replay(const Dbg *s, uint64_t from, DbgStepHook hook, void *ctx)
 {
-	Machine *m = rebuild(s, s->m->steps, hook, ctx);
+	uint64_t to = s->m->steps;
+	/* the copy replays beside the machine: it counts towards the budget */
+	Machine *m = rebuild(s, from ? from - 1 : 0, to, sem_bytes(s->m), true, hook, ctx);
+	bool all = m->steps == to;
 	sem_free(m);
+	return all;
 }
 
 /* ---- points ----------------------------------------------------------------------- */

@@ -9,7 +9,9 @@
 ** is deterministic given the state and the warp, so the replayed states are
 ** the ones passed through. Checkpoints are thinned as a run grows (at most
 ** DBG_MAX_CHECKPOINTS), so memory stays bounded and going back costs at
-** most one checkpoint interval of steps.
+** most one checkpoint interval of steps. The checkpoints and the recorded
+** schedule count against the machine's --max-memory budget
+** (Machine.outside_bytes): they are thinned before it is exceeded.
 **
 ** Stepping stops at breakpoints (before the instruction at a label or line
 ** issues) and watchpoints (after a step that changed a variable in some
@@ -74,7 +76,9 @@ typedef struct Dbg {
 	Machine *ck[DBG_MAX_CHECKPOINTS + 1];
 	uint64_t ckstep[DBG_MAX_CHECKPOINTS + 1];
 	int32_t nck;
+	uint64_t ckbytes;         /* sem_bytes of the checkpoints */
 	uint64_t interval;        /* steps between checkpoints */
+	bool failed_attempt;      /* the machine failed on a step it did not make */
 	int32_t forced_warp;      /* -1: the round-robin scheduler picks */
 	DbgPoint *points;
 	int32_t npoints, cappoints, next_id;
@@ -113,9 +117,12 @@ DbgStop dbg_back(Dbg *s, uint64_t n);
 /* To the state after exactly `step` steps (back, or forward along the
 ** recorded schedule and then the scheduler). */
 DbgStop dbg_goto(Dbg *s, uint64_t step, DbgStepHook hook, void *ctx);
-/* Replay steps 1..m->steps from the initial state on a copy, calling hook
-** for each (the grid, the trace so far); the session is not changed. */
-void dbg_replay(const Dbg *s, DbgStepHook hook, void *ctx);
+/* Replay the steps so far on a copy, from the last checkpoint before step
+** `from`, calling hook for each (the grid, the trace so far; the hook sees
+** the steps before `from` back to that checkpoint too); the session is not
+** changed. False when the replay stopped early: an interrupt, or the copy
+** would exceed the memory budget beside the session. */
+bool dbg_replay(const Dbg *s, uint64_t from, DbgStepHook hook, void *ctx);
 
 /* Points. Returns the new id. */
 int32_t dbg_break(Dbg *s, int32_t pc);

@@ -25,8 +25,13 @@ void diag_free(Diags *d)
 
 void diag_vadd(Diags *d, Severity sev, Loc loc, const char *fmt, va_list ap)
 {
+	/* the notes of an error that is not shown go with it */
+	if (sev == SEV_NOTE && d->dropping)
+		return;
+	d->dropping = false;
 	if (sev == SEV_ERROR && d->max_errors > 0 && d->nerrors >= d->max_errors) {
 		d->dropped = true;
+		d->dropping = true;
 		d->nerrors++;
 		return;
 	}
@@ -50,20 +55,23 @@ void diag_add(Diags *d, Severity sev, Loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int diag_cmp(const Diag *a, const Diag *b)
-{
-	if (a->loc.line != b->loc.line)
-		return a->loc.line < b->loc.line ? -1 : 1;
-	if (a->loc.col != b->loc.col)
-		return a->loc.col < b->loc.col ? -1 : 1;
-	return 0;
-}
-
 /* A note belongs to the diagnostic before it: sort groups (an error or
-** warning and its notes) by the position of their head, stably. */
+** warning and its notes) by the position of their head, stably (ties keep
+** the order of the heads). */
 typedef struct Group {
+	int32_t line, col;
 	int first, n;
 } Group;
+
+static int group_cmp(const void *x, const void *y)
+{
+	const Group *a = x, *b = y;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	return (a->first > b->first) - (a->first < b->first);
+}
 
 void diag_sort(Diags *d)
 {
@@ -75,18 +83,10 @@ void diag_sort(Diags *d)
 		if (d->v[i].sev == SEV_NOTE && ng > 0)
 			g[ng - 1].n++;
 		else
-			g[ng++] = (Group){i, 1};
+			g[ng++] = (Group){d->v[i].loc.line, d->v[i].loc.col, i, 1};
 	}
-	/* insertion sort of the groups: stable, and lists are short */
-	for (int i = 1; i < ng; i++) {
-		Group x = g[i];
-		int j = i;
-		while (j > 0 && diag_cmp(&d->v[g[j - 1].first], &d->v[x.first]) > 0) {
-			g[j] = g[j - 1];
-			j--;
-		}
-		g[j] = x;
-	}
+	/* O(n log n): a file can have tens of thousands of warnings */
+	qsort(g, (size_t)ng, sizeof *g, group_cmp);
 	Diag *v = xmalloc((size_t)d->n * sizeof *v);
 	int k = 0;
 	for (int i = 0; i < ng; i++)
@@ -128,6 +128,10 @@ Loc diag_locate(const char *src, size_t srclen, int32_t off, int32_t len)
 	return l;
 }
 
+/* Source lines longer than this (bytes) are shown cut to a window around
+** the caret, with "..." where they were cut. */
+#define DIAG_LINE_MAX 160
+
 static const char *sev_name(Severity s)
 {
 	switch (s) {
@@ -147,17 +151,29 @@ void diag_render_one(Buf *out, const char *path, const char *src, size_t srclen,
 	if (!src || loc.line <= 0 || loc.off < 0 || (size_t)loc.off > srclen)
 		return;
 	/* the source line holding loc.off */
-	size_t ls = (size_t)loc.off, le = (size_t)loc.off;
+	size_t off = (size_t)loc.off, ls = off, le = off;
 	while (ls > 0 && src[ls - 1] != '\n')
 		ls--;
 	while (le < srclen && src[le] != '\n' && src[le] != '\r')
 		le++;
-	buf_printf(out, "%5d | ", loc.line);
-	for (size_t i = ls; i < le; i++)
+	/* of a long line (a 10 MB literal), a window around the caret */
+	size_t ws = ls, we = le;
+	if (le - ls > DIAG_LINE_MAX) {
+		if (off - ls > DIAG_LINE_MAX / 4)
+			ws = off - DIAG_LINE_MAX / 4;
+		while (ws < off && ((unsigned char)src[ws] & 0xC0) == 0x80)
+			ws++;
+		we = ws + DIAG_LINE_MAX < le ? ws + DIAG_LINE_MAX : le;
+		while (we > off && we < le && ((unsigned char)src[we] & 0xC0) == 0x80)
+			we--;
+	}
+	const char *cut = ws > ls ? "..." : "";
+	buf_printf(out, "%5d | %s", loc.line, cut);
+	for (size_t i = ws; i < we; i++)
 		buf_putc(out, src[i] ? src[i] : ' ');
-	buf_puts(out, "\n      | ");
+	buf_printf(out, "%s\n      | %s", we < le ? "..." : "", *cut ? "   " : "");
 	/* caret line: copy tabs so the caret lines up whatever the tab width */
-	for (size_t i = ls; i < (size_t)loc.off; i++) {
+	for (size_t i = ws; i < off; i++) {
 		unsigned char c = (unsigned char)src[i];
 		if (c == '\t')
 			buf_putc(out, '\t');
@@ -165,10 +181,10 @@ void diag_render_one(Buf *out, const char *path, const char *src, size_t srclen,
 			buf_putc(out, ' ');
 	}
 	buf_putc(out, '^');
-	size_t end = (size_t)loc.off + (loc.len > 0 ? (size_t)loc.len : 1);
-	if (end > le)
-		end = le;
-	for (size_t i = (size_t)loc.off + 1; i < end; i++)
+	size_t end = off + (loc.len > 0 ? (size_t)loc.len : 1);
+	if (end > we)
+		end = we;
+	for (size_t i = off + 1; i < end; i++)
 		if (((unsigned char)src[i] & 0xC0) != 0x80)
 			buf_putc(out, '~');
 	buf_putc(out, '\n');

@@ -40,6 +40,7 @@ typedef struct Diags {
 	int nerrors, nwarnings;
 	int max_errors; /* 0: unlimited; after that many errors, further ones are dropped */
 	bool dropped;   /* some errors were dropped */
+	bool dropping;  /* the last error was dropped: so are its notes */
 } Diags;
 
 void diag_init(Diags *d, const char *path, const char *src, size_t srclen);

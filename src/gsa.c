@@ -1,34 +1,58 @@
 /*
-** gsa.c — gated SSA construction (analyses.md §1; Sampaio 2013 §3.3, after
-** Tu & Padua 1995: "γ and η functions exist at the post-dominator of the
-** branch that controls them").
+** gsa.c — gated SSA construction for every reducible CFG (analyses.md §1,
+** docs/analyses.md §1; Sampaio 2013 §3.3 after Tu & Padua 1995: "γ and η
+** functions exist at the post-dominator of the branch that controls them").
 **
 ** Two phases, each ending in program text that the front end re-parses
-** (so the result is re-parsable by construction and gets its own CFG):
+** (so the result is re-parsable by construction and gets its own CFG);
+** every emitted instruction remembers the instruction of the user's file it
+** comes from, and the result is given that file's text and locations, so
+** that reports name the user's lines (a derived instruction names the line
+** it was derived from).
 **
-** A. Join blocks. Every conditional branch B whose immediate post-dominator
-**    J starts with the syncs that pop the branches reconverging there gets a
-**    join block N_B of its own: the edges into J from B's influence region
-**    (the blocks between B and J) are redirected to N_B, and N_B flows into
-**    the join block of the innermost enclosing branch with the same J, the
-**    outermost into the rest of J. The k leading syncs of J become the
-**    syncs of the join blocks (a path crosses as many join blocks as J had
-**    syncs, checked). A J whose syncs do not match its branches this way is
-**    left alone: its merges stay plain φs, which the analyses treat as
-**    divergent.
+** A. Restructuring.
+**    - Join blocks (the papers' structured programs): every conditional
+**      branch B whose immediate post-dominator J starts with the syncs that
+**      pop the branches reconverging there gets a join block N_B of its
+**      own: the edges into J from B's influence region (the blocks between
+**      B and J) are redirected to N_B, and N_B flows into the join block of
+**      the innermost enclosing branch with the same J, the outermost into
+**      the rest of J. The k leading syncs of J become the syncs of the join
+**      blocks. A J whose syncs do not match its branches this way (a path
+**      crosses a different number of syncs, regions that are not single
+**      entry — a short-circuit's shared target —, a loop with several
+**      exits) is left alone: its merges are gated in phase B.
+**    - Exit blocks: every edge that leaves a loop and is not already the
+**      edge into a loop-exit join block gets a block of its own on the edge
+**      (`exitN: jump TARGET`) when a value assigned in the loop is live
+**      there, to hold the η of that exit.
 ** B. SSA (Cytron et al.: φ at the iterated dominance frontier, pruned by
-**    liveness; renaming along the dominator tree), where a loop's exit join
-**    block also defines every variable that is assigned in the loop and live
-**    after it (η), and then gating: a φ at a loop header becomes μ (entry
-**    operand first), a φ at the join block of an if-then(-else) becomes
-**    γ(p, o1, o2) with o1 the value of the side taken where p ≠ 0, and the
-**    join block's sync disappears (γ and η are implicit syncs, semantics.md
-**    §4). Versions are named x.0, x.1, ... in the order of their definitions
-**    in the output, as the papers name them (d0 = 0, d1 = μ(d0, d2) in
-**    sumTriangle); a merge operand on a path where x was never assigned is
-**    x.undef, a variable no instruction assigns: GSA copies of it stay
-**    unassigned (semantics.md §4), so the program fails exactly where the
-**    original would, and the analyses treat it as ⊤.
+**    liveness; renaming along the dominator tree), where every exit block
+**    and every loop-exit join block also defines the values assigned in the
+**    loops the edge leaves and live after it (η), and then gating:
+**    - a φ at a loop header becomes μ (entry operand first, then one per
+**      back edge);
+**    - a φ at the join block of an if-then(-else) becomes γ(p, o1, o2), o1
+**      the value of the side taken where p ≠ 0, and the join block's sync
+**      disappears (γ and η are implicit syncs, semantics.md §4);
+**    - a φ at any other join becomes the gating function of its
+**      predecessors (gate.h): a γ whose value operands may be nested γs
+**      over the branches between the join's immediate dominator and it;
+**      a DAG too big to print as a small tree (GSA_TREE_MAX) stays a φ,
+**      which the analyses gate by the same walk (docs/analyses.md).
+**    Versions are named x.0, x.1, ... in the order of their definitions in
+**    the output, as the papers name them (d0 = 0, d1 = μ(d0, d2) in
+**    sumTriangle); a program already in SSA form with versioned names
+**    (x.1, every variable assigned once) keeps its names and the versions
+**    the construction adds get the next free suffix. A merge
+**    operand on a path where x was never assigned is x.undef, a variable no
+**    instruction assigns: GSA copies of it stay unassigned (semantics.md
+**    §4), so the program fails exactly where the original would, and the
+**    analyses treat it as ⊤.
+**
+** Nothing here recurses with the size of the program: walks keep explicit
+** stacks, liveness is per variable (sparse), and the only recursion, the
+** printing of a nested γ, is bounded by GSA_TREE_MAX.
 **
 ** The construction assumes the mnemonic bz polarity (bz jumps where p = 0).
 */
@@ -37,7 +61,14 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "gate.h"
 #include "gsa.h"
+#include "syncs.h"
+
+/* A nested γ prints as a tree: at most this many nodes and leaves. */
+#define GSA_TREE_MAX 33
+/* Nodes the gating walk may make before giving up on a γ (the DAG). */
+#define GSA_DAG_MAX 64
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -88,10 +119,19 @@ static void label_index_free(LabelIndex *x)
 
 static bool loop_contains(const Cfg *g, int32_t loop, int32_t blk)
 {
-	for (int32_t l = g->blocks[blk].loop; l >= 0; l = g->loops[l].parent)
-		if (l == loop)
-			return true;
-	return false;
+	return cfg_loop_contains(g, loop, blk);
+}
+
+/* The outermost loop the edge u → s leaves, or -1. */
+static int32_t exited_loop(const Cfg *g, int32_t u, int32_t s)
+{
+	int32_t out = -1;
+	for (int32_t l = g->blocks[u].loop; l >= 0; l = g->loops[l].parent) {
+		if (s < g->nblocks && loop_contains(g, l, s))
+			break;
+		out = l;
+	}
+	return out;
 }
 
 /* Re-parse generated text. The text is ours, so an error is a bug of this
@@ -115,16 +155,139 @@ static Program *reparse(const Program *orig, const char *text, size_t len, Diags
 	return q;
 }
 
-/* ---- phase A: one join block per branch -------------------------------- */
+/* ---- liveness, one variable at a time ------------------------------------------ */
+
+/* Sparse liveness (Appel): for variable x, the blocks where x is live on
+** entry are found backwards from the blocks that read x before assigning
+** it, stopping at blocks that assign it. Cost: the blocks where x is live,
+** not blocks × variables. */
+typedef struct Live {
+	const Cfg *g;
+	int32_t nv;
+	int32_t *ustart, *ublk;  /* per variable: blocks with an upward-exposed read */
+	int32_t *dstart, *dblk;  /* per variable: blocks that assign it */
+	int32_t *mark;           /* per block: x + 1 when x is live on entry (the last x asked) */
+	int32_t *dmark;          /* per block: x + 1 when the block assigns x */
+	IVec work;
+} Live;
+
+/* Counting sort of (var, block) pairs into start/blk, each pair once. */
+static void pairs_index(int32_t nv, const IVec *vars, const IVec *blks, int32_t **start, int32_t **blk)
+{
+	*start = xcalloc((size_t)nv + 2, sizeof **start);
+	*blk = xmalloc(((size_t)vars->n + 1) * sizeof **blk);
+	for (int32_t i = 0; i < vars->n; i++)
+		(*start)[vars->v[i] + 1]++;
+	for (int32_t v = 0; v < nv; v++)
+		(*start)[v + 1] += (*start)[v];
+	int32_t *fill = xmalloc(((size_t)nv + 1) * sizeof *fill);
+	memcpy(fill, *start, ((size_t)nv + 1) * sizeof *fill);
+	for (int32_t i = 0; i < vars->n; i++)
+		(*blk)[fill[vars->v[i]]++] = blks->v[i];
+	free(fill);
+}
+
+static void live_init(Live *L, const Program *p, const Cfg *g, const bool *is_src)
+{
+	memset(L, 0, sizeof *L);
+	L->g = g;
+	L->nv = p->nvars;
+	int32_t nb = g->nblocks;
+	IVec uv = {0}, ub = {0}, dv = {0}, db = {0};
+	int32_t *seen_def = xmalloc(((size_t)p->nvars + 1) * sizeof *seen_def);
+	int32_t *seen_use = xmalloc(((size_t)p->nvars + 1) * sizeof *seen_use);
+	for (int32_t v = 0; v < p->nvars; v++)
+		seen_def[v] = seen_use[v] = -1;
+	for (int32_t b = 0; b < nb; b++) {
+		const Block *bl = &g->blocks[b];
+		if (!bl->reachable)
+			continue;
+		for (int32_t pc = bl->first; pc <= bl->last; pc++) {
+			const Ins *ins = &p->ins[pc];
+			const Opnd *ops[3] = {&ins->a, &ins->b, &ins->c};
+			for (int32_t k = 0; k < 3 + ins->nargs; k++) {
+				const Opnd *o = k < 3 ? ops[k] : &ins->args[k - 3];
+				if (o->kind != OPND_VAR || !is_src[o->var] || seen_def[o->var] == b ||
+				    seen_use[o->var] == b)
+					continue;
+				seen_use[o->var] = b;
+				ivec_push(&uv, o->var);
+				ivec_push(&ub, b);
+			}
+			if (ins->dst >= 0 && is_src[ins->dst] && seen_def[ins->dst] != b) {
+				seen_def[ins->dst] = b;
+				ivec_push(&dv, ins->dst);
+				ivec_push(&db, b);
+			}
+		}
+	}
+	pairs_index(p->nvars, &uv, &ub, &L->ustart, &L->ublk);
+	pairs_index(p->nvars, &dv, &db, &L->dstart, &L->dblk);
+	L->mark = xcalloc((size_t)nb + 1, sizeof *L->mark);
+	L->dmark = xcalloc((size_t)nb + 1, sizeof *L->dmark);
+	free(uv.v);
+	free(ub.v);
+	free(dv.v);
+	free(db.v);
+	free(seen_def);
+	free(seen_use);
+}
+
+/* Mark the blocks where x is live on entry: L->mark[b] == x + 1. */
+static void live_var(Live *L, int32_t x)
+{
+	const Cfg *g = L->g;
+	int32_t tag = x + 1;
+	for (int32_t i = L->dstart[x]; i < L->dstart[x + 1]; i++)
+		L->dmark[L->dblk[i]] = tag;
+	L->work.n = 0;
+	for (int32_t i = L->ustart[x]; i < L->ustart[x + 1]; i++) {
+		int32_t b = L->ublk[i];
+		if (L->mark[b] != tag) {
+			L->mark[b] = tag;
+			ivec_push(&L->work, b);
+		}
+	}
+	while (L->work.n > 0) {
+		const Block *bl = &g->blocks[L->work.v[--L->work.n]];
+		for (int32_t j = 0; j < bl->npred; j++) {
+			int32_t q = bl->pred[j];
+			if (!g->blocks[q].reachable || L->mark[q] == tag || L->dmark[q] == tag)
+				continue;
+			L->mark[q] = tag;
+			ivec_push(&L->work, q);
+		}
+	}
+}
+
+static bool live_in(const Live *L, int32_t x, int32_t b)
+{
+	return L->mark[b] == x + 1;
+}
+
+static void live_free(Live *L)
+{
+	free(L->ustart);
+	free(L->ublk);
+	free(L->dstart);
+	free(L->dblk);
+	free(L->mark);
+	free(L->dmark);
+	free(L->work.v);
+}
+
+/* ---- phase A: join blocks and exit blocks ------------------------------- */
 
 typedef struct Join {
 	int32_t branch_pc;  /* B, in the source program */
+	int32_t index;      /* position among the joins (a tie-break) */
 	int32_t region;     /* size of B's influence region, for nesting */
 	int32_t parent;     /* enclosing join with the same J (index into joins), or -1 */
 	int32_t depth;      /* 1 for the outermost */
 	IVec children;
 	bool loop_exit;     /* B leaves the innermost loop containing it: η, not γ */
 	char *label;        /* of N_B */
+	int32_t sync_pc;    /* the sync of J it replaces (its origin) */
 	int32_t p1_node;    /* pc of N_B's sync in phase A's program */
 	int32_t p1_branch;  /* pc of B in phase A's program */
 } Join;
@@ -133,9 +296,20 @@ typedef struct JBlock {
 	IVec joins;         /* joins with this J */
 	int32_t nsyncs;     /* leading syncs of J */
 	int32_t *leaf;      /* per predecessor of J: the join whose N receives the edge */
+	int32_t shared_pc;  /* a branch whose region is entered from outside, or -1 */
 	bool valid;
 	int32_t root;
 } JBlock;
+
+/* An edge out of a loop. */
+typedef struct ExitEdge {
+	int32_t u, succ;    /* the block in the loop and which of its successors */
+	int32_t s;          /* the block it leads to */
+	int32_t loop;       /* the outermost loop it leaves */
+	bool need;          /* a value assigned in that loop is live at s */
+	char *label;        /* its exit block, when it gets one */
+	int32_t p1_exit;    /* pc of u's last instruction in phase A's program */
+} ExitEdge;
 
 typedef struct PhaseA {
 	const Program *p;
@@ -143,10 +317,22 @@ typedef struct PhaseA {
 	Join *joins;
 	int32_t njoins, capjoins;
 	JBlock *jb;         /* per block */
+	ExitEdge *ex;
+	int32_t nex, capex;
+	int32_t *ex_at;     /* per block × 2: the exit edge of successor i, or -1 */
+	char **blabel;      /* per block: a fresh label for its first instruction, or NULL */
+	int32_t *header_loop; /* per block: the loop it is the header of, or -1 */
 	LabelIndex li;
 	int32_t nlabels_made;
 	Buf out;
 	int32_t pc1;        /* pc of the next instruction emitted */
+	IVec orig;          /* per emitted instruction: the source pc it comes from */
+	/* musimd syncs (gsa_place_syncs): every sync of the program is dropped and
+	** each branch gets a join block with a sync of its own */
+	bool place;
+	bool stop_exit;     /* a branch reconverges only at the end: stops become exits */
+	const char *why;    /* the first J that cannot get its join blocks, and why */
+	int32_t why_pc;
 } PhaseA;
 
 static int32_t leading_syncs(const Program *p, const Block *b)
@@ -163,72 +349,198 @@ static char *fresh_label(PhaseA *A, const char *base)
 		char name[64];
 		snprintf(name, sizeof name, "%s%d", base, (int)++A->nlabels_made);
 		if (ir_find_label(A->p, name) < 0)
-			return strdup(name);
+			return xstrdup(name);
 	}
 }
 
-/* Blocks between B and J: reachable from B's successors without entering J. */
-static int32_t region_mark(const Cfg *g, int32_t bblk, int32_t J, int32_t *stamp, int32_t mark, IVec *stack)
+/* One line of phase A's program, coming from source pc `from`. */
+static void emitted(PhaseA *A, int32_t from)
 {
-	int32_t size = 0;
-	stack->n = 0;
-	const Block *b = &g->blocks[bblk];
-	for (int32_t i = 0; i < b->nsucc; i++)
-		ivec_push(stack, b->succ[i]);
-	while (stack->n > 0) {
-		int32_t x = stack->v[--stack->n];
-		if (x == J || x >= g->nblocks || stamp[x] == mark)
+	ivec_push(&A->orig, from);
+	A->pc1++;
+}
+
+/* Is X the header of a loop that contains block b? (An edge into it from
+** another iteration does not enter a branch's region from outside.) */
+static bool header_of_loop_around(const Cfg *g, const int32_t *header_loop, int32_t X, int32_t b)
+{
+	int32_t l = header_loop[X];
+	return l >= 0 && loop_contains(g, l, b);
+}
+
+/* The branches whose regions (the blocks between B and its immediate
+** post-dominator J) are entered other than through B: an edge u → X with
+** u in B's region (B dominates u, J does not) and X outside B's dominance
+** (not J, not the header of a loop around B). Each edge walks the
+** dominator tree from u up to the first block dominating X, which is a
+** step or two in structured code. Marks A->jb[J] with the reason. */
+static void find_shared_targets(PhaseA *A, const int32_t *join_of)
+{
+	const Cfg *g = A->g;
+	int32_t nb = g->nblocks;
+	for (int32_t u = 0; u < nb; u++) {
+		const Block *bu = &g->blocks[u];
+		if (!bu->reachable)
 			continue;
-		stamp[x] = mark;
-		size++;
-		for (int32_t i = 0; i < g->blocks[x].nsucc; i++)
-			ivec_push(stack, g->blocks[x].succ[i]);
+		for (int32_t k = 0; k < bu->nsucc; k++) {
+			int32_t X = bu->succ[k];
+			if (X >= nb || cfg_dominates(g, X, u))
+				continue; /* the end, or a back edge: another iteration */
+			for (int32_t d = u; d >= 0 && !cfg_dominates(g, d, X); d = g->blocks[d].idom) {
+				if (join_of[d] < 0)
+					continue;
+				int32_t J = g->blocks[d].ipdom;
+				if (J == X || J >= nb || cfg_dominates(g, J, u) || header_of_loop_around(g, A->header_loop, X, d))
+					continue;
+				A->jb[J].shared_pc = g->blocks[d].last;
+			}
+		}
 	}
-	return size;
+}
+
+static int cmp_join_region(const void *a, const void *b, void *ctx)
+{
+	const Join *joins = ctx;
+	const Join *x = &joins[*(const int32_t *)a], *y = &joins[*(const int32_t *)b];
+	if (x->region != y->region)
+		return x->region < y->region ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* A stable merge sort of join indexes by region size (qsort_r is not C17). */
+static void sort_joins(int32_t *v, int32_t n, const Join *joins)
+{
+	if (n < 2)
+		return;
+	int32_t *tmp = xmalloc((size_t)n * sizeof *tmp);
+	for (int32_t width = 1; width < n; width *= 2) {
+		for (int32_t lo = 0; lo < n; lo += 2 * width) {
+			int32_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+			int32_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				tmp[k++] = cmp_join_region(&v[j], &v[i], (void *)joins) < 0 ? v[j++] : v[i++];
+			while (i < mid)
+				tmp[k++] = v[i++];
+			while (j < hi)
+				tmp[k++] = v[j++];
+		}
+		memcpy(v, tmp, (size_t)n * sizeof *v);
+	}
+	free(tmp);
+}
+
+/* For every predecessor of a reconvergence point J with joins, the join of
+** the nearest branch at or above it in the dominator tree whose
+** reconvergence point is J (its leaf), and for every join the next such
+** branch above its own (its parent): one depth-first walk of the dominator
+** tree keeping, per J, the nearest such branch on the path. With single-entry
+** regions, a branch's region is what it dominates before J. */
+static void find_enclosing(PhaseA *A, const int32_t *join_of)
+{
+	const Cfg *g = A->g;
+	int32_t nb = g->nblocks;
+	int32_t *near = xmalloc(((size_t)nb + 1) * sizeof *near); /* per J: the nearest join, -1 */
+	IVec *kids = xcalloc((size_t)nb + 1, sizeof *kids);
+	for (int32_t b = 0; b <= nb; b++)
+		near[b] = -1;
+	for (int32_t i = 0; i < g->nrpo; i++) {
+		int32_t b = g->rpo[i];
+		if (g->blocks[b].idom >= 0)
+			ivec_push(&kids[g->blocks[b].idom], b);
+	}
+	for (int32_t b = 0; b < nb; b++)
+		if (A->jb[b].joins.n > 0) {
+			A->jb[b].leaf = xmalloc(((size_t)g->blocks[b].npred + 1) * sizeof *A->jb[b].leaf);
+			for (int32_t k = 0; k < g->blocks[b].npred; k++)
+				A->jb[b].leaf[k] = -1;
+		}
+	IVec st = {0}, idx = {0}, saved = {0};
+	if (g->nrpo > 0) {
+		ivec_push(&st, g->rpo[0]);
+		ivec_push(&idx, -1);
+	}
+	while (st.n > 0) {
+		int32_t b = st.v[st.n - 1];
+		const Block *bl = &g->blocks[b];
+		int32_t i = idx.v[idx.n - 1];
+		int32_t J = join_of[b] >= 0 ? bl->ipdom : -1;
+		if (i < 0) {
+			/* entering b: its join's parent, then b on J's path, then its edges' leaves */
+			if (J >= 0) {
+				A->joins[join_of[b]].parent = near[J];
+				ivec_push(&saved, near[J]);
+				near[J] = join_of[b];
+			}
+			for (int32_t k = 0; k < bl->nsucc; k++) {
+				int32_t s = bl->succ[k];
+				if (s >= nb || A->jb[s].joins.n == 0)
+					continue;
+				int32_t j = cfg_phi_index(g, s, b);
+				if (j >= 0)
+					A->jb[s].leaf[j] = near[s];
+			}
+			idx.v[idx.n - 1] = i = 0;
+		}
+		if (i < kids[b].n) {
+			idx.v[idx.n - 1]++;
+			ivec_push(&st, kids[b].v[i]);
+			ivec_push(&idx, -1);
+			continue;
+		}
+		if (J >= 0)
+			near[J] = saved.v[--saved.n];
+		st.n--;
+		idx.n--;
+	}
+	for (int32_t b = 0; b <= nb; b++)
+		free(kids[b].v);
+	free(kids);
+	free(near);
+	free(st.v);
+	free(idx.v);
+	free(saved.v);
 }
 
 /* Decide the join tree of block J (see the file comment). */
-static void plan_jblock(PhaseA *A, int32_t J, int32_t *stamp, int32_t *mark, IVec *stack, const int32_t *exits)
+static void plan_jblock(PhaseA *A, int32_t J, const int32_t *exits)
 {
 	const Cfg *g = A->g;
 	JBlock *jb = &A->jb[J];
 	const Block *bj = &g->blocks[J];
 	int32_t m = jb->joins.n;
 	jb->nsyncs = leading_syncs(A->p, bj);
-	jb->leaf = xmalloc(((size_t)bj->npred + 1) * sizeof *jb->leaf);
-	for (int32_t i = 0; i < bj->npred; i++)
-		jb->leaf[i] = -1;
-	jb->valid = jb->nsyncs > 0;
+	jb->valid = jb->nsyncs > 0 || A->place;
+	if (!jb->valid)
+		return;
+	const char *why = NULL;
+	int32_t why_pc = -1;
+#define INVALID(reason, pc)                                                                  \
+	do {                                                                                     \
+		jb->valid = false;                                                                   \
+		if (!why || (pc) < why_pc) {                                                         \
+			why = (reason);                                                                  \
+			why_pc = (pc);                                                                   \
+		}                                                                                    \
+	} while (0)
 	/* innermost first: a nested branch's region is a strict subset */
-	for (int32_t i = 0; i < m; i++)
-		for (int32_t j = i + 1; j < m; j++) {
-			Join *x = &A->joins[jb->joins.v[i]], *y = &A->joins[jb->joins.v[j]];
-			if (y->region < x->region) {
-				int32_t t = jb->joins.v[i];
-				jb->joins.v[i] = jb->joins.v[j];
-				jb->joins.v[j] = t;
-			}
-		}
+	sort_joins(jb->joins.v, m, A->joins);
+	if (jb->shared_pc >= 0) /* e.g. a short-circuit's shared target */
+		INVALID("its region is also entered from outside, not only through it (a "
+		        "short-circuit's shared target): the paths into the reconvergence point "
+		        "would cross different numbers of syncs; write the shared block once per branch",
+		        jb->shared_pc);
+	/* with single-entry regions, B's region is what B dominates before J: the
+	** join of a predecessor of J is the nearest dominating branch with this J,
+	** and a join's parent the nearest such branch above it */
 	for (int32_t i = 0; i < m; i++) {
 		Join *x = &A->joins[jb->joins.v[i]];
 		int32_t bblk = g->block_of[x->branch_pc];
-		region_mark(g, bblk, J, stamp, ++*mark, stack);
-		/* predecessors of J in B's region (or B itself) not yet claimed by an inner branch */
-		for (int32_t k = 0; k < bj->npred; k++) {
-			int32_t q = bj->pred[k];
-			if (jb->leaf[k] < 0 && (q == bblk || stamp[q] == *mark))
-				jb->leaf[k] = jb->joins.v[i];
-		}
-		/* inner branches without a parent yet */
-		for (int32_t j = 0; j < i; j++) {
-			Join *y = &A->joins[jb->joins.v[j]];
-			if (y->parent < 0 && stamp[g->block_of[y->branch_pc]] == *mark)
-				y->parent = jb->joins.v[i];
-		}
 		if (x->loop_exit) {
 			int32_t l = g->blocks[bblk].loop;
 			if (l < 0 || exits[l] != 1)
-				jb->valid = false;
+				INVALID("it leaves a loop that has several exit edges: no sync can pop the "
+				        "loop's nodes on every path (a loop with a break)",
+				        x->branch_pc);
 		}
 	}
 	jb->root = -1;
@@ -236,8 +548,9 @@ static void plan_jblock(PhaseA *A, int32_t J, int32_t *stamp, int32_t *mark, IVe
 		int32_t ji = jb->joins.v[i];
 		Join *x = &A->joins[ji];
 		if (x->parent < 0) {
-			if (jb->root >= 0)
-				jb->valid = false; /* two outermost branches: not nested */
+			if (jb->root >= 0) /* two outermost branches: not nested */
+				INVALID("another branch that is not nested with it reconverges at the same point",
+				        x->branch_pc);
 			jb->root = ji;
 		} else
 			ivec_push(&A->joins[x->parent].children, ji);
@@ -251,19 +564,33 @@ static void plan_jblock(PhaseA *A, int32_t J, int32_t *stamp, int32_t *mark, IVe
 		int32_t q = bj->pred[k];
 		if (!g->blocks[q].reachable)
 			continue;
-		if (jb->leaf[k] < 0 || A->joins[jb->leaf[k]].depth != jb->nsyncs)
+		/* placing syncs, a path may cross fewer join blocks (an edge from the
+		** outer branch's own part), or none (an edge from before the branches) */
+		if (!A->place && (jb->leaf[k] < 0 || A->joins[jb->leaf[k]].depth != jb->nsyncs))
 			jb->valid = false;
 	}
 	for (int32_t i = 0; i < m; i++) {
 		Join *x = &A->joins[jb->joins.v[i]];
 		/* a loop exit's join block has the exit edge alone */
 		if (x->loop_exit && x->children.n > 0)
-			jb->valid = false;
+			INVALID("it leaves a loop whose exit is also the reconvergence point of a branch "
+			        "inside the loop",
+			        x->branch_pc);
+		x->sync_pc = A->place ? bj->first : bj->first + (jb->nsyncs - x->depth);
 	}
+	if (why && (!A->why || why_pc < A->why_pc)) { /* the first in program order */
+		A->why = why;
+		A->why_pc = why_pc;
+	}
+#undef INVALID
 }
 
 static void emit_labels(PhaseA *A, int32_t pc)
 {
+	const Cfg *g = A->g;
+	int32_t b = g->block_of[pc];
+	if (g->blocks[b].first == pc && A->blabel[b])
+		buf_printf(&A->out, "%s: ", A->blabel[b]);
 	for (int32_t i = A->li.start[pc]; i < A->li.start[pc + 1]; i++)
 		buf_printf(&A->out, "%s: ", A->p->labels[A->li.lab[i]].name);
 }
@@ -281,18 +608,50 @@ static int32_t edge_join(const PhaseA *A, int32_t q, int32_t J)
 	return -1;
 }
 
-static void emit_node(PhaseA *A, int32_t ji)
+/* The exit edge of successor i of block u that gets an exit block, or NULL. */
+static ExitEdge *exit_block_of(const PhaseA *A, int32_t u, int32_t i)
 {
-	Join *x = &A->joins[ji];
-	for (int32_t i = 0; i < x->children.n; i++) {
-		emit_node(A, x->children.v[i]);
-		if (i + 1 < x->children.n) {
-			buf_printf(&A->out, "jump %s\n", x->label);
-			A->pc1++;
+	int32_t e = A->ex_at ? A->ex_at[2 * u + i] : -1;
+	return e >= 0 && A->ex[e].label ? &A->ex[e] : NULL;
+}
+
+/* The label naming block b's first instruction. */
+static const char *block_label(const PhaseA *A, int32_t b)
+{
+	if (A->blabel[b])
+		return A->blabel[b];
+	int32_t pc = A->g->blocks[b].first;
+	return A->p->labels[A->li.lab[A->li.start[pc]]].name;
+}
+
+/* J's join tree, children first (post-order, explicit stack): a child's
+** join block flows into its parent's, siblings after the first jump there. */
+static void emit_tree(PhaseA *A, int32_t root)
+{
+	IVec st = {0}, idx = {0};
+	ivec_push(&st, root);
+	ivec_push(&idx, 0);
+	while (st.n > 0) {
+		Join *x = &A->joins[st.v[st.n - 1]];
+		int32_t i = idx.v[idx.n - 1];
+		if (i < x->children.n) {
+			idx.v[idx.n - 1]++;
+			if (i > 0) {
+				buf_printf(&A->out, "jump %s\n", x->label);
+				emitted(A, x->sync_pc);
+			}
+			ivec_push(&st, x->children.v[i]);
+			ivec_push(&idx, 0);
+			continue;
 		}
+		buf_printf(&A->out, "%s: sync\n", x->label);
+		x->p1_node = A->pc1;
+		emitted(A, x->sync_pc);
+		st.n--;
+		idx.n--;
 	}
-	buf_printf(&A->out, "%s: sync\n", x->label);
-	x->p1_node = A->pc1++;
+	free(st.v);
+	free(idx.v);
 }
 
 /* The join block emitted first in J's tree (post-order: the leftmost leaf). */
@@ -313,21 +672,122 @@ static void emit_ins(PhaseA *A, int32_t pc)
 	if ((ins->op == OP_BZ || ins->op == OP_BNZ || ins->op == OP_JUMP) && ins->target >= 0) {
 		int32_t tb = g->block_of[ins->target];
 		int32_t j = g->blocks[tb].first == ins->target ? edge_join(A, blk, tb) : -1;
-		if (j >= 0) {
+		const char *to = j >= 0 ? A->joins[j].label : NULL;
+		if (!to && g->blocks[tb].first == ins->target) {
+			ExitEdge *e = exit_block_of(A, blk, ins->op == OP_JUMP ? 0 : g->blocks[blk].nsucc - 1);
+			if (e) {
+				to = e->label;
+				e->p1_exit = A->pc1;
+			}
+		}
+		if (to) {
 			if (ins->op == OP_JUMP)
-				buf_printf(&A->out, "jump %s\n", A->joins[j].label);
+				buf_printf(&A->out, "jump %s\n", to);
 			else {
 				buf_puts(&A->out, ins->op == OP_BZ ? "bz " : "bnz ");
 				ir_print_opnd(&A->out, p, &ins->a);
-				buf_printf(&A->out, ", %s\n", A->joins[j].label);
+				buf_printf(&A->out, ", %s\n", to);
 			}
-			A->pc1++;
+			emitted(A, pc);
 			return;
 		}
 	}
+	if (A->place && ins->op == OP_SYNC)
+		return; /* its labels name the next instruction */
+	if (A->place && ins->op == OP_STOP && A->stop_exit) {
+		buf_puts(&A->out, "exit\n"); /* the deferred threads resume (semantics.md §4) */
+		emitted(A, pc);
+		return;
+	}
 	ir_print_ins(&A->out, p, ins);
 	buf_putc(&A->out, '\n');
-	A->pc1++;
+	emitted(A, pc);
+}
+
+/* Find the edges that leave loops and decide which need an exit block:
+** those not already edges into a loop-exit join block, where a value
+** assigned in the loop they leave is live. */
+static void plan_exits(PhaseA *A)
+{
+	const Program *p = A->p;
+	const Cfg *g = A->g;
+	int32_t nb = g->nblocks;
+	A->ex_at = xmalloc((size_t)(2 * nb + 2) * sizeof *A->ex_at);
+	for (int32_t i = 0; i < 2 * nb + 2; i++)
+		A->ex_at[i] = -1;
+	/* per loop: the exit edges that leave it */
+	IVec *of_loop = xcalloc((size_t)g->nloops + 1, sizeof *of_loop);
+	for (int32_t u = 0; u < nb; u++) {
+		const Block *bu = &g->blocks[u];
+		if (!bu->reachable || bu->loop < 0)
+			continue;
+		for (int32_t i = 0; i < bu->nsucc && i < 2; i++) {
+			int32_t s = bu->succ[i];
+			if (s >= nb)
+				continue;
+			int32_t l = exited_loop(g, u, s);
+			if (l < 0 || edge_join(A, u, s) >= 0)
+				continue;
+			ExitEdge e = {.u = u, .succ = i, .s = s, .loop = l, .p1_exit = -1};
+			VEC_PUSH(A->ex, A->nex, A->capex, e);
+			A->ex_at[2 * u + i] = A->nex - 1;
+			for (int32_t k = bu->loop; k >= 0; k = g->loops[k].parent) {
+				ivec_push(&of_loop[k], A->nex - 1);
+				if (k == l)
+					break;
+			}
+		}
+	}
+	if (A->nex > 0) {
+		bool *is_src = xmalloc((size_t)p->nvars + 1);
+		for (int32_t v = 0; v < p->nvars; v++)
+			is_src[v] = !p->vars[v].is_param;
+		Live L;
+		live_init(&L, p, g, is_src);
+		int32_t *lmark = xcalloc((size_t)g->nloops + 1, sizeof *lmark);
+		for (int32_t x = 0; x < p->nvars; x++) {
+			if (!is_src[x] || L.dstart[x] == L.dstart[x + 1])
+				continue;
+			bool any = false;
+			for (int32_t i = L.dstart[x]; i < L.dstart[x + 1] && !any; i++)
+				any = g->blocks[L.dblk[i]].loop >= 0;
+			if (!any)
+				continue;
+			live_var(&L, x);
+			for (int32_t i = L.dstart[x]; i < L.dstart[x + 1]; i++)
+				for (int32_t l = g->blocks[L.dblk[i]].loop; l >= 0 && lmark[l] != x + 1;
+				     l = g->loops[l].parent) {
+					lmark[l] = x + 1;
+					for (int32_t k = 0; k < of_loop[l].n; k++) {
+						ExitEdge *e = &A->ex[of_loop[l].v[k]];
+						if (!e->need && live_in(&L, x, e->s))
+							e->need = true;
+					}
+				}
+		}
+		free(lmark);
+		live_free(&L);
+		free(is_src);
+	}
+	for (int32_t l = 0; l < g->nloops; l++)
+		free(of_loop[l].v);
+	free(of_loop);
+	/* labels: the exit blocks', and fresh ones for targets without a label */
+	for (int32_t i = 0; i < A->nex; i++) {
+		ExitEdge *e = &A->ex[i];
+		if (!e->need)
+			continue;
+		e->label = fresh_label(A, "exit");
+		int32_t pc = g->blocks[e->s].first;
+		if (A->li.start[pc] == A->li.start[pc + 1] && !A->blabel[e->s])
+			A->blabel[e->s] = fresh_label(A, "L");
+	}
+}
+
+static void emit_exit_block(PhaseA *A, ExitEdge *e)
+{
+	buf_printf(&A->out, "%s: jump %s\n", e->label, block_label(A, e->s));
+	emitted(A, A->g->blocks[e->u].last);
 }
 
 static char *phase_a(PhaseA *A, size_t *len)
@@ -336,58 +796,83 @@ static char *phase_a(PhaseA *A, size_t *len)
 	const Cfg *g = A->g;
 	int32_t nb = g->nblocks;
 	A->jb = xcalloc((size_t)nb + 1, sizeof *A->jb);
+	A->blabel = xcalloc((size_t)nb + 1, sizeof *A->blabel);
+	A->header_loop = xmalloc(((size_t)nb + 1) * sizeof *A->header_loop);
+	for (int32_t b = 0; b <= nb; b++)
+		A->header_loop[b] = -1;
+	for (int32_t l = 0; l < g->nloops; l++)
+		A->header_loop[g->loops[l].header] = l;
 	label_index(&A->li, p);
-	/* exiting edges per loop */
+	/* exiting edges per loop: each edge counts for the loops it leaves */
 	int32_t *exits = xcalloc((size_t)g->nloops + 1, sizeof *exits);
 	for (int32_t b = 0; b < nb; b++) {
 		if (!g->blocks[b].reachable)
 			continue;
-		for (int32_t l = g->blocks[b].loop; l >= 0; l = g->loops[l].parent)
-			for (int32_t i = 0; i < g->blocks[b].nsucc; i++) {
-				int32_t s = g->blocks[b].succ[i];
-				if (s >= nb || !loop_contains(g, l, s))
-					exits[l]++;
-			}
+		for (int32_t i = 0; i < g->blocks[b].nsucc; i++) {
+			int32_t s = g->blocks[b].succ[i];
+			for (int32_t l = g->blocks[b].loop; l >= 0 && (s >= nb || !loop_contains(g, l, s));
+			     l = g->loops[l].parent)
+				exits[l]++;
+		}
 	}
-	int32_t *stamp = xcalloc((size_t)nb + 1, sizeof *stamp);
 	int32_t *join_of = xmalloc(((size_t)nb + 1) * sizeof *join_of); /* block of B → its join */
 	for (int32_t b = 0; b <= nb; b++)
 		join_of[b] = -1;
-	int32_t mark = 0;
-	IVec stack = {0};
 	for (int32_t b = 0; b < nb; b++) {
 		const Block *bl = &g->blocks[b];
 		const Ins *last = &p->ins[bl->last];
 		if (!bl->reachable || !ir_is_branch((Op)last->op) || bl->ipdom >= nb)
 			continue;
-		Join x = {.branch_pc = bl->last, .parent = -1, .p1_node = -1, .p1_branch = -1};
-		x.region = region_mark(g, b, bl->ipdom, stamp, ++mark, &stack);
+		Join x = {.branch_pc = bl->last, .index = A->njoins, .parent = -1, .p1_node = -1,
+		          .p1_branch = -1, .sync_pc = -1};
+		/* innermost first: an inner branch dominates fewer blocks */
+		x.region = g->blocks[b].dom_last - g->blocks[b].dom_pre;
 		x.loop_exit = bl->loop >= 0 && !loop_contains(g, bl->loop, bl->ipdom);
 		VEC_PUSH(A->joins, A->njoins, A->capjoins, x);
 		join_of[b] = A->njoins - 1;
 		ivec_push(&A->jb[bl->ipdom].joins, A->njoins - 1);
 	}
+	for (int32_t b = 0; b <= nb; b++)
+		A->jb[b].shared_pc = -1;
+	find_shared_targets(A, join_of);
+	find_enclosing(A, join_of);
 	for (int32_t b = 0; b < nb; b++)
 		if (A->jb[b].joins.n > 0 && g->blocks[b].reachable)
-			plan_jblock(A, b, stamp, &mark, &stack, exits);
+			plan_jblock(A, b, exits);
 	/* labels of the join blocks: the labels of the sync they replace when a
 	** single join block stands at that depth, else fresh ones */
 	for (int32_t b = 0; b < nb; b++) {
 		JBlock *jb = &A->jb[b];
 		if (!jb->valid)
 			continue;
+		int32_t *same = xcalloc((size_t)jb->nsyncs + 2, sizeof *same);
+		for (int32_t i = 0; i < jb->joins.n; i++) {
+			int32_t dep = A->joins[jb->joins.v[i]].depth;
+			if (dep >= 1 && dep <= jb->nsyncs)
+				same[dep]++;
+		}
 		for (int32_t i = 0; i < jb->joins.n; i++) {
 			Join *x = &A->joins[jb->joins.v[i]];
-			int32_t same = 0;
-			for (int32_t j = 0; j < jb->joins.n; j++)
-				same += A->joins[jb->joins.v[j]].depth == x->depth;
-			int32_t spc = g->blocks[b].first + (jb->nsyncs - x->depth);
-			if (same == 1 && A->li.start[spc] < A->li.start[spc + 1])
-				x->label = strdup(p->labels[A->li.lab[A->li.start[spc]]].name);
+			int32_t spc = x->sync_pc;
+			if (!A->place && same[x->depth] == 1 && A->li.start[spc] < A->li.start[spc + 1])
+				x->label = xstrdup(p->labels[A->li.lab[A->li.start[spc]]].name);
 			else
-				x->label = fresh_label(A, "join");
+				x->label = fresh_label(A, A->place ? "sync" : "join");
 		}
+		free(same);
 	}
+	if (A->place) {
+		/* a J whose join blocks an edge goes past needs a label of its own;
+		** a branch that reconverges only at the end makes stops exits */
+		for (int32_t b = 0; b < nb; b++) {
+			int32_t pc = g->blocks[b].first;
+			if (A->jb[b].valid && A->jb[b].joins.n > 0 && A->li.start[pc] == A->li.start[pc + 1])
+				A->blabel[b] = fresh_label(A, "L");
+			const Block *bl = &g->blocks[b];
+			A->stop_exit |= bl->reachable && ir_is_branch((Op)p->ins[bl->last].op) && bl->ipdom >= nb;
+		}
+	} else
+		plan_exits(A);
 	ir_print_directives(&A->out, p);
 	for (int32_t b = 0; b < nb; b++) {
 		const Block *bl = &g->blocks[b];
@@ -396,7 +881,7 @@ static char *phase_a(PhaseA *A, size_t *len)
 		JBlock *jb = &A->jb[b];
 		int32_t from = bl->first;
 		if (jb->valid) {
-			emit_node(A, jb->root);
+			emit_tree(A, jb->root);
 			/* the other labels of the replaced syncs name the rest of J */
 			for (int32_t k = 0; k < jb->nsyncs; k++)
 				for (int32_t i = A->li.start[from + k]; i < A->li.start[from + k + 1]; i++) {
@@ -417,25 +902,45 @@ static char *phase_a(PhaseA *A, size_t *len)
 		for (int32_t pc = from; pc <= bl->last; pc++) {
 			if (pc == bl->last && join_of[b] >= 0)
 				A->joins[join_of[b]].p1_branch = A->pc1;
+			if (pc == bl->last && A->ex_at)
+				for (int32_t i = 0; i < 2; i++) {
+					int32_t e = A->ex_at[2 * b + i];
+					if (e >= 0)
+						A->ex[e].p1_exit = A->pc1;
+				}
 			emit_ins(A, pc);
 		}
-		/* a fall-through edge into a restructured J becomes a jump to its join block */
+		/* a fall-through edge into a restructured J becomes a jump to its
+		** join block; a fall-through out of a loop goes through its exit block */
 		const Ins *last = &p->ins[bl->last];
 		if (!ir_ends_block((Op)last->op) || ir_is_branch((Op)last->op)) {
 			int32_t s = bl->succ[0];
 			int32_t j = s < nb ? edge_join(A, b, s) : -1;
 			/* the tree is emitted right before the rest of J */
 			bool next = j >= 0 && s == b + 1 && j == first_node(A, A->jb[s].root);
+			ExitEdge *e = j < 0 ? exit_block_of(A, b, 0) : NULL;
 			if (j >= 0 && !next) {
 				buf_printf(&A->out, "jump %s\n", A->joins[j].label);
-				A->pc1++;
+				emitted(A, bl->last);
+			} else if (A->place && j < 0 && s < nb && A->jb[s].valid && A->jb[s].joins.n > 0) {
+				/* an edge no branch claims goes past J's join blocks */
+				buf_printf(&A->out, "jump %s\n", block_label(A, s));
+				emitted(A, bl->last);
+			} else if (e) {
+				emit_exit_block(A, e);
 			}
 		}
 	}
+	/* the exit blocks of taken edges, at the end */
+	for (int32_t i = 0; i < A->nex; i++) {
+		ExitEdge *e = &A->ex[i];
+		const Ins *last = &p->ins[g->blocks[e->u].last];
+		bool taken = last->op == OP_JUMP || (ir_is_branch((Op)last->op) && e->succ == 1);
+		if (e->label && taken)
+			emit_exit_block(A, e);
+	}
 	free(exits);
 	free(join_of);
-	free(stamp);
-	free(stack.v);
 	*len = A->out.len;
 	return buf_steal(&A->out);
 }
@@ -453,37 +958,61 @@ static void phase_a_free(PhaseA *A)
 			free(A->jb[b].leaf);
 		}
 	free(A->jb);
+	for (int32_t i = 0; i < A->nex; i++)
+		free(A->ex[i].label);
+	free(A->ex);
+	free(A->ex_at);
+	if (A->blabel)
+		for (int32_t b = 0; b <= A->g->nblocks; b++)
+			free(A->blabel[b]);
+	free(A->blabel);
+	free(A->header_loop);
 	label_index_free(&A->li);
 	buf_free(&A->out);
+	free(A->orig.v);
 }
 
 /* ---- phase B: SSA, η, gating ------------------------------------------- */
 
-typedef enum GateKind { G_PHI, G_MU, G_GAMMA, G_ETA } GateKind;
+typedef enum GateKind { G_PHI, G_MU, G_GAMMA, G_ETA, G_TREE } GateKind;
 
 typedef struct Gate {
 	int32_t var;      /* source variable */
 	int32_t dst;      /* version */
 	int32_t *ops;     /* per predecessor (φ), or [0] = η operand */
 	GateKind kind;
+	/* G_TREE: the nested γ in pre-order: an entry e < 0 is a node on the
+	** branch at pc −1−e, followed by the subtree where its predicate is ≠ 0
+	** and the one where it is 0; e ≥ 0 is a leaf, the operand ops[e] */
+	int32_t *tree;
+	int32_t ntree;
 } Gate;
 
 typedef struct Version {
 	int32_t var;
-	int32_t num;      /* x.num, from 0 in output order; -2 for the "never assigned" x.undef */
+	int32_t num;      /* x.num, from 0 in output order; -2 for the "never assigned"
+	                  ** x.undef; -3 the source name itself (SSA input) */
+	char *name;       /* a fresh name (SSA input: a version the construction adds) */
+	bool gate;        /* defined by a gate (φ, μ, γ, η) */
 } Version;
 
 typedef struct BJoin {
-	int32_t branch_pc; /* in the phase A program */
+	int32_t branch_pc; /* in the phase A program; -1: none */
 	bool loop_exit;
-	int32_t loop;      /* the loop B leaves */
+	int32_t loop;      /* the outermost loop the exit leaves */
 } BJoin;
+
+typedef struct BExit {
+	int32_t exit_pc;   /* the instruction that leaves the loop (phase A pc), -1: not an exit block */
+	int32_t loop;      /* the outermost loop it leaves */
+} BExit;
 
 typedef struct PhaseB {
 	const Program *q; /* phase A's program */
 	const Cfg *g;
-	int32_t nv, nw;   /* variables, words per bitset */
-	BJoin *join;      /* per block: the branch whose join block it is (branch_pc -1: none) */
+	int32_t nv;
+	BJoin *join;      /* per block: the branch whose join block it is */
+	BExit *exitb;     /* per block: the exit it is the exit block of */
 	Gate **gates;     /* per block */
 	int32_t *ngates, *capgates;
 	Version *ver;
@@ -496,11 +1025,13 @@ typedef struct PhaseB {
 	IVec *stack;       /* per variable: versions, innermost last */
 	IVec *domkids;
 	bool *is_src;      /* per variable: renamed (not a parameter) */
+	bool keep_names;   /* the input is in SSA form already: keep its names */
+	IVec orig;         /* per emitted instruction: phase A's pc it comes from */
 } PhaseB;
 
-static int32_t new_version(PhaseB *B, int32_t var)
+static int32_t new_version(PhaseB *B, int32_t var, bool gate)
 {
-	Version v = {var, -1}; /* numbered by emit_b */
+	Version v = {var, -1, NULL, gate}; /* numbered by emit_b */
 	VEC_PUSH(B->ver, B->nver, B->capver, v);
 	return B->nver - 1;
 }
@@ -511,7 +1042,7 @@ static int32_t current(PhaseB *B, int32_t var)
 	if (s->n > 0)
 		return s->v[s->n - 1];
 	if (B->zero[var] < 0) {
-		B->zero[var] = new_version(B, var);
+		B->zero[var] = new_version(B, var, false);
 		B->ver[B->zero[var]].num = -2;
 	}
 	return B->zero[var];
@@ -533,13 +1064,12 @@ static void add_gate(PhaseB *B, int32_t blk, int32_t var, GateKind kind, int32_t
 	VEC_PUSH(B->gates[blk], B->ngates[blk], B->capgates[blk], gt);
 }
 
-static void rename_block(PhaseB *B, int32_t blk)
+/* Rename block blk; the variables whose versions it pushes go on *pushed. */
+static void rename_one(PhaseB *B, int32_t blk, IVec *pushed)
 {
 	const Program *q = B->q;
 	const Cfg *g = B->g;
 	const Block *bl = &g->blocks[blk];
-	int32_t pushed_n = 0, pushed_cap = 0;
-	int32_t *pushed = NULL;
 	for (int32_t i = 0; i < B->ngates[blk]; i++) {
 		Gate *gt = &B->gates[blk][i];
 		if (gt->kind == G_ETA)
@@ -547,9 +1077,9 @@ static void rename_block(PhaseB *B, int32_t blk)
 	}
 	for (int32_t i = 0; i < B->ngates[blk]; i++) {
 		Gate *gt = &B->gates[blk][i];
-		gt->dst = new_version(B, gt->var);
+		gt->dst = new_version(B, gt->var, true);
 		ivec_push(&B->stack[gt->var], gt->dst);
-		VEC_PUSH(pushed, pushed_n, pushed_cap, gt->var);
+		ivec_push(pushed, gt->var);
 	}
 	for (int32_t pc = bl->first; pc <= bl->last; pc++) {
 		const Ins *ins = &q->ins[pc];
@@ -564,9 +1094,9 @@ static void rename_block(PhaseB *B, int32_t blk)
 		if (ir_is_branch((Op)ins->op))
 			B->branch_pred[pc] = B->ra[pc];
 		if (ins->dst >= 0 && B->is_src[ins->dst]) {
-			B->rdst[pc] = new_version(B, ins->dst);
+			B->rdst[pc] = new_version(B, ins->dst, false);
 			ivec_push(&B->stack[ins->dst], B->rdst[pc]);
-			VEC_PUSH(pushed, pushed_n, pushed_cap, ins->dst);
+			ivec_push(pushed, ins->dst);
 		}
 	}
 	for (int32_t i = 0; i < bl->nsucc; i++) {
@@ -580,72 +1110,55 @@ static void rename_block(PhaseB *B, int32_t blk)
 				gt->ops[ix] = current(B, gt->var);
 		}
 	}
-	for (int32_t i = 0; i < B->domkids[blk].n; i++)
-		rename_block(B, B->domkids[blk].v[i]);
-	for (int32_t i = pushed_n - 1; i >= 0; i--)
-		B->stack[pushed[i]].n--;
-	free(pushed);
 }
 
-static void bits_set(uint64_t *s, int32_t i) { s[i >> 6] |= 1ull << (i & 63); }
-static bool bits_get(const uint64_t *s, int32_t i) { return (s[i >> 6] >> (i & 63)) & 1; }
-
-/* live_in per block over the renamed (source) variables */
-static uint64_t *liveness(PhaseB *B)
+/* Renaming along the dominator tree, depth first with an explicit stack:
+** a block's versions are popped when all its dominator-tree children are
+** done. */
+static void rename_all(PhaseB *B, int32_t root)
 {
-	const Program *q = B->q;
-	const Cfg *g = B->g;
-	int32_t nb = g->nblocks, nw = B->nw;
-	uint64_t *in = xcalloc((size_t)nb * (size_t)nw + 1, sizeof *in);
-	uint64_t *use = xcalloc((size_t)nb * (size_t)nw + 1, sizeof *use);
-	uint64_t *def = xcalloc((size_t)nb * (size_t)nw + 1, sizeof *def);
-	for (int32_t b = 0; b < nb; b++) {
-		const Block *bl = &g->blocks[b];
-		uint64_t *u = use + (size_t)b * nw, *d = def + (size_t)b * nw;
-		for (int32_t pc = bl->first; pc <= bl->last; pc++) {
-			const Ins *ins = &q->ins[pc];
-			const Opnd *ops[3] = {&ins->a, &ins->b, &ins->c};
-			for (int k = 0; k < 3; k++)
-				if (ops[k]->kind == OPND_VAR && B->is_src[ops[k]->var] && !bits_get(d, ops[k]->var))
-					bits_set(u, ops[k]->var);
-			for (int32_t k = 0; k < ins->nargs; k++)
-				if (ins->args[k].kind == OPND_VAR && B->is_src[ins->args[k].var] &&
-				    !bits_get(d, ins->args[k].var))
-					bits_set(u, ins->args[k].var);
-			if (ins->dst >= 0 && B->is_src[ins->dst])
-				bits_set(d, ins->dst);
+	IVec st = {0}, kid = {0}, mark = {0}, pushed = {0};
+	ivec_push(&st, root);
+	ivec_push(&kid, -1);
+	ivec_push(&mark, 0);
+	while (st.n > 0) {
+		int32_t blk = st.v[st.n - 1];
+		int32_t i = kid.v[kid.n - 1];
+		if (i < 0) {
+			mark.v[mark.n - 1] = pushed.n;
+			rename_one(B, blk, &pushed);
+			kid.v[kid.n - 1] = i = 0;
 		}
-	}
-	for (bool changed = true; changed;) {
-		changed = false;
-		for (int32_t i = g->nrpo - 1; i >= 0; i--) {
-			int32_t b = g->rpo[i];
-			const Block *bl = &g->blocks[b];
-			uint64_t *ib = in + (size_t)b * nw;
-			for (int32_t w = 0; w < nw; w++) {
-				uint64_t out = 0;
-				for (int32_t s = 0; s < bl->nsucc; s++)
-					if (bl->succ[s] < nb)
-						out |= in[(size_t)bl->succ[s] * nw + w];
-				uint64_t x = use[(size_t)b * nw + w] | (out & ~def[(size_t)b * nw + w]);
-				if (x != ib[w]) {
-					ib[w] = x;
-					changed = true;
-				}
-			}
+		if (i < B->domkids[blk].n) {
+			kid.v[kid.n - 1]++;
+			ivec_push(&st, B->domkids[blk].v[i]);
+			ivec_push(&kid, -1);
+			ivec_push(&mark, 0);
+			continue;
 		}
+		for (int32_t k = pushed.n - 1; k >= mark.v[mark.n - 1]; k--)
+			B->stack[pushed.v[k]].n--;
+		pushed.n = mark.v[mark.n - 1];
+		st.n--;
+		kid.n--;
+		mark.n--;
 	}
-	free(use);
-	free(def);
-	return in;
+	free(st.v);
+	free(kid.v);
+	free(mark.v);
+	free(pushed.v);
 }
 
 /* Print a version's name, or a non-variable operand. */
 static void put_version(Buf *b, const PhaseB *B, int32_t v)
 {
 	const Version *x = &B->ver[v];
-	if (x->num == -2)
+	if (x->name)
+		buf_puts(b, x->name);
+	else if (x->num == -2)
 		buf_printf(b, "%s.undef", B->q->vars[x->var].name);
+	else if (x->num == -3)
+		buf_puts(b, B->q->vars[x->var].name);
 	else
 		buf_printf(b, "%s.%d", B->q->vars[x->var].name, (int)x->num);
 }
@@ -728,18 +1241,85 @@ static int side_of(const PhaseB *B, int32_t blk, int32_t pr)
 	return -1;
 }
 
-/* Decide γ / μ / φ for the merges of each block (after renaming, when the
-** operands are known). */
+/* The nested γ of gate gt at join block b from the walk's DAG of its edges
+** (root_e: leaf k = the k-th predecessor): false when it cannot be a small
+** tree that selects every operand (then gt stays a φ). */
+static bool tree_gate(PhaseB *B, GateWalk *w, int32_t b, int32_t root_e, Gate *gt)
+{
+	const Block *bl = &B->g->blocks[b];
+	int32_t n = bl->npred;
+	int32_t *map = xmalloc(((size_t)n + 1) * sizeof *map);
+	int32_t *rep = xmalloc(((size_t)n + 1) * sizeof *rep);
+	int32_t nval = 0;
+	for (int32_t k = 0; k < n; k++) {
+		int32_t v = -1;
+		for (int32_t j = 0; j < k && v < 0; j++)
+			if (gt->ops[j] == gt->ops[k])
+				v = map[j];
+		if (v < 0) {
+			v = nval;
+			rep[nval++] = k;
+		}
+		map[k] = v;
+	}
+	bool ok = false;
+	int32_t root = gate_relabel(w, root_e, map);
+	if (GATE_IS_NODE(root) && gate_tree_size(w, root, GSA_TREE_MAX + 1) <= GSA_TREE_MAX) {
+		/* serialise in pre-order (an explicit stack), checking that every
+		** operand of a reachable predecessor is selected somewhere */
+		bool *used = xcalloc((size_t)nval + 1, sizeof *used);
+		IVec out = {0}, st = {0};
+		ivec_push(&st, root);
+		while (st.n > 0) {
+			int32_t v = st.v[--st.n];
+			if (GATE_IS_NODE(v)) {
+				int32_t k = GATE_NODE_INDEX(v);
+				ivec_push(&out, -1 - B->g->blocks[w->br[k]].last);
+				ivec_push(&st, w->f[k]);
+				ivec_push(&st, w->t[k]);
+			} else if (v >= 0) {
+				used[v] = true;
+				ivec_push(&out, rep[v]);
+			} else {
+				ivec_push(&out, -1); /* ⊥ cannot be in a tree: refuse below */
+				used[nval] = true;
+			}
+		}
+		ok = !used[nval];
+		for (int32_t k = 0; k < n && ok; k++)
+			if (B->g->blocks[bl->pred[k]].reachable && !used[map[k]])
+				ok = false;
+		if (ok) {
+			gt->tree = out.v;
+			gt->ntree = out.n;
+		} else
+			free(out.v);
+		free(st.v);
+		free(used);
+	}
+	free(map);
+	free(rep);
+	return ok;
+}
+
+/* Decide μ / γ / η / nested γ / φ for the merges of each block (after
+** renaming, when the operands are known). */
 static void gate_kinds(PhaseB *B)
 {
 	const Cfg *g = B->g;
+	GateWalk w;
+	gate_init(&w, B->q, g);
+	int32_t *edge_leaf = NULL;
+	int32_t cap = 0;
 	for (int32_t b = 0; b < g->nblocks; b++) {
 		const Block *bl = &g->blocks[b];
-		for (int32_t i = 0; i < B->ngates[b]; i++) {
-			Gate *gt = &B->gates[b][i];
-			if (gt->kind == G_ETA)
-				continue;
-			if (bl->mu_index) {
+		if (B->ngates[b] == 0)
+			continue;
+		if (bl->mu_index) {
+			for (int32_t i = 0; i < B->ngates[b]; i++) {
+				Gate *gt = &B->gates[b][i];
+				if (gt->kind == G_ETA)
+					continue;
 				/* μ: every entry edge must bring the same value */
 				int32_t entry = -1;
 				bool ok = true;
@@ -750,13 +1330,114 @@ static void gate_kinds(PhaseB *B)
 						entry = gt->ops[k];
 					}
 				gt->kind = ok && entry >= 0 ? G_MU : G_PHI;
-			} else if (B->join[b].branch_pc >= 0 && !B->join[b].loop_exit && bl->npred == 2) {
-				int s0 = side_of(B, b, bl->pred[0]), s1 = side_of(B, b, bl->pred[1]);
-				gt->kind = s0 >= 0 && s1 >= 0 && s0 != s1 ? G_GAMMA : G_PHI;
-			} else
-				gt->kind = G_PHI;
+			}
+			continue;
+		}
+		if (B->join[b].branch_pc >= 0 && !B->join[b].loop_exit && bl->npred == 2) {
+			int s0 = side_of(B, b, bl->pred[0]), s1 = side_of(B, b, bl->pred[1]);
+			for (int32_t i = 0; i < B->ngates[b]; i++)
+				if (B->gates[b][i].kind != G_ETA)
+					B->gates[b][i].kind = s0 >= 0 && s1 >= 0 && s0 != s1 ? G_GAMMA : G_PHI;
+			continue;
+		}
+		bool any = false;
+		for (int32_t i = 0; i < B->ngates[b]; i++)
+			any |= B->gates[b][i].kind == G_PHI;
+		if (!any || bl->idom < 0)
+			continue;
+		/* any other join: the gating function of its edges (gate.h), unless
+		** the block holds a sync after other instructions, which the γ's
+		** implicit sync would pre-empt (the first of its leading syncs is
+		** replaced, as in a join block) */
+		bool late_sync = false;
+		int32_t lead = bl->first;
+		while (lead <= bl->last && B->q->ins[lead].op == OP_SYNC)
+			lead++;
+		for (int32_t pc = lead; pc <= bl->last && !late_sync; pc++)
+			late_sync = B->q->ins[pc].op == OP_SYNC;
+		if (late_sync)
+			continue;
+		if (bl->npred > cap) {
+			cap = bl->npred;
+			edge_leaf = xrealloc(edge_leaf, (size_t)cap * sizeof *edge_leaf);
+		}
+		for (int32_t k = 0; k < bl->npred; k++)
+			edge_leaf[k] = k;
+		int32_t root = gate_build(&w, b, bl->idom, edge_leaf, -1, GSA_DAG_MAX);
+		if (root == GATE_TOO_BIG)
+			continue;
+		for (int32_t i = 0; i < B->ngates[b]; i++) {
+			Gate *gt = &B->gates[b][i];
+			if (gt->kind == G_PHI && tree_gate(B, &w, b, root, gt))
+				gt->kind = G_TREE;
 		}
 	}
+	free(edge_leaf);
+	gate_free(&w);
+}
+
+/* The predicate operand of η at an exit block: the branch that leaves
+** the loop, or, for a jump out of it, the nearest dominating branch of
+** the loop whose reconvergence point lies outside it; -1: none (then 1). */
+static int32_t exit_branch_pc(const PhaseB *B, int32_t blk)
+{
+	const Cfg *g = B->g;
+	int32_t pc = B->exitb[blk].exit_pc;
+	if (pc < 0)
+		return -1;
+	if (ir_is_branch((Op)B->q->ins[pc].op))
+		return pc;
+	int32_t loop = B->exitb[blk].loop;
+	for (int32_t d = g->block_of[pc]; d >= 0 && loop_contains(g, loop, d); d = g->blocks[d].idom) {
+		const Block *bd = &g->blocks[d];
+		int32_t r = bd->ipdom;
+		if (ir_is_branch((Op)B->q->ins[bd->last].op) && (r >= g->nblocks || !loop_contains(g, loop, r)))
+			return bd->last;
+	}
+	return -1;
+}
+
+/* A printed nested γ from the pre-order at tree[*i] (bounded by GSA_TREE_MAX). */
+static void put_tree(Buf *out, const PhaseB *B, const Gate *gt, int32_t *i)
+{
+	int32_t e = gt->tree[(*i)++];
+	if (e >= 0) {
+		put_version(out, B, gt->ops[e]);
+		return;
+	}
+	int32_t pc = -1 - e;
+	buf_puts(out, "gamma(");
+	put_opnd(out, B, &B->q->ins[pc].a, B->branch_pred[pc]);
+	buf_puts(out, ", ");
+	put_tree(out, B, gt, i);
+	buf_puts(out, ", ");
+	put_tree(out, B, gt, i);
+	buf_putc(out, ')');
+}
+
+/* A fresh name for a version the construction adds to an SSA program:
+** x.k → x.(k+1), x.(k+2), ...; another name n → n.0, n.1, ... */
+static char *fresh_version_name(const PhaseB *B, Program *taken, const char *base)
+{
+	size_t len = strlen(base), dot = len;
+	while (dot > 0 && base[dot - 1] >= '0' && base[dot - 1] <= '9')
+		dot--;
+	long k = 0;
+	size_t stem = len;
+	if (dot < len && dot > 0 && base[dot - 1] == '.' && len - dot < 9) {
+		k = strtol(base + dot, NULL, 10) + 1;
+		stem = dot - 1;
+	}
+	Buf nb = {0};
+	for (;; k++) {
+		buf_reset(&nb);
+		buf_putn(&nb, base, stem);
+		buf_printf(&nb, ".%ld", k);
+		if (ir_find_var(B->q, buf_str(&nb)) < 0 && ir_find_var(taken, buf_str(&nb)) < 0)
+			break;
+	}
+	ir_var(taken, buf_str(&nb), nb.len, LOC_NONE);
+	return buf_steal(&nb);
 }
 
 /* Emit the GSA program; with names == NULL only number the versions in
@@ -766,13 +1447,24 @@ static void emit_b(PhaseB *B, Buf *out, Program *names, const LabelIndex *li)
 	const Program *q = B->q;
 	const Cfg *g = B->g;
 	int32_t *count = NULL;
+	Program *taken = NULL;
 	if (!names) {
 		count = xcalloc((size_t)B->nv + 1, sizeof *count);
+		taken = ir_new(q->path, "", 0);
 	}
 #define NUMBER(v)                                                                        \
 	do {                                                                                \
-		if (!names && B->ver[v].num < 0)                                                \
-			B->ver[v].num = count[B->ver[v].var]++;                                     \
+		Version *x_ = &B->ver[v];                                                       \
+		if (!names && x_->num == -1) {                                                  \
+			if (B->keep_names && !x_->gate)                                             \
+				x_->num = -3;                                                           \
+			else if (B->keep_names)                                                     \
+				x_->name = fresh_version_name(B, taken, q->vars[x_->var].name);         \
+			else                                                                        \
+				x_->num = count[x_->var]++;                                             \
+			if (x_->name)                                                               \
+				x_->num = -4;                                                           \
+		}                                                                               \
 	} while (0)
 	if (names)
 		ir_print_directives(out, q);
@@ -788,16 +1480,26 @@ static void emit_b(PhaseB *B, Buf *out, Program *names, const LabelIndex *li)
 		for (int32_t i = 0; i < B->ngates[b]; i++) {
 			Gate *gt = &B->gates[b][i];
 			NUMBER(gt->dst);
-			implicit |= gt->kind == G_GAMMA || gt->kind == G_ETA;
+			/* the block's first sync goes: γ and η are implicit syncs */
+			implicit |= gt->kind == G_GAMMA || gt->kind == G_ETA || gt->kind == G_TREE;
 			if (!names)
 				continue;
+			ivec_push(&B->orig, first);
 			put_version(out, B, gt->dst);
 			int32_t pv = B->join[b].branch_pc >= 0 ? B->branch_pred[B->join[b].branch_pc] : -1;
 			const Ins *br = B->join[b].branch_pc >= 0 ? &q->ins[B->join[b].branch_pc] : NULL;
 			switch (gt->kind) {
 			case G_ETA:
 				buf_puts(out, " = eta(");
-				put_opnd(out, B, &br->a, pv);
+				if (br)
+					put_opnd(out, B, &br->a, pv);
+				else {
+					int32_t epc = exit_branch_pc(B, b);
+					if (epc >= 0)
+						put_opnd(out, B, &q->ins[epc].a, B->branch_pred[epc]);
+					else
+						buf_puts(out, "1");
+				}
 				buf_puts(out, ", ");
 				put_version(out, B, gt->ops[0]);
 				buf_puts(out, ")\n");
@@ -815,6 +1517,13 @@ static void emit_b(PhaseB *B, Buf *out, Program *names, const LabelIndex *li)
 				buf_puts(out, ", ");
 				put_version(out, B, bz ? jumpv : fallv);
 				buf_puts(out, ")\n");
+				break;
+			}
+			case G_TREE: {
+				int32_t i0 = 0;
+				buf_puts(out, " = ");
+				put_tree(out, B, gt, &i0);
+				buf_putc(out, '\n');
 				break;
 			}
 			case G_MU: {
@@ -845,7 +1554,6 @@ static void emit_b(PhaseB *B, Buf *out, Program *names, const LabelIndex *li)
 		}
 		for (int32_t pc = first; pc <= bl->last; pc++) {
 			const Ins *ins = &q->ins[pc];
-			/* the join block's own sync: γ/η are implicit syncs */
 			if (pc == first && implicit && ins->op == OP_SYNC)
 				continue;
 			if (B->rdst[pc] >= 0)
@@ -855,56 +1563,180 @@ static void emit_b(PhaseB *B, Buf *out, Program *names, const LabelIndex *li)
 			if (pc != first)
 				for (int32_t i = li->start[pc]; i < li->start[pc + 1]; i++)
 					buf_printf(out, "%s: ", q->labels[li->lab[i]].name);
+			ivec_push(&B->orig, pc);
 			put_ins(out, B, names, pc);
 			buf_putc(out, '\n');
 		}
 	}
 #undef NUMBER
 	free(count);
+	ir_free(taken);
 }
 
-static char *phase_b(const Program *q, const PhaseA *A, size_t *len)
+/* φ sites: the iterated dominance frontier of the definitions (η sites
+** included) where the variable is live; η sites: the exit blocks and
+** loop-exit join blocks of the loops that assign it, where it is live.
+** One variable at a time, η gates first in each block, as the papers
+** print them. */
+static void place_gates(PhaseB *B, const IVec *df, const IVec *eta_blocks)
+{
+	const Program *q = B->q;
+	const Cfg *g = B->g;
+	int32_t nb = g->nblocks;
+	Live L;
+	live_init(&L, q, g, B->is_src);
+	int32_t *lmark = xcalloc((size_t)g->nloops + 1, sizeof *lmark);
+	int32_t *has_phi = xmalloc(((size_t)nb + 1) * sizeof *has_phi);
+	int32_t *queued = xmalloc(((size_t)nb + 1) * sizeof *queued);
+	for (int32_t b = 0; b <= nb; b++)
+		has_phi[b] = queued[b] = -1;
+	/* the η sites of each loop: exit blocks whose outermost exited loop it is */
+	IVec *eta_of = xcalloc((size_t)g->nloops + 1, sizeof *eta_of);
+	for (int32_t i = 0; i < eta_blocks->n; i++) {
+		int32_t b = eta_blocks->v[i];
+		int32_t l = B->join[b].branch_pc >= 0 ? B->join[b].loop : B->exitb[b].loop;
+		if (l >= 0)
+			ivec_push(&eta_of[l], b);
+	}
+	IVec etas = {0}, phis = {0}; /* (block, var) pairs, in var order */
+	IVec work = {0};
+	for (int32_t x = 0; x < B->nv; x++) {
+		if (!B->is_src[x] || L.dstart[x] == L.dstart[x + 1])
+			continue;
+		live_var(&L, x);
+		work.n = 0;
+		for (int32_t i = L.dstart[x]; i < L.dstart[x + 1]; i++) {
+			int32_t b = L.dblk[i];
+			queued[b] = x;
+			ivec_push(&work, b);
+		}
+		/* η: loops that assign x, each once, with their enclosing loops */
+		for (int32_t i = L.dstart[x]; i < L.dstart[x + 1]; i++)
+			for (int32_t l = g->blocks[L.dblk[i]].loop; l >= 0 && lmark[l] != x + 1; l = g->loops[l].parent) {
+				lmark[l] = x + 1;
+				for (int32_t k = 0; k < eta_of[l].n; k++) {
+					int32_t b = eta_of[l].v[k];
+					if (!live_in(&L, x, b) || has_phi[b] == x)
+						continue;
+					has_phi[b] = x;
+					ivec_push(&etas, b);
+					ivec_push(&etas, x);
+					if (queued[b] != x) {
+						queued[b] = x;
+						ivec_push(&work, b);
+					}
+				}
+			}
+		while (work.n > 0) {
+			int32_t b = work.v[--work.n];
+			for (int32_t i = 0; i < df[b].n; i++) {
+				int32_t y = df[b].v[i];
+				if (has_phi[y] == x || !live_in(&L, x, y))
+					continue;
+				has_phi[y] = x;
+				ivec_push(&phis, y);
+				ivec_push(&phis, x);
+				if (queued[y] != x) {
+					queued[y] = x;
+					ivec_push(&work, y);
+				}
+			}
+		}
+	}
+	for (int32_t i = 0; i < etas.n; i += 2)
+		add_gate(B, etas.v[i], etas.v[i + 1], G_ETA, 1);
+	for (int32_t i = 0; i < phis.n; i += 2)
+		add_gate(B, phis.v[i], phis.v[i + 1], G_PHI, g->blocks[phis.v[i]].npred);
+	for (int32_t l = 0; l < g->nloops; l++)
+		free(eta_of[l].v);
+	free(eta_of);
+	free(etas.v);
+	free(phis.v);
+	free(work.v);
+	free(has_phi);
+	free(queued);
+	free(lmark);
+	live_free(&L);
+}
+
+static char *phase_b(PhaseB *B, const Program *q, const PhaseA *A, size_t *len)
 {
 	const Cfg *g = q->cfg;
 	int32_t nb = g->nblocks;
-	PhaseB B = {.q = q, .g = g, .nv = q->nvars, .nw = (q->nvars + 63) / 64 + 1};
-	B.join = xmalloc(((size_t)nb + 1) * sizeof *B.join);
-	for (int32_t b = 0; b <= nb; b++)
-		B.join[b] = (BJoin){-1, false, -1};
+	B->q = q;
+	B->g = g;
+	B->nv = q->nvars;
+	B->join = xmalloc(((size_t)nb + 1) * sizeof *B->join);
+	B->exitb = xmalloc(((size_t)nb + 1) * sizeof *B->exitb);
+	for (int32_t b = 0; b <= nb; b++) {
+		B->join[b] = (BJoin){-1, false, -1};
+		B->exitb[b] = (BExit){-1, -1};
+	}
+	IVec eta_blocks = {0};
 	for (int32_t i = 0; i < A->njoins; i++) {
 		const Join *x = &A->joins[i];
 		if (x->p1_node < 0 || x->p1_branch < 0)
 			continue;
 		int32_t nblk = g->block_of[x->p1_node];
 		int32_t bblk = g->block_of[x->p1_branch];
-		B.join[nblk].branch_pc = x->p1_branch;
-		B.join[nblk].loop_exit = x->loop_exit;
-		B.join[nblk].loop = g->blocks[bblk].loop;
+		B->join[nblk].branch_pc = x->p1_branch;
+		B->join[nblk].loop_exit = x->loop_exit;
+		B->join[nblk].loop = x->loop_exit ? exited_loop(g, bblk, nblk) : -1;
+		if (x->loop_exit)
+			ivec_push(&eta_blocks, nblk);
 	}
-	B.is_src = xcalloc((size_t)B.nv + 1, sizeof *B.is_src);
-	for (int32_t v = 0; v < B.nv; v++)
-		B.is_src[v] = !q->vars[v].is_param;
-	B.gates = xcalloc((size_t)nb + 1, sizeof *B.gates);
-	B.ngates = xcalloc((size_t)nb + 1, sizeof *B.ngates);
-	B.capgates = xcalloc((size_t)nb + 1, sizeof *B.capgates);
-	B.zero = xmalloc(((size_t)B.nv + 1) * sizeof *B.zero);
-	for (int32_t v = 0; v < B.nv; v++)
-		B.zero[v] = -1;
+	for (int32_t i = 0; i < A->nex; i++) {
+		const ExitEdge *e = &A->ex[i];
+		if (!e->label || e->p1_exit < 0)
+			continue;
+		int32_t lab = ir_find_label(q, e->label);
+		if (lab < 0 || q->labels[lab].ins < 0)
+			continue;
+		int32_t xb = g->block_of[q->labels[lab].ins];
+		B->exitb[xb].exit_pc = e->p1_exit;
+		B->exitb[xb].loop = exited_loop(g, g->block_of[e->p1_exit], xb);
+		ivec_push(&eta_blocks, xb);
+	}
+	B->is_src = xcalloc((size_t)B->nv + 1, sizeof *B->is_src);
+	int32_t *ndefs = xcalloc((size_t)B->nv + 1, sizeof *ndefs);
+	/* SSA text already (every variable assigned once, versions named x.k):
+	** keep its names rather than write x.1.0 */
+	bool ssa = true, versioned = false;
+	for (int32_t pc = 0; pc < q->nins; pc++)
+		if (q->ins[pc].dst >= 0 && ++ndefs[q->ins[pc].dst] > 1)
+			ssa = false;
+	for (int32_t v = 0; v < q->nvars && ssa && !versioned; v++) {
+		const char *nm = q->vars[v].name;
+		size_t len = strlen(nm), k = len;
+		while (k > 0 && nm[k - 1] >= '0' && nm[k - 1] <= '9')
+			k--;
+		versioned = ndefs[v] == 1 && k < len && k > 1 && nm[k - 1] == '.';
+	}
+	B->keep_names = ssa && versioned;
+	free(ndefs);
+	for (int32_t v = 0; v < B->nv; v++)
+		B->is_src[v] = !q->vars[v].is_param;
+	B->gates = xcalloc((size_t)nb + 1, sizeof *B->gates);
+	B->ngates = xcalloc((size_t)nb + 1, sizeof *B->ngates);
+	B->capgates = xcalloc((size_t)nb + 1, sizeof *B->capgates);
+	B->zero = xmalloc(((size_t)B->nv + 1) * sizeof *B->zero);
+	for (int32_t v = 0; v < B->nv; v++)
+		B->zero[v] = -1;
 	int32_t n = q->nins;
-	B.rdst = xmalloc(((size_t)n + 1) * sizeof *B.rdst);
-	B.ra = xmalloc(((size_t)n + 1) * sizeof *B.ra);
-	B.rb = xmalloc(((size_t)n + 1) * sizeof *B.rb);
-	B.rc = xmalloc(((size_t)n + 1) * sizeof *B.rc);
-	B.branch_pred = xmalloc(((size_t)n + 1) * sizeof *B.branch_pred);
-	B.rargs = xcalloc((size_t)n + 1, sizeof *B.rargs);
+	B->rdst = xmalloc(((size_t)n + 1) * sizeof *B->rdst);
+	B->ra = xmalloc(((size_t)n + 1) * sizeof *B->ra);
+	B->rb = xmalloc(((size_t)n + 1) * sizeof *B->rb);
+	B->rc = xmalloc(((size_t)n + 1) * sizeof *B->rc);
+	B->branch_pred = xmalloc(((size_t)n + 1) * sizeof *B->branch_pred);
+	B->rargs = xcalloc((size_t)n + 1, sizeof *B->rargs);
 	for (int32_t pc = 0; pc < n; pc++)
-		B.rdst[pc] = B.ra[pc] = B.rb[pc] = B.rc[pc] = B.branch_pred[pc] = -1;
-	B.stack = xcalloc((size_t)B.nv + 1, sizeof *B.stack);
-	B.domkids = xcalloc((size_t)nb + 1, sizeof *B.domkids);
+		B->rdst[pc] = B->ra[pc] = B->rb[pc] = B->rc[pc] = B->branch_pred[pc] = -1;
+	B->stack = xcalloc((size_t)B->nv + 1, sizeof *B->stack);
+	B->domkids = xcalloc((size_t)nb + 1, sizeof *B->domkids);
 	for (int32_t i = 0; i < g->nrpo; i++) {
 		int32_t b = g->rpo[i];
 		if (g->blocks[b].idom >= 0)
-			ivec_push(&B.domkids[g->blocks[b].idom], b);
+			ivec_push(&B->domkids[g->blocks[b].idom], b);
 	}
 	/* dominance frontiers (Cooper, Harvey & Kennedy) */
 	IVec *df = xcalloc((size_t)nb + 1, sizeof *df);
@@ -923,114 +1755,197 @@ static char *phase_b(const Program *q, const PhaseA *A, size_t *len)
 			}
 		}
 	}
-	uint64_t *live = liveness(&B);
-	int32_t nw = B.nw;
-	/* definition sites per variable, η sites included */
-	IVec *sites = xcalloc((size_t)B.nv + 1, sizeof *sites);
-	uint64_t *inloop = xcalloc((size_t)(g->nloops + 1) * (size_t)nw + 1, sizeof *inloop);
-	for (int32_t b = 0; b < nb; b++) {
-		const Block *bl = &g->blocks[b];
-		if (!bl->reachable)
-			continue;
-		for (int32_t pc = bl->first; pc <= bl->last; pc++) {
-			int32_t d = q->ins[pc].dst;
-			if (d < 0 || !B.is_src[d])
-				continue;
-			if (sites[d].n == 0 || sites[d].v[sites[d].n - 1] != b)
-				ivec_push(&sites[d], b);
-			for (int32_t l = bl->loop; l >= 0; l = g->loops[l].parent)
-				bits_set(inloop + (size_t)l * nw, d);
-		}
-	}
-	for (int32_t b = 0; b < nb; b++) {
-		if (B.join[b].branch_pc < 0 || !B.join[b].loop_exit || B.join[b].loop < 0 || !g->blocks[b].reachable)
-			continue;
-		const uint64_t *li = live + (size_t)b * nw;
-		const uint64_t *lo = inloop + (size_t)B.join[b].loop * nw;
-		for (int32_t x = 0; x < B.nv; x++)
-			if (bits_get(li, x) && bits_get(lo, x)) {
-				add_gate(&B, b, x, G_ETA, 1);
-				ivec_push(&sites[x], b);
-			}
-	}
-	/* φ at the iterated dominance frontier where the variable is live */
-	int32_t *has_phi = xmalloc(((size_t)nb + 1) * sizeof *has_phi);
-	int32_t *queued = xmalloc(((size_t)nb + 1) * sizeof *queued);
-	for (int32_t b = 0; b <= nb; b++)
-		has_phi[b] = queued[b] = -1;
-	IVec work = {0};
-	for (int32_t x = 0; x < B.nv; x++) {
-		if (!B.is_src[x])
-			continue;
-		work.n = 0;
-		for (int32_t i = 0; i < sites[x].n; i++) {
-			queued[sites[x].v[i]] = x;
-			ivec_push(&work, sites[x].v[i]);
-		}
-		while (work.n > 0) {
-			int32_t b = work.v[--work.n];
-			for (int32_t i = 0; i < df[b].n; i++) {
-				int32_t y = df[b].v[i];
-				if (has_phi[y] == x || !bits_get(live + (size_t)y * nw, x))
-					continue;
-				has_phi[y] = x;
-				add_gate(&B, y, x, G_PHI, g->blocks[y].npred);
-				if (queued[y] != x) {
-					queued[y] = x;
-					ivec_push(&work, y);
-				}
-			}
-		}
-	}
+	place_gates(B, df, &eta_blocks);
 	if (g->nrpo > 0)
-		rename_block(&B, g->rpo[0]);
-	gate_kinds(&B);
+		rename_all(B, g->rpo[0]);
+	gate_kinds(B);
 	LabelIndex li;
 	label_index(&li, q);
 	Buf out = {0};
-	emit_b(&B, &out, NULL, &li);
+	emit_b(B, &out, NULL, &li);
 	Program *names = ir_new(q->path, "", 0);
-	emit_b(&B, &out, names, &li);
+	emit_b(B, &out, names, &li);
 	ir_free(names);
 	label_index_free(&li);
-	/* free */
-	free(work.v);
-	free(has_phi);
-	free(queued);
-	for (int32_t x = 0; x < B.nv; x++) {
-		free(sites[x].v);
-		free(B.stack[x].v);
-	}
-	free(sites);
-	free(inloop);
-	free(live);
-	for (int32_t b = 0; b <= nb; b++) {
+	for (int32_t b = 0; b <= nb; b++)
 		free(df[b].v);
-		free(B.domkids[b].v);
-		for (int32_t i = 0; i < B.ngates[b]; i++)
-			free(B.gates[b][i].ops);
-		free(B.gates[b]);
-	}
 	free(df);
-	free(B.domkids);
-	free(B.gates);
-	free(B.ngates);
-	free(B.capgates);
-	for (int32_t pc = 0; pc < n; pc++)
-		free(B.rargs[pc]);
-	free(B.rargs);
-	free(B.rdst);
-	free(B.ra);
-	free(B.rb);
-	free(B.rc);
-	free(B.branch_pred);
-	free(B.stack);
-	free(B.zero);
-	free(B.ver);
-	free(B.is_src);
-	free(B.join);
+	free(eta_blocks.v);
 	*len = out.len;
 	return buf_steal(&out);
+}
+
+static void phase_b_free(PhaseB *B)
+{
+	if (!B->g)
+		return;
+	int32_t nb = B->g->nblocks;
+	for (int32_t x = 0; x < B->nv; x++)
+		free(B->stack[x].v);
+	for (int32_t b = 0; b <= nb; b++) {
+		free(B->domkids[b].v);
+		for (int32_t i = 0; i < B->ngates[b]; i++) {
+			free(B->gates[b][i].ops);
+			free(B->gates[b][i].tree);
+		}
+		free(B->gates[b]);
+	}
+	free(B->domkids);
+	free(B->gates);
+	free(B->ngates);
+	free(B->capgates);
+	for (int32_t pc = 0; pc < B->q->nins; pc++)
+		free(B->rargs[pc]);
+	free(B->rargs);
+	free(B->rdst);
+	free(B->ra);
+	free(B->rb);
+	free(B->rc);
+	free(B->branch_pred);
+	free(B->stack);
+	free(B->zero);
+	for (int32_t v = 0; v < B->nver; v++)
+		free(B->ver[v].name);
+	free(B->ver);
+	free(B->is_src);
+	free(B->join);
+	free(B->exitb);
+	free(B->orig.v);
+}
+
+/* ---- the user's lines ------------------------------------------------------ */
+
+/* Give r the text and the locations of the user's program p: instruction
+** k of r comes from p's instruction from[k] (-1: none). An instruction
+** copied from p keeps its operands' locations; a derived one (a γ, a join
+** block's sync, an exit block's jump) takes the location of the
+** instruction it was derived from for all of them. */
+static void adopt_origins(Program *r, const Program *p, const int32_t *from)
+{
+	free(r->src);
+	r->src = xmalloc(p->srclen + 1);
+	memcpy(r->src, p->src, p->srclen + 1);
+	r->srclen = p->srclen;
+	for (int32_t k = 0; k < r->nins; k++) {
+		int32_t o = from[k];
+		if (o < 0 || o >= p->nins)
+			continue;
+		Ins *ri = &r->ins[k];
+		const Ins *pi = &p->ins[o];
+		ri->loc = pi->loc;
+		bool copy = ri->op == pi->op && ri->nargs == pi->nargs;
+		ri->dst_loc = copy ? pi->dst_loc : pi->loc;
+		ri->target_loc = copy ? pi->target_loc : pi->loc;
+		ri->a.loc = copy ? pi->a.loc : pi->loc;
+		ri->b.loc = copy ? pi->b.loc : pi->loc;
+		ri->c.loc = copy ? pi->c.loc : pi->loc;
+		for (int32_t j = 0; j < ri->nargs; j++)
+			ri->args[j].loc = copy ? pi->args[j].loc : pi->loc;
+	}
+	for (int32_t i = 0; i < r->nlabels; i++) {
+		int32_t pl = ir_find_label(p, r->labels[i].name);
+		if (pl >= 0)
+			r->labels[i].loc = p->labels[pl].loc;
+		else if (r->labels[i].ins >= 0)
+			r->labels[i].loc = r->ins[r->labels[i].ins].loc;
+	}
+	for (int32_t k = 0; k < r->nins; k++)
+		if (r->ins[k].dst >= 0)
+			r->vars[r->ins[k].dst].loc = r->ins[k].dst_loc;
+	for (int32_t v = 0; v < r->nvars; v++)
+		if (r->vars[v].is_param) {
+			int32_t pv = ir_find_var(p, r->vars[v].name);
+			if (pv >= 0)
+				r->vars[v].loc = p->vars[pv].loc;
+		}
+}
+
+/* ---- reducibility ----------------------------------------------------------- */
+
+/* GSA form, μ and η need natural loops: every cycle entered through one
+** block (its header). An edge u → v that goes back in reverse post-order
+** without v dominating u closes a cycle with several entries. Report it:
+** the blocks of the cycle (those reachable from v that reach u) and its
+** entries, by label and line. */
+static bool check_reducible(const Program *p, const Cfg *g, Diags *d)
+{
+	int32_t nb = g->nblocks;
+	int32_t *pos = xmalloc(((size_t)nb + 1) * sizeof *pos);
+	for (int32_t b = 0; b <= nb; b++)
+		pos[b] = -1;
+	for (int32_t i = 0; i < g->nrpo; i++)
+		pos[g->rpo[i]] = i;
+	int32_t bu = -1, bv = -1;
+	for (int32_t i = 0; i < g->nrpo && bu < 0; i++) {
+		int32_t u = g->rpo[i];
+		for (int32_t k = 0; k < g->blocks[u].nsucc; k++) {
+			int32_t v = g->blocks[u].succ[k];
+			if (v < nb && pos[v] >= 0 && pos[v] <= pos[u] && !cfg_dominates(g, v, u)) {
+				bu = u;
+				bv = v;
+				break;
+			}
+		}
+	}
+	if (bu < 0) {
+		free(pos);
+		return true;
+	}
+	/* the cycle: forward from v, backward from u */
+	uint8_t *mark = xcalloc((size_t)nb + 1, 1);
+	IVec st = {0};
+	ivec_push(&st, bv);
+	mark[bv] |= 1;
+	while (st.n > 0) {
+		const Block *x = &g->blocks[st.v[--st.n]];
+		for (int32_t k = 0; k < x->nsucc; k++)
+			if (x->succ[k] < nb && !(mark[x->succ[k]] & 1)) {
+				mark[x->succ[k]] |= 1;
+				ivec_push(&st, x->succ[k]);
+			}
+	}
+	ivec_push(&st, bu);
+	mark[bu] |= 2;
+	while (st.n > 0) {
+		const Block *x = &g->blocks[st.v[--st.n]];
+		for (int32_t k = 0; k < x->npred; k++)
+			if (g->blocks[x->pred[k]].reachable && !(mark[x->pred[k]] & 2)) {
+				mark[x->pred[k]] |= 2;
+				ivec_push(&st, x->pred[k]);
+			}
+	}
+	Buf cyc = {0}, ent = {0};
+	int32_t ncyc = 0, nent = 0;
+	for (int32_t b = 0; b < nb; b++) {
+		if (mark[b] != 3)
+			continue;
+		if (ncyc++ < 8) {
+			buf_puts(&cyc, ncyc > 1 ? ", " : "");
+			ir_print_where(&cyc, p, g->blocks[b].first);
+			buf_printf(&cyc, " (line %d)", (int)p->ins[g->blocks[b].first].loc.line);
+		}
+		bool entry = b == 0;
+		for (int32_t k = 0; k < g->blocks[b].npred && !entry; k++)
+			entry = g->blocks[g->blocks[b].pred[k]].reachable && mark[g->blocks[b].pred[k]] != 3;
+		if (entry && nent++ < 8) {
+			buf_puts(&ent, nent > 1 ? ", " : "");
+			ir_print_where(&ent, p, g->blocks[b].first);
+			buf_printf(&ent, " (line %d)", (int)p->ins[g->blocks[b].first].loc.line);
+		}
+	}
+	if (ncyc > 8)
+		buf_printf(&cyc, ", ... (%d blocks)", (int)ncyc);
+	diag_error(d, p->ins[g->blocks[bv].first].loc,
+	           "the control-flow graph is irreducible: the cycle through %s is entered at %d "
+	           "places, %s; GSA form and the analyses need every loop entered through its header "
+	           "(the program still runs: musimd run)",
+	           buf_str(&cyc), (int)nent, buf_str(&ent));
+	buf_free(&cyc);
+	buf_free(&ent);
+	free(st.v);
+	free(mark);
+	free(pos);
+	return false;
 }
 
 /* ---- entry point ------------------------------------------------------- */
@@ -1041,6 +1956,8 @@ Program *gsa_build(const Program *p, Diags *d)
 		diag_error(d, LOC_NONE, "the program has errors; no GSA form");
 		return NULL;
 	}
+	if (!check_reducible(p, p->cfg, d))
+		return NULL;
 	if (p->has_gsa) /* already GSA: a fresh copy (user φs stay φs) */
 		return reparse(p, p->src, p->srclen, d, "copy");
 	PhaseA A = {.p = p, .g = p->cfg};
@@ -1049,13 +1966,81 @@ Program *gsa_build(const Program *p, Diags *d)
 	Program *q = reparse(p, t1, len1, d, "join blocks");
 	Program *r = NULL;
 	if (q) {
+		PhaseB B = {0};
 		size_t len2 = 0;
-		char *t2 = phase_b(q, &A, &len2);
+		char *t2 = phase_b(&B, q, &A, &len2);
 		r = reparse(p, t2, len2, d, "renaming");
+		if (r) {
+			int32_t *from = xmalloc(((size_t)r->nins + 1) * sizeof *from);
+			for (int32_t k = 0; k < r->nins; k++) {
+				int32_t qpc = k < B.orig.n ? B.orig.v[k] : -1;
+				from[k] = qpc >= 0 && qpc < A.orig.n ? A.orig.v[qpc] : -1;
+			}
+			adopt_origins(r, p, from);
+			free(from);
+		}
+		phase_b_free(&B);
 		free(t2);
 		ir_free(q);
 	}
 	free(t1);
 	phase_a_free(&A);
 	return r;
+}
+
+/* ---- musimd syncs --------------------------------------------------------- */
+
+bool gsa_place_syncs(const Program *p, Buf *out, Diags *d)
+{
+	if (!p->cfg) {
+		diag_error(d, LOC_NONE, "the program has errors; no syncs placed");
+		return false;
+	}
+	if (p->has_gsa) {
+		diag_error(d, LOC_NONE, "the program is in GSA form: its γ and η are implicit syncs; "
+		                        "place the syncs in the plain program");
+		return false;
+	}
+	if (!check_reducible(p, p->cfg, d))
+		return false;
+	PhaseA A = {.p = p, .g = p->cfg, .place = true};
+	size_t len = 0;
+	char *t = phase_a(&A, &len);
+	bool ok = A.why == NULL;
+	if (!ok) {
+		Buf w = {0};
+		ir_print_where(&w, p, A.why_pc);
+		diag_error(d, p->ins[A.why_pc].loc,
+		           "no placement of syncs lets the sync model run this program (the branch at %s, "
+		           "line %d): %s",
+		           buf_str(&w), (int)p->ins[A.why_pc].loc.line, A.why);
+		buf_free(&w);
+	} else {
+		/* the result must parse and pass the sync check */
+		Program *q = reparse(p, t, len, d, "placing syncs");
+		if (!q)
+			ok = false;
+		else {
+			Diags d2;
+			diag_init(&d2, p->path, t, len);
+			if (syncs_check(q, &d2, 4) != 0) {
+				ok = false;
+				for (int i = 0; i < d2.n; i++)
+					if (d2.v[i].sev == SEV_WARNING) {
+						diag_error(d, LOC_NONE,
+						           "the syncs placed do not fit every path (a limitation of musimd "
+						           "syncs): line %d of the result: %s",
+						           (int)d2.v[i].loc.line, d2.v[i].msg);
+						break;
+					}
+			}
+			diag_free(&d2);
+			ir_free(q);
+		}
+	}
+	if (ok)
+		buf_putn(out, t, len);
+	free(t);
+	phase_a_free(&A);
+	return ok;
 }

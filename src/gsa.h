@@ -21,4 +21,13 @@
 ** been loaded without errors (p->cfg set). */
 Program *gsa_build(const Program *p, Diags *d);
 
+/* `musimd syncs` (syncs.h): p's text with every sync dropped and one sync
+** per branch placed at its reconvergence point, in a join block of its own
+** (innermost first where several branches reconverge at one point), stops
+** made exits when a branch reconverges only at the end, so that the sync
+** model runs it as ipdom does. False, with the reason in d, where no
+** placement can do that (a loop with several exits, a short-circuit's
+** shared target, an irreducible CFG). */
+bool gsa_place_syncs(const Program *p, Buf *out, Diags *d);
+
 #endif

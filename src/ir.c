@@ -22,8 +22,15 @@ typedef struct Table {
 
 struct IrNames {
 	Table vars, labels;
-	bool *defined; /* per label: a definition was seen */
+	int32_t *ndefs; /* per label: definitions seen */
 	int32_t capdefined;
+	/* redefinitions of labels, the first DUP_SHOWN + 1 of each label, in
+	** the order they come: reported together per label after parsing */
+	struct Dup {
+		int32_t label, seq;
+		Loc loc;
+	} *dups;
+	int32_t ndups, capdups;
 	int32_t *pending; /* labels waiting for the next instruction */
 	int32_t npending, cappending;
 	int32_t parse_errors; /* errors reported by ir_parse_src */
@@ -133,7 +140,8 @@ void ir_free(Program *p)
 	if (p->names) {
 		free(p->names->vars.slot);
 		free(p->names->labels.slot);
-		free(p->names->defined);
+		free(p->names->ndefs);
+		free(p->names->dups);
 		free(p->names->pending);
 		free(p->names);
 	}
@@ -171,9 +179,9 @@ int32_t ir_label(Program *p, const char *name, size_t len, Loc loc)
 	table_grow(&p->names->labels, p, true, p->nlabels);
 	struct IrNames *nm = p->names;
 	if (nm->capdefined < p->caplabels) {
-		nm->defined = xrealloc(nm->defined, (size_t)p->caplabels * sizeof *nm->defined);
-		memset(nm->defined + nm->capdefined, 0,
-		       (size_t)(p->caplabels - nm->capdefined) * sizeof *nm->defined);
+		nm->ndefs = xrealloc(nm->ndefs, (size_t)p->caplabels * sizeof *nm->ndefs);
+		memset(nm->ndefs + nm->capdefined, 0,
+		       (size_t)(p->caplabels - nm->capdefined) * sizeof *nm->ndefs);
 		nm->capdefined = p->caplabels;
 	}
 	return p->nlabels - 1;
@@ -184,18 +192,60 @@ int32_t ir_find_label(const Program *p, const char *name)
 	return *table_slot(&p->names->labels, p, true, name, strlen(name));
 }
 
+/* Of the redefinitions of one label, the first is the error and the next
+** DUP_SHOWN are notes; the rest are counted. */
+#define DUP_SHOWN 3
+
 void ir_define_label(Program *p, int32_t label, Loc loc, Diags *d)
 {
+	(void)d; /* redefinitions are reported by report_duplicates */
 	struct IrNames *nm = p->names;
 	Label *l = &p->labels[label];
-	if (nm->defined[label]) {
-		diag_error(d, loc, "duplicate label '%s'", l->name);
-		diag_note(d, l->loc, "'%s' first defined here", l->name);
+	if (nm->ndefs[label]++ > 0) {
+		if (nm->ndefs[label] <= DUP_SHOWN + 2) {
+			struct Dup dup = {label, nm->ndups, loc};
+			VEC_PUSH(nm->dups, nm->ndups, nm->capdups, dup);
+		}
 		return;
 	}
-	nm->defined[label] = true;
 	l->loc = loc;
 	VEC_PUSH(nm->pending, nm->npending, nm->cappending, label);
+}
+
+static int dup_cmp(const void *x, const void *y)
+{
+	const struct Dup *a = x, *b = y;
+	if (a->label != b->label)
+		return a->label < b->label ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* One error per label defined more than once, at its second definition,
+** with notes at the first and the next few, and a count of the others:
+** a label pasted 40 000 times gives five lines, not 80 000. */
+static void report_duplicates(Program *p, Diags *d)
+{
+	struct IrNames *nm = p->names;
+	if (nm->ndups > 1)
+		qsort(nm->dups, (size_t)nm->ndups, sizeof *nm->dups, dup_cmp);
+	for (int32_t i = 0; i < nm->ndups;) {
+		int32_t label = nm->dups[i].label, n = nm->ndefs[label];
+		const char *name = p->labels[label].name;
+		if (n == 2)
+			diag_error(d, nm->dups[i].loc, "duplicate label '%s'", name);
+		else
+			diag_error(d, nm->dups[i].loc, "duplicate label '%s' (defined %d times)", name, n);
+		diag_note(d, p->labels[label].loc, "'%s' first defined here", name);
+		int32_t j = i + 1;
+		for (; j < nm->ndups && nm->dups[j].label == label; j++)
+			diag_note(d, nm->dups[j].loc, "'%s' defined again here", name);
+		int32_t shown = j - i + 1; /* the first definition and the redefinitions */
+		if (n > shown)
+			diag_note(d, LOC_NONE, "... and %d more definition%s of '%s'", n - shown,
+			          n - shown == 1 ? "" : "s", name);
+		i = j;
+	}
+	nm->ndups = 0;
 }
 
 int32_t ir_append(Program *p, const Ins *ins)
@@ -291,6 +341,27 @@ void ir_add_data(Program *p, int64_t addr, int64_t count, Num value, Loc loc)
 
 /* ---- whole-file checks ------------------------------------------------- */
 
+/* Only the first undefined labels get a "did you mean" (each one looks at
+** every label: bounded, so many undefined labels stay linear). */
+#define SUGGEST_LABELS 16
+
+static void undefined_label(const Program *p, const Label *l, Loc loc, bool suggest, Diags *d)
+{
+	Buf hint = {0};
+	if (suggest) {
+		Suggest g;
+		suggest_init(&g, l->name, strlen(l->name));
+		for (int32_t i = 0; i < p->nlabels; i++)
+			if (p->labels[i].ins >= 0)
+				suggest_add(&g, p->labels[i].name);
+		if (g.n)
+			buf_puts(&hint, "; ");
+		suggest_print(&g, &hint, "");
+	}
+	diag_error(d, loc, "undefined label '%s'%s", l->name, buf_str(&hint));
+	buf_free(&hint);
+}
+
 void ir_finish(Program *p, Diags *d)
 {
 	struct IrNames *nm = p->names;
@@ -301,13 +372,14 @@ void ir_finish(Program *p, Diags *d)
 	}
 	nm->npending = 0;
 
+	int32_t nundefined = 0;
 	for (int32_t pc = 0; pc < p->nins; pc++) {
 		Ins *ins = &p->ins[pc];
 		if (ins->target_label >= 0) {
 			const Label *l = &p->labels[ins->target_label];
 			ins->target = l->ins;
 			if (l->ins < 0)
-				diag_error(d, ins->target_loc, "undefined label '%s'", l->name);
+				undefined_label(p, l, ins->target_loc, nundefined++ < SUGGEST_LABELS, d);
 		}
 		if (ins->dst >= 0 && p->vars[ins->dst].is_param) {
 			const Var *v = &p->vars[ins->dst];
@@ -362,6 +434,7 @@ Program *ir_parse(const char *path, const char *src, size_t len, Diags *d)
 	}
 	int errs = d->nerrors;
 	ir_parse_src(p, d);
+	report_duplicates(p, d);
 	p->names->parse_errors = d->nerrors - errs;
 	ir_finish(p, d);
 	return p;
@@ -408,6 +481,14 @@ bool ir_is_atomic(Op op)
 	return op == OP_ATOMINC || op == OP_ATOMADD || op == OP_ATOMCAS || op == OP_ATOMEXCH;
 }
 
+bool ir_gate_is_pred(const Ins *ins, const Opnd *o)
+{
+	if (o == &ins->a)
+		return ins->op == OP_GAMMA || ins->op == OP_ETA;
+	return ins->op == OP_GAMMA && ins->args && o >= ins->args && o < ins->args + ins->nargs &&
+	       (o - ins->args) % 3 == 0;
+}
+
 const char *ir_label_of(const Program *p, int32_t pc)
 {
 	if (pc < 0 || pc >= p->nins || p->ins[pc].label < 0)
@@ -438,6 +519,23 @@ void ir_print_opnd(Buf *b, const Program *p, const Opnd *o)
 	case OPND_SPECIAL: buf_puts(b, ir_special_name((Special)o->special)); break;
 	default: buf_puts(b, "?"); break;
 	}
+}
+
+/* A γ value operand: a plain operand or a nested gamma(p, o1, o2). The
+** nesting is bounded by IR_GATE_MAX_DEPTH, so the recursion is too. */
+static void print_gate_opnd(Buf *b, const Program *p, const Ins *ins, const Opnd *o)
+{
+	if (o->kind != OPND_GATE) {
+		ir_print_opnd(b, p, o);
+		return;
+	}
+	buf_puts(b, "gamma(");
+	ir_print_opnd(b, p, ir_gate_pred(ins, o));
+	buf_puts(b, ", ");
+	print_gate_opnd(b, p, ins, ir_gate_side(ins, o, true));
+	buf_puts(b, ", ");
+	print_gate_opnd(b, p, ins, ir_gate_side(ins, o, false));
+	buf_putc(b, ')');
 }
 
 static void print_dst(Buf *b, const Program *p, const Ins *ins)
@@ -509,11 +607,20 @@ void ir_print_ins(Buf *b, const Program *p, const Ins *ins)
 		buf_puts(b, "] = ");
 		ir_print_opnd(b, p, &ins->b);
 		break;
+	case OP_GAMMA:
+		print_dst(b, p, ins);
+		buf_puts(b, "gamma(");
+		ir_print_opnd(b, p, &ins->a);
+		buf_puts(b, ", ");
+		print_gate_opnd(b, p, ins, &ins->b);
+		buf_puts(b, ", ");
+		print_gate_opnd(b, p, ins, &ins->c);
+		buf_putc(b, ')');
+		break;
 	case OP_ATOMINC:
 	case OP_ATOMADD:
 	case OP_ATOMCAS:
 	case OP_ATOMEXCH:
-	case OP_GAMMA:
 	case OP_ETA: {
 		static const int8_t arity[OP__COUNT] = {
 			[OP_ATOMINC] = 1, [OP_ATOMADD] = 2, [OP_ATOMCAS] = 3, [OP_ATOMEXCH] = 2,
@@ -561,6 +668,7 @@ static bool opnd_eq(const Opnd *x, const Opnd *y)
 	case OPND_VAR: return x->var == y->var;
 	case OPND_LIT: return num_eq(x->lit, y->lit);
 	case OPND_SPECIAL: return x->special == y->special;
+	case OPND_GATE: return false; /* a nested γ is never a matrix row */
 	default: return true;
 	}
 }
@@ -571,12 +679,14 @@ static bool opnd_eq(const Opnd *x, const Opnd *y)
 static int32_t group_rows(const Program *p, const bool *synth, int32_t pc)
 {
 	const Ins *f = &p->ins[pc];
-	if (f->group < 0 || !ir_is_gsa((Op)f->op))
+	if (f->group < 0 || !ir_is_gsa((Op)f->op) || (f->op == OP_GAMMA && f->nargs > 0))
 		return 0;
 	int32_t k = 1;
 	while (pc + k < p->nins) {
 		const Ins *r = &p->ins[pc + k];
 		if (r->group != f->group || r->op != f->op || r->label >= 0 || synth[pc + k])
+			break;
+		if (f->op == OP_GAMMA && (f->nargs > 0 || r->nargs > 0))
 			break;
 		if ((f->op == OP_GAMMA || f->op == OP_ETA) && !opnd_eq(&r->a, &f->a))
 			break;

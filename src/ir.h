@@ -19,7 +19,11 @@
 
 struct Cfg;
 
-typedef enum OpndKind { OPND_NONE, OPND_VAR, OPND_LIT, OPND_SPECIAL } OpndKind;
+/* OPND_GATE: a nested γ in a value operand of a γ (Tu & Padua's gating
+** functions compose the predicates of the paths into a join): its node is
+** Ins.args[var .. var+2] = (predicate, o1, o2), and o1/o2 may again be
+** gates. Only OP_GAMMA has them (language.md §4.3, docs/analyses.md). */
+typedef enum OpndKind { OPND_NONE, OPND_VAR, OPND_LIT, OPND_SPECIAL, OPND_GATE } OpndKind;
 
 /* Special variables (language.md §3). ORDER SPECIAL: keep ir_special_name in step. */
 typedef enum Special {
@@ -50,7 +54,8 @@ typedef enum Op {
 	OP_ATOMEXCH, /* dst = atomexch(a, b)    (ext) dst = old value */
 	/* gated SSA (language.md §4.3): only at the start of a basic block */
 	OP_PHI,      /* dst = phi(args[0..nargs-1]), one per predecessor */
-	OP_GAMMA,    /* dst = gamma(a, b, c): b where a != 0, else c */
+	OP_GAMMA,    /* dst = gamma(a, b, c): b where a != 0, else c; b, c may be
+	             ** OPND_GATE (a nested gamma whose node lies in args) */
 	OP_MU,       /* dst = mu(args): args[0] on entry, args[k] on the k-th back edge */
 	OP_ETA,      /* dst = eta(a, b): b */
 	/* control (Table 3.4) */
@@ -176,6 +181,24 @@ bool ir_is_gsa(Op op);
 bool ir_is_branch(Op op); /* bz / bnz */
 bool ir_ends_block(Op op); /* bz bnz jump stop exit */
 bool ir_is_atomic(Op op);
+/* The γ tree of ins (OP_GAMMA): a node is a predicate and two branches,
+** the root (a, b, c), nested ones args[k..k+2]. */
+/* gate NULL is the root (a, b, c); else a nested node of args. */
+static inline const Opnd *ir_gate_pred(const Ins *ins, const Opnd *gate)
+{
+	return gate ? &ins->args[gate->var] : &ins->a;
+}
+/* The operand the node selects where its predicate is non-zero (o1) or zero (o2). */
+static inline const Opnd *ir_gate_side(const Ins *ins, const Opnd *gate, bool nonzero)
+{
+	if (!gate)
+		return nonzero ? &ins->b : &ins->c;
+	return &ins->args[gate->var + (nonzero ? 1 : 2)];
+}
+/* Is o one of γ's predicates (the root's or a nested node's)? */
+bool ir_gate_is_pred(const Ins *ins, const Opnd *o);
+/* Maximum nesting of γ in a γ (the parser's limit; trees stay small). */
+#define IR_GATE_MAX_DEPTH 64
 /* Name of the first label of instruction pc, or NULL. */
 const char *ir_label_of(const Program *p, int32_t pc);
 /* How a report names an instruction: its first label, else "@LINE". */

@@ -5,12 +5,13 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 void json_init(Json *j, Buf *b)
 {
 	j->b = b;
 	j->depth = 0;
-	j->need_comma[0] = false;
+	memset(j->need_comma, 0, sizeof j->need_comma);
 	j->after_key = false;
 }
 
@@ -93,10 +94,89 @@ void json_str(Json *j, const char *s)
 		buf_puts(j->b, "null");
 }
 
+/* v in decimal at p (at most 20 bytes); returns the end. Without printf:
+** a trace writes millions of integers. */
+static char *fmt_int(char *p, int64_t v)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	                            "8081828384858687888990919293949596979899";
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	if (v < 0)
+		*p++ = '-';
+	int n = 1;
+	for (uint64_t t = u; t >= 10; t /= 10)
+		n++;
+	char *e = p + n;
+	while (u >= 100) { /* two digits at a time */
+		e -= 2;
+		memcpy(e, pairs + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		e -= 2;
+		memcpy(e, pairs + 2 * u, 2);
+	} else {
+		*--e = (char)('0' + u);
+	}
+	return p + n;
+}
+
+static void put_int(Buf *b, int64_t v)
+{
+	char tmp[24];
+	buf_putn(b, tmp, (size_t)(fmt_int(tmp, v) - tmp));
+}
+
 void json_int(Json *j, int64_t v)
 {
 	sep(j);
-	buf_printf(j->b, "%lld", (long long)v);
+	put_int(j->b, v);
+}
+
+/* The first set bit of set at or after l (< n), else n; with want false,
+** the first clear bit. Word at a time. */
+static int32_t next_bit(const uint64_t *set, int32_t n, int32_t l, bool want)
+{
+	while (l < n) {
+		uint64_t w = set[l >> 6];
+		if (!want)
+			w = ~w;
+		w &= ~0ull << (l & 63);
+		if (w) {
+			int32_t k = (l & ~63) + __builtin_ctzll(w);
+			return k < n ? k : n;
+		}
+		l = (l & ~63) + 64;
+	}
+	return n;
+}
+
+void json_ranges(Json *j, const uint64_t *set, int32_t n, int64_t base)
+{
+	sep(j);
+	/* formatted in a local chunk: a set may have thousands of ranges */
+	char chunk[4096], *p = chunk;
+	*p++ = '[';
+	bool first = true;
+	for (int32_t l = next_bit(set, n, 0, true); l < n;) {
+		int32_t e = next_bit(set, n, l, false);
+		if (p > chunk + sizeof chunk - 64) {
+			buf_putn(j->b, chunk, (size_t)(p - chunk));
+			p = chunk;
+		}
+		if (!first)
+			*p++ = ',', *p++ = ' ';
+		first = false;
+		*p++ = '[';
+		p = fmt_int(p, base + l);
+		*p++ = ',', *p++ = ' ';
+		p = fmt_int(p, base + e - 1);
+		*p++ = ']';
+		l = next_bit(set, n, e, true);
+	}
+	*p++ = ']';
+	buf_putn(j->b, chunk, (size_t)(p - chunk));
 }
 
 void json_num(Json *j, Num v)
@@ -124,10 +204,4 @@ void json_null(Json *j)
 {
 	sep(j);
 	buf_puts(j->b, "null");
-}
-
-void json_raw(Json *j, const char *text)
-{
-	sep(j);
-	buf_puts(j->b, text);
 }

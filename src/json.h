@@ -26,12 +26,14 @@ void json_arr_end(Json *j); /* ] */
 void json_key(Json *j, const char *k);
 void json_str(Json *j, const char *s); /* NULL → null */
 void json_int(Json *j, int64_t v);
+/* A set of n lanes (bit l of set[l / 64]) as the ranges of consecutive
+** members, each [first, last] numbered from base: {0,1,2,5} with base 0 is
+** [[0, 2], [5, 5]], the empty set []. Linear in the number of words. */
+void json_ranges(Json *j, const uint64_t *set, int32_t n, int64_t base);
 void json_num(Json *j, Num v);
 void json_real(Json *j, double v);
 void json_bool(Json *j, bool v);
 void json_null(Json *j);
-/* A value already rendered as JSON text. */
-void json_raw(Json *j, const char *text);
 /* Escape s as a JSON string literal (with quotes) into b. */
 void json_escape(Buf *b, const char *s);
 

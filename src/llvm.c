@@ -83,7 +83,6 @@ typedef struct Em {
 	Buf *b;
 	bool ok;
 	int32_t *def_pc;    /* per variable: pc of its definition, -1 */
-	int32_t *pre, *post; /* per block: dominator-tree DFS interval (reachable blocks) */
 	char **bname;       /* per block: LLVM name (unquoted) */
 	Edge **preds;       /* per block: LLVM predecessors */
 	int32_t *npreds;
@@ -239,58 +238,12 @@ static void name_blocks(Em *e)
 
 /* ---- dominance --------------------------------------------------------- */
 
-static void dom_intervals(Em *e)
-{
-	const Cfg *g = e->g;
-	int32_t n = g->nblocks;
-	e->pre = xmalloc((size_t)n * sizeof(int32_t));
-	e->post = xmalloc((size_t)n * sizeof(int32_t));
-	int32_t *head = xmalloc((size_t)n * sizeof(int32_t));
-	int32_t *next = xmalloc((size_t)n * sizeof(int32_t));
-	int32_t *stack = xmalloc((size_t)n * sizeof(int32_t));
-	int32_t *it = xmalloc((size_t)n * sizeof(int32_t));
-	for (int32_t i = 0; i < n; i++) {
-		head[i] = -1;
-		e->pre[i] = e->post[i] = -1;
-	}
-	for (int32_t i = n - 1; i >= 0; i--) {
-		int32_t id = g->blocks[i].idom;
-		if (g->blocks[i].reachable && id >= 0) {
-			next[i] = head[id];
-			head[id] = i;
-		}
-	}
-	int32_t clock = 0, sp = 0;
-	if (n > 0 && g->blocks[0].reachable) {
-		stack[sp++] = 0;
-		it[0] = head[0];
-		e->pre[0] = clock++;
-	}
-	while (sp > 0) {
-		int32_t v = stack[sp - 1];
-		int32_t c = it[v];
-		if (c >= 0) {
-			it[v] = next[c];
-			e->pre[c] = clock++;
-			it[c] = head[c];
-			stack[sp++] = c;
-		} else {
-			e->post[v] = clock++;
-			sp--;
-		}
-	}
-	free(head);
-	free(next);
-	free(stack);
-	free(it);
-}
-
 /* Block a dominates block b (both reachable; a == b counts). */
 static bool dom(const Em *e, int32_t a, int32_t b)
 {
-	if (a < 0 || b < 0 || e->pre[a] < 0 || e->pre[b] < 0)
+	if (a < 0 || b < 0 || !e->g->blocks[a].reachable || !e->g->blocks[b].reachable)
 		return false;
-	return e->pre[a] <= e->pre[b] && e->post[b] <= e->post[a];
+	return cfg_dominates(e->g, a, b);
 }
 
 /* ---- operands ---------------------------------------------------------- */
@@ -469,6 +422,78 @@ static int32_t gamma_branch(const Em *e, int32_t blk, const Ins *gi)
 	return -1;
 }
 
+/* Can block q be reached from block from by forward edges (no back edge)
+** without passing block avoid (J) or block skip (the branch)? */
+static bool reaches(const Em *e, int32_t from, int32_t q, int32_t avoid, int32_t skip)
+{
+	const Cfg *g = e->g;
+	if (from == q)
+		return true;
+	if (from == avoid || from == skip || from < 0 || from >= g->nblocks)
+		return false;
+	bool *seen = xcalloc((size_t)g->nblocks + 1, sizeof *seen);
+	int32_t *st = xmalloc(((size_t)g->nblocks + 1) * sizeof *st);
+	int32_t sp = 0;
+	bool found = false;
+	st[sp++] = from;
+	seen[from] = true;
+	while (sp > 0 && !found) {
+		int32_t x = st[--sp];
+		int32_t s[2];
+		int n = succs(e, x, s);
+		for (int i = 0; i < n && !found; i++) {
+			int32_t y = s[i];
+			if (y == q) {
+				found = true;
+				break;
+			}
+			if (y == avoid || y == skip || seen[y] || dom(e, y, x))
+				continue;
+			seen[y] = true;
+			st[sp++] = y;
+		}
+	}
+	free(seen);
+	free(st);
+	return found;
+}
+
+/* The value operand a nested γ of block blk selects for the threads that
+** arrive by the edge from block q (docs/analyses.md §1): down the tree,
+** each node's branch (a branch on its predicate from which q is reachable)
+** decides by the side q is reachable from; where both sides reach q they
+** must select the same value (a shared target). NULL: undecided. */
+static const Opnd *gamma_leaf(const Em *e, int32_t blk, const Ins *gi, const Opnd *node, int32_t q,
+                              int depth)
+{
+	const Cfg *g = e->g;
+	const Opnd *pred = ir_gate_pred(gi, node);
+	if (depth > IR_GATE_MAX_DEPTH + 1)
+		return NULL;
+	for (int32_t b = 0; b < g->nblocks; b++) {
+		const Ins *t = &e->p->ins[g->blocks[b].last];
+		if (!g->blocks[b].reachable || !ir_is_branch((Op)t->op) || !opnd_same(&t->a, pred))
+			continue;
+		int32_t s[2];
+		if (succs(e, b, s) != 2 || (b != q && !reaches(e, b, q, blk, -1)))
+			continue;
+		bool bz = t->op == OP_BZ;
+		int32_t snz = bz ? s[0] : s[1], sz = bz ? s[1] : s[0];
+		bool rnz = b == q ? snz == blk : reaches(e, snz, q, blk, b);
+		bool rz = b == q ? sz == blk : reaches(e, sz, q, blk, b);
+		const Opnd *x = NULL, *y = NULL;
+		const Opnd *nz = ir_gate_side(gi, node, true), *z = ir_gate_side(gi, node, false);
+		if (rnz)
+			x = nz->kind == OPND_GATE ? gamma_leaf(e, blk, gi, nz, q, depth + 1) : nz;
+		if (rz)
+			y = z->kind == OPND_GATE ? gamma_leaf(e, blk, gi, z, q, depth + 1) : z;
+		if (rnz && rz)
+			return x && y && opnd_same(x, y) ? x : NULL;
+		return rnz ? x : rz ? y : NULL;
+	}
+	return NULL;
+}
+
 /* ---- instructions ------------------------------------------------------ */
 
 static const char *dst_name(const Em *e, const Ins *ins)
@@ -492,9 +517,14 @@ static void emit_phi(Em *e, int32_t blk, int32_t pc)
 	const Ins *ins = &e->p->ins[pc];
 	const Block *bb = &e->g->blocks[blk];
 	int32_t br = -1;
+	bool tree = false; /* a nested γ, or a γ whose branch does not split the edges */
 	if (ins->op == OP_GAMMA) {
-		br = gamma_branch(e, blk, ins);
-		if (br < 0) {
+		br = ins->nargs == 0 ? gamma_branch(e, blk, ins) : -1;
+		tree = br < 0;
+		for (int32_t j = 0; tree && j < e->npreds[blk]; j++)
+			if (e->preds[blk][j].from >= 0 && !gamma_leaf(e, blk, ins, NULL, e->preds[blk][j].from, 0))
+				tree = false;
+		if (br < 0 && !tree) {
 			Buf w = {0};
 			ir_print_where(&w, e->p, pc);
 			diag_error(e->d, ins->loc,
@@ -516,6 +546,10 @@ static void emit_phi(Em *e, int32_t blk, int32_t pc)
 			o = &ins->b;
 			break;
 		case OP_GAMMA: {
+			if (tree) {
+				o = ed->from >= 0 ? gamma_leaf(e, blk, ins, NULL, ed->from, 0) : NULL;
+				break;
+			}
 			int side = br >= 0 ? gamma_side(e, blk, br, ed) : 1;
 			o = side == 2 ? &ins->c : &ins->b;
 			break;
@@ -932,7 +966,6 @@ bool llvm_emit(Buf *out, const Program *gsa, LlvmTarget target, Diags *d)
 		free(e.def_pc);
 		return false;
 	}
-	dom_intervals(&e);
 	name_blocks(&e);
 	e.fresh_entry = g->blocks[0].npred > 0 || g->blocks[0].ngsa > 0;
 	build_preds(&e);
@@ -1033,8 +1066,6 @@ bool llvm_emit(Buf *out, const Program *gsa, LlvmTarget target, Diags *d)
 	free(e.bname);
 	free(e.preds);
 	free(e.npreds);
-	free(e.pre);
-	free(e.post);
 	free(e.def_pc);
 	if (!e.ok) {
 		out->len = start;

@@ -1,5 +1,5 @@
 /*
-** main.c — the musimd command line (cli.md): subcommands parse their
+** main.c — the musimd command line (musimd(1)): subcommands parse their
 ** options, call the library and print what it returns. The only other
 ** place that prints or exits is the REPL.
 */
@@ -22,13 +22,14 @@
 #include "repl.h"
 #include "report.h"
 #include "sem.h"
+#include "syncs.h"
 
 #ifndef MUSIMD_VERSION
 #define MUSIMD_VERSION "0.1.0"
 #endif
 
-/* Exit status (cli.md) */
-enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
+/* Exit status (musimd(1) EXIT STATUS) */
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_INCOMPLETE = 4 };
 
 static void out(const Buf *b)
 {
@@ -48,14 +49,52 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* An option cmd does not know: a usage error that names the closest of its
+** long options (all of them when arg is an ambiguous prefix, which
+** getopt_long rejects). */
+static int unknown_option(const char *cmd, const char *arg, const struct option *opts)
+{
+	Buf b = {0};
+	if (arg[0] == '-' && arg[1] == '-' && arg[2]) {
+		const char *name = arg + 2;
+		size_t len = strcspn(name, "=");
+		int prefixed = 0;
+		const struct option *match = NULL;
+		Suggest g;
+		suggest_init(&g, name, len);
+		for (const struct option *o = opts; o->name; o++) {
+			suggest_add(&g, o->name);
+			if (!strncmp(o->name, name, len)) {
+				prefixed++;
+				match = o;
+			}
+		}
+		if (prefixed == 1 && name[len] == '=' && match->has_arg == no_argument) {
+			buf_free(&b);
+			return usage_error(cmd, "option '--%s' takes no argument", match->name);
+		}
+		buf_printf(&b, prefixed > 1 ? "ambiguous option '%.*s'" : "unknown option '%.*s'",
+		           (int)(name + len - arg), arg);
+		if (g.n)
+			buf_puts(&b, "; ");
+		suggest_print(&g, &b, "--");
+	} else {
+		buf_printf(&b, "unknown option '%s'", arg);
+	}
+	int status = usage_error(cmd, "%s", buf_str(&b));
+	buf_free(&b);
+	return status;
+}
+
 /* Load and validate a program; diagnostics to stderr. Returns NULL (and the
 ** diagnostics) on input errors. */
-static Program *load(const char *path, bool quiet_warnings, int *status)
+static Program *load(const char *file, bool quiet_warnings, int *status)
 {
 	size_t len = 0;
-	char *src = read_file(path, &len);
+	const char *path = file_display_name(file); /* "-" is <stdin> */
+	char *src = read_file(file, &len);
 	if (!src) {
-		fprintf(stderr, "%s: error: cannot read the file: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: error: cannot read the file: %s\n", path, read_file_error(errno));
 		*status = EXIT_INPUT;
 		return NULL;
 	}
@@ -82,9 +121,11 @@ static Program *load(const char *path, bool quiet_warnings, int *status)
 	return p;
 }
 
+/* In a subcommand's option loop: the usage error, then `done:`. */
+#define CMD "run"
 #define USAGE(...)                                                                          \
 	do {                                                                                     \
-		status = usage_error("run", __VA_ARGS__);                                            \
+		status = usage_error(CMD, __VA_ARGS__);                                              \
 		goto done;                                                                           \
 	} while (0)
 
@@ -93,27 +134,29 @@ static Program *load(const char *path, bool quiet_warnings, int *status)
 static const char run_help[] =
 	"Usage: musimd run FILE [options]\n"
 	"Run a μ-SIMD program with the big-step semantics of Sampaio 2013 (Tables\n"
-	"3.2-3.5, errata corrected: docs/semantics.md) and print the final state and\n"
-	"the measures.\n"
+	"3.2-3.5, errata corrected: musimd-lang(7) SEMANTICS, docs/semantics.md) and\n"
+	"print the final state and the measures.\n"
 	"\n"
 	"Machine:\n"
 	"  --threads N             number of threads (default .threads, else 4)\n"
-	"  --warpsize N            threads per warp (default .warpsize, else all in one warp)\n"
+	"  --warpsize N            threads per warp (default .warpsize, else all the\n"
+	"                          threads in one warp)\n"
 	"  --param NAME=INT        value of a .param (repeatable)\n"
 	"  --data ADDR=INT[,INT..] initial shared memory from ADDR on (repeatable)\n"
 	"  --model sync|ipdom|mimd reconvergence model (default sync: the papers' rules;\n"
-	"                          ipdom: hardware SIMT stack; mimd: every thread its own warp)\n"
+	"                          ipdom: hardware SIMT stack; mimd: every thread its\n"
+	"                          own warp)\n"
 	"  --path-order fallthrough-first|taken-first\n"
 	"                          ipdom: which side of a divergent branch runs first\n"
 	"Paper readings:\n"
 	"  --bz-polarity mnemonic|rules\n"
-	"                          bz jumps where v = 0 (mnemonic, default) or where v != 0\n"
-	"                          (Table 3.4 read literally)\n"
+	"                          bz jumps where v = 0 (mnemonic, default) or where\n"
+	"                          v != 0 (Table 3.4 read literally)\n"
 	"  --strict-push           push exactly as printed in Table 3.3 (gets stuck on a\n"
 	"                          branch inside the else part of a divergent branch)\n"
 	"  --lane-order ascending|descending|random, --seed N\n"
-	"                          order in which the active PEs perform a store or an atomic\n"
-	"                          (rule TL)\n"
+	"                          order in which the active PEs perform a store or an\n"
+	"                          atomic (rule TL)\n"
 	"Limits:\n"
 	"  --races warn|error      a data race is a warning (default) or stops the run\n"
 	"  --max-steps N           stop after N warp instructions (default 10000000)\n"
@@ -122,44 +165,71 @@ static const char run_help[] =
 	"                          memory cells, values beyond int64 (default 2048)\n"
 	"  --max-bits N            at most N bits per integer value (default 1048576)\n"
 	"Output:\n"
-	"  --trace                 one line per step: step, instruction, rule fired (SF BT BF\n"
-	"                          BD SS SP JP IT, and EX exit, BAR barrier arrival, NOP sync\n"
-	"                          ignored by the model), Θ at the start, the stack after\n"
-	"  --grid                  the ✓/• grid of Figure 3.4: one row per step, one column\n"
-	"                          per thread\n"
-	"  --profile               per conditional branch: visits and divergences; and how\n"
-	"                          often a warp executed each basic block\n"
+	"  --trace                 one line per step: step, instruction, rule fired (SF\n"
+	"                          BT BF BD SS SP JP IT, and EX exit, BAR barrier\n"
+	"                          arrival, NOP sync ignored by the model), Θ at the\n"
+	"                          start, the stack after\n"
+	"  --grid                  the ✓/• grid of Figure 3.4: one row per step, one\n"
+	"                          column per thread\n"
+	"  --trace-limit N         --trace and --grid show at most N steps (default\n"
+	"                          100000; 0: every step); the run goes on to its end,\n"
+	"                          and the exit status is 4 when the limit cut the trace\n"
+	"  --profile               per conditional branch: visits and divergences; and\n"
+	"                          how often a warp executed each basic block\n"
 	"  --quiet                 no final state, only the status and the measures\n"
 	"  --all                   print every thread's values and every memory row (the\n"
 	"                          text output stops at 64 of each and says so; --json\n"
 	"                          always has everything)\n"
-	"  --json                  the result as JSON (cli.md)\n"
+	"  --json                  the result as JSON (musimd(1) OUTPUT); with --trace,\n"
+	"                          the steps come first, under \"trace\"\n"
 	"\n"
 	"Exit status: 0 the program finished, 1 it got stuck, hit the step limit, raced\n"
-	"under --races=error or deadlocked, 2 usage error, 3 unreadable or invalid file.\n";
+	"under --races=error or deadlocked, 2 usage error, 3 unreadable or invalid file,\n"
+	"4 it finished but --trace-limit cut the trace or the grid short.\n";
 
+/* What run's step hook needs: the output asked for, and the trace limit. */
 typedef struct RunCtx {
 	bool trace, grid, json;
-	Buf line;
-	Buf trace_json;
-	uint64_t ntrace;
+	uint64_t limit;  /* steps traced at most; 0: all */
+	uint64_t traced; /* steps traced so far */
+	bool cut;        /* the limit cut the trace short */
+	ReportCols cols; /* text: the columns of the trace and the grid */
+	Buf line;        /* text lines, or JSON not yet written out */
+	Json j;          /* --json --trace: the result object the trace streams into */
 } RunCtx;
+
+/* JSON is written out in pieces of about this size. */
+#define RUN_JSON_CHUNK (1 << 16)
 
 static void run_hook(void *vctx, const Machine *m, const StepInfo *s)
 {
 	RunCtx *c = vctx;
+	if (c->cut || (c->json && !c->trace))
+		return;
+	if (c->limit && c->traced == c->limit) {
+		c->cut = true;
+		if (!c->json) {
+			buf_reset(&c->line);
+			buf_printf(&c->line, "... the trace stops after %llu steps (--trace-limit); the run goes on\n",
+			           (unsigned long long)c->limit);
+			out(&c->line);
+		}
+		return;
+	}
+	c->traced++;
 	if (c->json) {
-		if (c->trace) {
-			buf_puts(&c->trace_json, c->ntrace++ ? ",\n    " : "\n    ");
-			report_trace_json(&c->trace_json, m, s);
+		report_trace_json(&c->j, m, s);
+		if (c->line.len >= RUN_JSON_CHUNK) {
+			out(&c->line);
+			buf_reset(&c->line);
 		}
 		return;
 	}
 	buf_reset(&c->line);
 	if (c->trace)
-		report_trace_line(&c->line, m, s);
+		report_trace_line(&c->line, &c->cols, m, s);
 	if (c->grid)
-		report_grid_row(&c->line, m, s);
+		report_grid_row(&c->line, &c->cols, m, s);
 	out(&c->line);
 }
 
@@ -177,7 +247,15 @@ static int choice(const char *opt, const char *arg, const char *const *words, ch
 	buf_printf(&b, "%s must be ", opt);
 	for (int i = 0; i < n; i++)
 		buf_printf(&b, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", words[i]);
-	snprintf(msg, len, "%s, not '%.100s'", buf_str(&b), arg);
+	buf_printf(&b, ", not '%.100s'", arg);
+	Suggest g;
+	suggest_init(&g, arg, strlen(arg));
+	for (int i = 0; i < n; i++)
+		suggest_add(&g, words[i]);
+	if (g.n)
+		buf_puts(&b, "; ");
+	suggest_print(&g, &b, "");
+	snprintf(msg, len, "%s", buf_str(&b));
 	buf_free(&b);
 	return -1;
 }
@@ -213,6 +291,7 @@ static int cmd_run(int argc, char **argv)
 		{"max-bits", required_argument, NULL, 'B'},
 		{"trace", no_argument, NULL, 'T'},
 		{"grid", no_argument, NULL, 'G'},
+		{"trace-limit", required_argument, NULL, 'L'},
 		{"profile", no_argument, NULL, 'P'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"all", no_argument, NULL, 'a'},
@@ -221,7 +300,7 @@ static int cmd_run(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	SemOptions so = {0};
-	RunCtx ctx = {0};
+	RunCtx ctx = {.limit = 100000};
 	bool profile = false, quiet = false, all = false;
 	SemArgs sa = {0}; /* --param, --data */
 	int status = EXIT_OK;
@@ -287,9 +366,11 @@ static int cmd_run(int argc, char **argv)
 			so.max_cells = (uint64_t)v;
 			break;
 		case 'R':
-			if (!str_to_ll(optarg, 1, 1LL << 40, &v))
-				USAGE("--max-memory needs a positive number of MiB, not '%s'", optarg);
-			so.max_memory = (uint64_t)v << 20;
+		{
+			const char *bad = args_max_memory("--max-memory", optarg, &so.max_memory);
+			if (bad)
+				USAGE("%s", bad);
+		}
 			break;
 		case 'B':
 			if (!str_to_ll(optarg, 128, 1LL << 32, &v))
@@ -298,6 +379,11 @@ static int cmd_run(int argc, char **argv)
 			num_max_bits = (uint64_t)v;
 			break;
 		case 'T': ctx.trace = true; break;
+		case 'L':
+			if (!str_to_ll(optarg, 0, LLONG_MAX, &v))
+				USAGE("--trace-limit needs a number of steps (0: no limit), not '%s'", optarg);
+			ctx.limit = (uint64_t)v;
+			break;
 		case 'G': ctx.grid = true; break;
 		case 'P': profile = true; break;
 		case 'q': quiet = true; break;
@@ -305,7 +391,7 @@ static int cmd_run(int argc, char **argv)
 		case 'j': ctx.json = true; break;
 		case 'h': fputs(run_help, stdout); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
-		default: USAGE("unknown option '%s'", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
 	}
 	for (; optind < argc; optind++, nfiles++) /* after "--" */
@@ -324,34 +410,40 @@ static int cmd_run(int argc, char **argv)
 				fprintf(stderr, "musimd run: %s\n", d.v[i].msg);
 			status = EXIT_USAGE;
 		} else {
+			uint64_t last = m->opt.max_steps; /* the largest step number shown */
+			if (ctx.limit && ctx.limit < last)
+				last = ctx.limit;
+			if ((ctx.trace || ctx.grid) && !ctx.json)
+				report_cols(&ctx.cols, m, last);
 			if (ctx.grid && !ctx.json) {
 				Buf h = {0};
-				report_grid_header(&h, m);
+				report_grid_header(&h, &ctx.cols, m);
 				out(&h);
 				buf_free(&h);
 			}
+			json_init(&ctx.j, &ctx.line);
+			if (ctx.json && ctx.trace)
+				report_json_trace_begin(&ctx.j);
 			sem_run(m, (ctx.trace || ctx.grid) ? run_hook : NULL, &ctx);
 			Buf b = {0};
 			report_races(&b, m);
 			report_error(&b, m);
+			if (ctx.cut)
+				buf_printf(&b, "musimd run: warning: the %s stops after %llu of %llu steps "
+				           "(--trace-limit %llu; 0 shows every step); the result is complete\n",
+				           ctx.trace ? "trace" : "grid", (unsigned long long)ctx.limit,
+				           (unsigned long long)m->steps, (unsigned long long)ctx.limit);
 			err(&b);
-			buf_reset(&b);
-			if (ctx.json) {
-				if (ctx.trace)
-					buf_puts(&ctx.trace_json, ctx.ntrace ? "\n  ]" : "]");
-				Buf t = {0};
-				if (ctx.trace) {
-					buf_puts(&t, "[");
-					buf_puts(&t, buf_str(&ctx.trace_json));
-				}
-				report_run_json(&b, m, ctx.trace ? buf_str(&t) : NULL);
-				buf_free(&t);
-			} else {
-				report_run_text(&b, m, profile, !quiet, all);
-			}
-			out(&b);
 			buf_free(&b);
-			status = m->status == SEM_OK ? EXIT_OK : EXIT_FAILED;
+			if (ctx.json) {
+				TraceEnd te = {ctx.limit, !ctx.cut};
+				report_run_json(&ctx.j, m, ctx.trace ? &te : NULL);
+			} else {
+				buf_reset(&ctx.line);
+				report_run_text(&ctx.line, m, profile, !quiet, all);
+			}
+			out(&ctx.line);
+			status = m->status != SEM_OK ? EXIT_FAILED : ctx.cut ? EXIT_INCOMPLETE : EXIT_OK;
 			sem_free(m);
 		}
 		diag_free(&d);
@@ -359,7 +451,6 @@ static int cmd_run(int argc, char **argv)
 	}
 done:
 	buf_free(&ctx.line);
-	buf_free(&ctx.trace_json);
 	args_free(&sa);
 	return status;
 }
@@ -368,8 +459,12 @@ done:
 
 static const char check_help[] =
 	"Usage: musimd check FILE... [--json]\n"
-	"Parse and validate every FILE (language.md §5) and print all diagnostics,\n"
-	"GNU style, with the source line and a caret. With --json, one object per file:\n"
+	"Parse and validate every FILE (musimd-lang(7): Basic blocks and validation)\n"
+	"and print all diagnostics, GNU style, with the source line and a caret; warn\n"
+	"where a run under --model sync can get stuck (a stop reached with a branch's\n"
+	"node on the stack, a sync no branch reaches, a stack that grows in a loop)\n"
+	"and say where the sync belongs or why none fits (musimd syncs FILE places\n"
+	"them). With --json, one object per file:\n"
 	"{\"file\", \"ok\", \"errors\", \"warnings\", \"diagnostics\": [{\"severity\", \"line\",\n"
 	"\"column\", \"message\"}]}.\n"
 	"\n"
@@ -378,6 +473,7 @@ static const char check_help[] =
 
 static int cmd_check(int argc, char **argv)
 {
+	static const struct option opts[] = {{"json", 0, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
 	bool json = false;
 	int nfiles = 0;
 	for (int i = 1; i < argc; i++) {
@@ -387,7 +483,7 @@ static int cmd_check(int argc, char **argv)
 			fputs(check_help, stdout);
 			return EXIT_OK;
 		} else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("check", "unknown option '%s'", argv[i]);
+			return unknown_option("check", argv[i], opts);
 		else
 			nfiles++;
 	}
@@ -402,17 +498,22 @@ static int cmd_check(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (argv[i][0] == '-' && argv[i][1])
 			continue;
-		const char *path = argv[i];
+		const char *path = file_display_name(argv[i]);
 		size_t len = 0;
-		char *src = read_file(path, &len);
+		char *src = read_file(argv[i], &len);
 		Diags d;
 		diag_init(&d, path, src, len);
 		d.max_errors = 100;
 		Program *p = NULL;
 		if (!src)
-			diag_error(&d, LOC_NONE, "cannot read the file: %s", strerror(errno));
+			diag_error(&d, LOC_NONE, "cannot read the file: %s", read_file_error(errno));
 		else
 			p = ir_load(path, src, len, &d);
+		if (d.nerrors == 0 && p && p->cfg) {
+			/* where a run under --model sync can get stuck, and where the syncs belong */
+			syncs_check(p, &d, 16);
+			diag_sort(&d);
+		}
 		if (d.nerrors > 0)
 			status = EXIT_INPUT;
 		if (json) {
@@ -466,7 +567,7 @@ static int cmd_check(int argc, char **argv)
 
 static const char cfg_help[] =
 	"Usage: musimd cfg FILE [--dot]\n"
-	"Print the basic blocks (language.md §4.3), the edges, the dominator and\n"
+	"Print the basic blocks (musimd-lang(7)), the edges, the dominator and\n"
 	"post-dominator trees (post-dominance with a virtual exit), the immediate\n"
 	"post-dominator of every conditional branch (its reconvergence point) and the\n"
 	"natural loops. With --dot, a Graphviz digraph (edges labelled fall-through and\n"
@@ -476,6 +577,7 @@ static const char cfg_help[] =
 
 static int cmd_cfg(int argc, char **argv)
 {
+	static const struct option opts[] = {{"dot", 0, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
 	bool dot = false;
 	const char *file = NULL;
 	int nfiles = 0;
@@ -486,7 +588,7 @@ static int cmd_cfg(int argc, char **argv)
 			fputs(cfg_help, stdout);
 			return EXIT_OK;
 		} else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("cfg", "unknown option '%s'", argv[i]);
+			return unknown_option("cfg", argv[i], opts);
 		else {
 			file = argv[i];
 			nfiles++;
@@ -512,9 +614,17 @@ static int cmd_cfg(int argc, char **argv)
 
 /* ---- GSA form: musimd gsa, and the conversion analyze/emit-llvm start from ----------- */
 
-/* The GSA form of p: p itself converted by gsa_build (analyses.md §1).
-** Conversion errors go to stderr. p is consumed. */
+/* The GSA form of p: p itself converted by gsa_build (musimd-analysis(7)).
+** Conversion errors go to stderr. p is consumed (see to_gsa_keep). */
+static Program *to_gsa_keep(Program *p, int *status, bool keep);
 static Program *to_gsa(Program *p, int *status)
+{
+	return to_gsa_keep(p, status, false);
+}
+
+/* ... or kept when keep (then the caller frees p, unless p is the result:
+** a program already in GSA form is analysed as written). */
+static Program *to_gsa_keep(Program *p, int *status, bool keep)
 {
 	if (p->has_gsa) /* already GSA: analysed as written */
 		return p;
@@ -532,13 +642,14 @@ static Program *to_gsa(Program *p, int *status)
 		*status = EXIT_INPUT;
 	}
 	diag_free(&d);
-	ir_free(p);
+	if (!keep)
+		ir_free(p);
 	return g;
 }
 
 static const char gsa_help[] =
 	"Usage: musimd gsa FILE\n"
-	"Print the gated-SSA form of a program (analyses.md §1, Sampaio 2013 §3.3):\n"
+	"Print the gated-SSA form of a program (musimd-analysis(7), Sampaio 2013 §3.3):\n"
 	"variables renamed x.0, x.1, ... in definition order (the papers' d0, d1, ...);\n"
 	"μ at loop headers (entry\n"
 	"operand first); γ(p, o1, o2) at the reconvergence point of every if-then(-else),\n"
@@ -554,9 +665,11 @@ static const char gsa_help[] =
 	"\n"
 	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid file.\n";
 
-/* Commands that take one FILE and a few flags: returns the file or NULL
-** with *status set (usage error or --help). */
-static const char *one_file(const char *cmd, const char *help, int argc, char **argv, int *status)
+/* Commands that take one FILE and --help (the caller took its other
+** options out of argv; opts names them all, for did-you-mean): returns the
+** file or NULL with *status set (usage error or --help). */
+static const char *one_file(const char *cmd, const char *help, const struct option *opts, int argc,
+                            char **argv, int *status)
 {
 	const char *file = NULL;
 	int nfiles = 0;
@@ -567,7 +680,7 @@ static const char *one_file(const char *cmd, const char *help, int argc, char **
 			return NULL;
 		}
 		if (argv[i][0] == '-' && argv[i][1]) {
-			*status = usage_error(cmd, "unknown option '%s'", argv[i]);
+			*status = unknown_option(cmd, argv[i], opts);
 			return NULL;
 		}
 		file = argv[i];
@@ -584,7 +697,8 @@ static const char *one_file(const char *cmd, const char *help, int argc, char **
 static int cmd_gsa(int argc, char **argv)
 {
 	int status = EXIT_OK;
-	const char *file = one_file("gsa", gsa_help, argc, argv, &status);
+	static const struct option opts[] = {{"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	const char *file = one_file("gsa", gsa_help, opts, argc, argv, &status);
 	if (!file)
 		return status;
 	Program *p = load(file, true, &status);
@@ -602,6 +716,49 @@ static int cmd_gsa(int argc, char **argv)
 }
 
 /* ---- musimd emit-llvm -------------------------------------------------------------------- */
+
+static const char syncs_help[] =
+	"Usage: musimd syncs FILE\n"
+	"Print FILE with its syncs placed so that it runs under --model sync as it\n"
+	"does under --model ipdom: every sync of the program is dropped and each\n"
+	"branch gets one at its reconvergence point (its immediate post-dominator),\n"
+	"in a join block of its own, innermost first where several branches\n"
+	"reconverge at one point (syncN labels); when a branch reconverges only at\n"
+	"the end, stops become exits (which resume the deferred threads). Where no\n"
+	"placement can do that it says why, and exits 3: a loop with several exits\n"
+	"(a break), a target two branches share (a short-circuit: write the shared\n"
+	"block once per branch), an irreducible CFG. musimd check FILE warns where\n"
+	"a run under --model sync can get stuck.\n"
+	"\n"
+	"Exit status: 0 placed, 2 usage error, 3 unreadable or invalid input, or no\n"
+	"placement possible.\n";
+
+static int cmd_syncs(int argc, char **argv)
+{
+	int status = EXIT_OK;
+	static const struct option opts[] = {{"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	const char *file = one_file("syncs", syncs_help, opts, argc, argv, &status);
+	if (!file)
+		return status;
+	Program *p = load(file, true, &status);
+	if (!p)
+		return status;
+	Diags d;
+	diag_init(&d, p->path, p->src, p->srclen);
+	Buf b = {0};
+	if (gsa_place_syncs(p, &b, &d))
+		out(&b);
+	else
+		status = EXIT_INPUT;
+	Buf e = {0};
+	diag_render(&d, &e);
+	err(&e);
+	buf_free(&e);
+	buf_free(&b);
+	diag_free(&d);
+	ir_free(p);
+	return status;
+}
 
 static const char llvm_help[] =
 	"Usage: musimd emit-llvm FILE [--target amdgpu|nvptx]\n"
@@ -637,16 +794,17 @@ static int cmd_emit_llvm(int argc, char **argv)
 			rest[nrest++] = argv[i];
 			continue;
 		}
-		if (!strcmp(t, "amdgpu"))
-			target = LLVM_AMDGPU;
-		else if (!strcmp(t, "nvptx"))
-			target = LLVM_NVPTX;
-		else {
+		static const char *const targets[] = {"amdgpu", "nvptx", NULL};
+		char msg[256];
+		int k = choice("--target", t, targets, msg, sizeof msg);
+		if (k < 0) {
 			free(rest);
-			return usage_error("emit-llvm", "--target must be amdgpu or nvptx, not '%s'", t);
+			return usage_error("emit-llvm", "%s", msg);
 		}
+		target = k == 0 ? LLVM_AMDGPU : LLVM_NVPTX;
 	}
-	const char *file = one_file("emit-llvm", llvm_help, nrest, rest, &status);
+	static const struct option opts[] = {{"target", 1, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	const char *file = one_file("emit-llvm", llvm_help, opts, nrest, rest, &status);
 	free(rest);
 	if (!file)
 		return status;
@@ -704,6 +862,11 @@ static const char gen_help[] =
 
 static int cmd_gen(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{"seed", 1, NULL, 0}, {"size", 1, NULL, 0}, {"depth", 1, NULL, 0}, {"vars", 1, NULL, 0},
+		{"no-memory", 0, NULL, 0}, {"no-atomics", 0, NULL, 0}, {"no-loops", 0, NULL, 0},
+		{"help", 0, NULL, 0}, {NULL, 0, NULL, 0},
+	};
 	GenOptions o = {.seed = 1, .size = 40, .max_depth = 3, .nvars = 6};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -729,7 +892,8 @@ static int cmd_gen(int argc, char **argv)
 			snprintf(name, sizeof name, "%.*s", (int)len, a);
 			if (len >= sizeof name || (strcmp(name, "--seed") && strcmp(name, "--size") &&
 			                           strcmp(name, "--depth") && strcmp(name, "--vars")))
-				return usage_error("gen", "unknown argument '%s'", a);
+				return a[0] == '-' ? unknown_option("gen", a, opts)
+				                   : usage_error("gen", "unknown argument '%s'", a);
 			if (!eq && i + 1 >= argc)
 				return usage_error("gen", "%s needs a number", a);
 			const char *n = eq ? eq + 1 : argv[++i];
@@ -758,7 +922,7 @@ static int cmd_gen(int argc, char **argv)
 
 static const char analyze_help[] =
 	"Usage: musimd analyze FILE... [options]\n"
-	"Divergence analyses of Sampaio 2013 (analyses.md) on the GSA form of each\n"
+	"Divergence analyses of Sampaio 2013 (musimd-analysis(7)) on the GSA form of each\n"
 	"program (converted first when needed: musimd gsa FILE shows it). Prints, for\n"
 	"every variable, its class and abstract value, e.g.\n"
 	"  d.2   uniform   0·T² + 0·T + ⊥\n"
@@ -783,28 +947,134 @@ static const char analyze_help[] =
 	"                     simple domains: graph reachability (default) or a worklist\n"
 	"                     over the rules (they agree; tests check it)\n"
 	"Oracle:\n"
-	"  --verify[=K]       run each program with 1..K threads (default 8; the program's\n"
-	"                     warp size, else one warp) and check every verdict against the\n"
-	"                     semantics (analyses.md §4); also Corollary 1 (simple U =>\n"
-	"                     affine uniform). Exit 1 on a violation\n"
+	"  --verify[=K]       run each program with 1..K threads (default 8) and with its\n"
+	"                     own .threads (the program's warp size, else one warp) under\n"
+	"                     each model and check every verdict against the semantics\n"
+	"                     (musimd-analysis(7) ORACLE); also Corollary 1 (simple U =>\n"
+	"                     affine uniform). Runs the program does not finish are listed\n"
+	"                     with the reason and not checked. Exit 1 on a violation, and\n"
+	"                     when no run finished: nothing was verified\n"
+	"  --verify-model M[,M...]\n"
+	"                     sync, ipdom, mimd or all (default: all, skipping the models\n"
+	"                     under which the program never finishes)\n"
 	"  --param NAME=INT, --data ADDR=INT[,INT...], --max-steps N\n"
 	"                     inputs and limit of the oracle's runs\n"
 	"Output:\n"
 	"  --dot              the dependence graph (Figure 3.7) as Graphviz, divergent\n"
 	"                     variables grey (one file)\n"
 	"  --ascii            write 0*T^2 + 1*T + bot instead of 0·T² + 1·T + ⊥\n"
-	"  --summary          with several files, only the summary\n"
+	"  --summary          only the summary of the files (with --json, one object:\n"
+	"                     musimd(1) OUTPUT)\n"
 	"  --time             to stderr: time to load, to convert to GSA, to analyse\n"
-	"  --json             JSON (cli.md); an array with several files\n"
+	"  --json             JSON (musimd(1) OUTPUT); an array with several files\n"
 	"\n"
-	"Exit status: 0 ok, 1 the oracle found a violation, 2 usage error, 3 some file\n"
-	"is unreadable or invalid (the other files are still analysed).\n";
+	"Exit status: 0 ok, 1 the oracle found a violation or verified nothing, 2 usage\n"
+	"error, 3 some file is unreadable or invalid (the other files are still analysed).\n";
 
 static double now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* --verify-model: a comma-separated list of model names, or all. */
+static bool verify_models(const char *arg, unsigned *out)
+{
+	unsigned m = 0;
+	const char *s = arg;
+	for (;;) {
+		size_t n = strcspn(s, ",");
+		bool known = false;
+		for (int k = MODEL_SYNC; k <= MODEL_MIMD; k++)
+			if (strlen(sem_model_name((Model)k)) == n && !strncmp(s, sem_model_name((Model)k), n)) {
+				m |= 1u << k;
+				known = true;
+			}
+		if (n == 3 && !strncmp(s, "all", 3)) {
+			m |= VERIFY_ALL;
+			known = true;
+		}
+		if (!known)
+			return false;
+		if (!s[n])
+			break;
+		s += n + 1;
+	}
+	*out = m;
+	return true;
+}
+
+/* Did the oracle fail: a violation, a GSA form that did not finish where
+** the program did under a hardware model (a construction bug), a model
+** asked for by name under which no run finished, or nothing verified? */
+static bool verify_fails(const VerifyResult *vr, unsigned asked)
+{
+	if (vr->nv > 0 || !vr->verified)
+		return true;
+	for (int32_t i = 0; i < vr->nmodels; i++) {
+		const VerifyModel *vm = &vr->models[i];
+		if (asked && vm->finished == 0)
+			return true;
+		for (int32_t k = 0; k < vm->nun; k++)
+			if (vm->un[k].gsa_only && vm->model != MODEL_SYNC)
+				return true;
+	}
+	return false;
+}
+
+/* verify's text: the thread counts, per model what ran and why runs did
+** not finish, the violations, and a plain "nothing verified" when so. */
+static void report_verify(Buf *b, const VerifyResult *vr, unsigned asked)
+{
+	buf_puts(b, "verify: threads ");
+	int32_t last = vr->ncounts - 1;
+	if (vr->ncounts > 0)
+		buf_printf(b, "1..%d", (int)vr->counts[last > 0 && vr->counts[last] != last + 1 ? last - 1 : last]);
+	if (last > 0 && vr->counts[last] != last + 1)
+		buf_printf(b, " and %d (.threads)", (int)vr->counts[last]);
+	buf_printf(b, "; %d run%s, %llu reads checked, %d violation%s\n", (int)vr->runs, vr->runs == 1 ? "" : "s",
+	           (unsigned long long)vr->reads, (int)vr->nv, vr->nv == 1 ? "" : "s");
+	for (int32_t i = 0; i < vr->nmodels; i++) {
+		const VerifyModel *vm = &vr->models[i];
+		buf_printf(b, "  %-6s", sem_model_name(vm->model));
+		if (!vm->applicable)
+			buf_printf(b, "not checked: the program finishes no run under it%s\n",
+			           asked ? "" : " (skipped)");
+		else
+			buf_printf(b, "%d run%s finished and checked, %llu reads\n", (int)vm->finished,
+			           vm->finished == 1 ? "" : "s", (unsigned long long)vm->reads);
+		for (int32_t k = 0; k < vm->nun;) {
+			/* runs that stopped for the same reason, on one line */
+			const VerifyUnfinished *u = &vm->un[k];
+			int32_t e = k + 1;
+			while (e < vm->nun && vm->un[e].gsa_only == u->gsa_only && !strcmp(vm->un[e].status, u->status) &&
+			       !strcmp(vm->un[e].msg ? vm->un[e].msg : "", u->msg ? u->msg : ""))
+				e++;
+			if (e - k == 1)
+				buf_printf(b, "    %d thread%s: ", (int)u->threads, u->threads == 1 ? "" : "s");
+			else if (vm->un[e - 1].threads - u->threads == e - k - 1)
+				buf_printf(b, "    %d..%d threads: ", (int)u->threads, (int)vm->un[e - 1].threads);
+			else {
+				buf_puts(b, "    threads ");
+				for (int32_t i = k; i < e; i++)
+					buf_printf(b, "%s%d", i > k ? "," : "", (int)vm->un[i].threads);
+				buf_puts(b, ": ");
+			}
+			buf_printf(b, "%s%s%s%s: %s\n", u->gsa_only ? "the GSA form " : "", u->status,
+			           u->rule ? ", rule " : "", u->rule ? u->rule : "", u->msg ? u->msg : "");
+			k = e;
+			if (u->gsa_only)
+				buf_puts(b, vm->model == MODEL_SYNC
+				                ? "      (the program finished: its syncs are not where the GSA form's "
+				                  "implicit syncs are; not a violation)\n"
+				                : "      (the program finished: the GSA construction is wrong here)\n");
+		}
+	}
+	for (int32_t i = 0; i < vr->nv; i++)
+		buf_printf(b, "  violation: %s\n", vr->v[i].msg);
+	if (!vr->verified)
+		buf_puts(b, "nothing verified: no run finished under the models asked for\n");
 }
 
 typedef struct Tally {
@@ -814,17 +1084,23 @@ typedef struct Tally {
 	int32_t violations, runs;
 } Tally;
 
+/* "domain" and, for the polynomial domain, "degree". */
+static void print_domain_json(Json *j, const AnaOptions *o)
+{
+	json_key(j, "domain");
+	json_str(j, o->domain == ANA_SIMPLE ? "simple" : o->domain == ANA_DATA_ONLY ? "data-only" : "affine");
+	if (o->domain == ANA_POLY) {
+		json_key(j, "degree");
+		json_int(j, o->degree);
+	}
+}
+
 static void print_analysis_json(Json *j, const Program *g, const AnaResult *r, const VerifyResult *vr)
 {
 	json_obj(j);
 	json_key(j, "file");
 	json_str(j, g->path);
-	json_key(j, "domain");
-	json_str(j, r->opt.domain == ANA_SIMPLE ? "simple" : r->opt.domain == ANA_DATA_ONLY ? "data-only" : "affine");
-	if (r->opt.domain == ANA_POLY) {
-		json_key(j, "degree");
-		json_int(j, r->opt.degree);
-	}
+	print_domain_json(j, &r->opt);
 	json_key(j, "variables");
 	json_arr(j);
 	int32_t *vars = NULL;
@@ -880,6 +1156,49 @@ static void print_analysis_json(Json *j, const Program *g, const AnaResult *r, c
 		json_int(j, vr->stuck);
 		json_key(j, "reads");
 		json_int(j, (int64_t)vr->reads);
+		json_key(j, "verified");
+		json_bool(j, vr->verified);
+		json_key(j, "threads");
+		json_arr(j);
+		for (int32_t i = 0; i < vr->ncounts; i++)
+			json_int(j, vr->counts[i]);
+		json_arr_end(j);
+		json_key(j, "models");
+		json_arr(j);
+		for (int32_t i = 0; i < vr->nmodels; i++) {
+			const VerifyModel *vm = &vr->models[i];
+			json_obj(j);
+			json_key(j, "model");
+			json_str(j, sem_model_name(vm->model));
+			json_key(j, "runs");
+			json_int(j, vm->runs);
+			json_key(j, "finished");
+			json_int(j, vm->finished);
+			json_key(j, "reads");
+			json_int(j, (int64_t)vm->reads);
+			json_key(j, "applicable");
+			json_bool(j, vm->applicable);
+			json_key(j, "unfinished");
+			json_arr(j);
+			for (int32_t k = 0; k < vm->nun; k++) {
+				const VerifyUnfinished *u = &vm->un[k];
+				json_obj(j);
+				json_key(j, "threads");
+				json_int(j, u->threads);
+				json_key(j, "status");
+				json_str(j, u->status);
+				json_key(j, "rule");
+				json_str(j, u->rule);
+				json_key(j, "message");
+				json_str(j, u->msg);
+				json_key(j, "gsa_only");
+				json_bool(j, u->gsa_only);
+				json_obj_end(j);
+			}
+			json_arr_end(j);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
 		json_key(j, "violations");
 		json_arr(j);
 		for (int32_t i = 0; i < vr->nv; i++) {
@@ -915,6 +1234,43 @@ static void print_analysis_json(Json *j, const Program *g, const AnaResult *r, c
 	buf_free(&t);
 }
 
+/* analyze --json --summary: the summary's counts as one object (musimd(1)
+** OUTPUT); the classes are those the text summary lists. */
+static void print_summary_json(Json *j, const Tally *tl, const AnaOptions *ao, bool verify)
+{
+	json_obj(j);
+	json_key(j, "files");
+	json_int(j, tl->files);
+	json_key(j, "failed");
+	json_int(j, tl->failed);
+	print_domain_json(j, ao);
+	json_key(j, "variables");
+	json_int(j, tl->vars);
+	json_key(j, "classes");
+	json_obj(j);
+	for (int k = 0; k < CLASS__COUNT; k++) {
+		if (ao->domain != ANA_POLY && k != CLASS_UNIFORM && k != CLASS_DIVERGENT && !tl->cls[k])
+			continue;
+		json_key(j, ana_class_name((VarClass)k));
+		json_int(j, tl->cls[k]);
+	}
+	json_obj_end(j);
+	json_key(j, "branches");
+	json_int(j, tl->branches);
+	json_key(j, "uniform_branches");
+	json_int(j, tl->uniform_branches);
+	if (verify) {
+		json_key(j, "verify");
+		json_obj(j);
+		json_key(j, "runs");
+		json_int(j, tl->runs);
+		json_key(j, "violations");
+		json_int(j, tl->violations);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+}
+
 static int cmd_analyze(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -924,6 +1280,7 @@ static int cmd_analyze(int argc, char **argv)
 		{"no-cmp-rule", no_argument, NULL, 'c'},
 		{"solver", required_argument, NULL, 'S'},
 		{"verify", optional_argument, NULL, 'v'},
+		{"verify-model", required_argument, NULL, 'V'},
 		{"param", required_argument, NULL, 'p'},
 		{"data", required_argument, NULL, 'd'},
 		{"max-steps", required_argument, NULL, 'M'},
@@ -946,12 +1303,8 @@ static int cmd_analyze(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-#undef USAGE
-#define USAGE(...)                                                                          \
-	do {                                                                                     \
-		status = usage_error("analyze", __VA_ARGS__);                                        \
-		goto done;                                                                           \
-	} while (0)
+#undef CMD
+#define CMD "analyze"
 	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 1: VEC_PUSH(files, nfiles, capfiles, optarg); break;
@@ -963,9 +1316,11 @@ static int cmd_analyze(int argc, char **argv)
 		}
 			break;
 		case 'n':
-			if (!str_to_ll(optarg, 0, 1000, &v))
-				USAGE("--degree needs a number from 0 to 1000, not '%s'", optarg);
-			ao.degree = (int32_t)v;
+		{
+			const char *bad = args_degree("--degree", optarg, &ao.degree);
+			if (bad)
+				USAGE("%s", bad);
+		}
 			break;
 		case 's':
 			CHOICE("--sub-rule", ao.sub_generic, "coefficient", "generic");
@@ -980,6 +1335,12 @@ static int cmd_analyze(int argc, char **argv)
 				USAGE("--verify=K needs K from 1 to 1024, not '%s'", optarg);
 			if (optarg)
 				vo.max_threads = (int32_t)v;
+			break;
+		case 'V':
+			if (!verify_models(optarg, &vo.models))
+				USAGE("--verify-model takes sync, ipdom, mimd or all (a comma-separated list), "
+				      "not '%s'", optarg);
+			verify = true;
 			break;
 		case 'p':
 		case 'd': {
@@ -1000,7 +1361,7 @@ static int cmd_analyze(int argc, char **argv)
 		case 'j': json = true; break;
 		case 'h': fputs(analyze_help, stdout); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
-		default: USAGE("unknown option '%s'", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
 	}
 	for (; optind < argc; optind++) /* after "--" */
@@ -1014,7 +1375,7 @@ static int cmd_analyze(int argc, char **argv)
 	Buf b = {0};
 	Json j;
 	json_init(&j, &b);
-	if (json && nfiles > 1)
+	if (json && nfiles > 1 && !summary_only)
 		json_arr(&j);
 	for (int32_t f = 0; f < nfiles; f++) {
 		int st = EXIT_OK;
@@ -1022,9 +1383,10 @@ static int cmd_analyze(int argc, char **argv)
 		Program *p = load(files[f], true, &st);
 		double t1 = now_ms();
 		int32_t nins0 = p ? p->nins : 0;
-		Program *g = p ? to_gsa(p, &st) : NULL;
+		Program *g = p ? to_gsa_keep(p, &st, true) : NULL;
 		double t2 = now_ms();
 		if (!g) {
+			ir_free(p);
 			tl.failed++;
 			status = EXIT_INPUT;
 			continue;
@@ -1039,6 +1401,7 @@ static int cmd_analyze(int argc, char **argv)
 		if (verify) {
 			Diags d;
 			diag_init(&d, g->path, g->src, g->srclen);
+			vo.orig = p->has_gsa ? NULL : p;
 			vr = verify_run(g, r, &vo, &d);
 			if (vr && ao.domain == ANA_POLY) {
 				AnaOptions so = ao;
@@ -1057,23 +1420,14 @@ static int cmd_analyze(int argc, char **argv)
 		}
 		if (dot)
 			ana_print_dot(&b, g, r);
-		else if (json)
+		else if (json && !summary_only)
 			print_analysis_json(&j, g, r, vr);
 		else if (!summary_only) {
 			if (nfiles > 1 || verify)
 				buf_printf(&b, "%s:\n", g->path);
 			report_analysis_text(&b, g, r, ascii);
-			if (vr) {
-				buf_printf(&b, "verify: %d runs (threads 1..%d), %llu reads checked, %d violation%s",
-				           (int)vr->runs, (int)vo.max_threads, (unsigned long long)vr->reads,
-				           (int)vr->nv, vr->nv == 1 ? "" : "s");
-				if (vr->stuck)
-					buf_printf(&b, "; %d run%s did not finish (not violations)", (int)vr->stuck,
-					           vr->stuck == 1 ? "" : "s");
-				buf_putc(&b, '\n');
-				for (int32_t i = 0; i < vr->nv; i++)
-					buf_printf(&b, "  violation: %s\n", vr->v[i].msg);
-			}
+			if (vr)
+				report_verify(&b, vr, vo.models);
 			if (nfiles > 1)
 				buf_putc(&b, '\n');
 		}
@@ -1091,17 +1445,21 @@ static int cmd_analyze(int argc, char **argv)
 		if (vr) {
 			tl.violations += vr->nv;
 			tl.runs += vr->runs;
-			if (vr->nv > 0 && status == EXIT_OK)
+			if (verify_fails(vr, vo.models) && status == EXIT_OK)
 				status = EXIT_FAILED;
 		}
 		verify_free(vr);
 		ana_free(r);
+		if (g != p)
+			ir_free(p);
 		ir_free(g);
 		out(&b);
 		buf_reset(&b);
 	}
-	if (json && nfiles > 1)
+	if (json && nfiles > 1 && !summary_only)
 		json_arr_end(&j);
+	if (json && !dot && summary_only)
+		print_summary_json(&j, &tl, &ao, verify);
 	if (!json && !dot && (nfiles > 1 || summary_only)) {
 		buf_printf(&b, "summary: %d file%s analysed", (int)tl.files, tl.files == 1 ? "" : "s");
 		if (tl.failed)
@@ -1136,10 +1494,11 @@ static const char main_help[] =
 	"analysed with their divergence analyses.\n"
 	"\n"
 	"Commands:\n"
-	"  run FILE          run a program; --trace shows each rule (SF BT BF BD SS SP JP IT)\n"
+	"  run FILE          run a program; --trace shows the rule fired at every step\n"
 	"  check FILE...     parse and validate programs, print every diagnostic\n"
 	"  cfg FILE          basic blocks, dominators, post-dominators, loops (--dot)\n"
 	"  gsa FILE          the gated-SSA form (μ, γ, η) the analyses run on\n"
+	"  syncs FILE        the program with syncs placed for the sync model\n"
 	"  analyze FILE...   divergence analyses: simple, affine, degree-n polynomial;\n"
 	"                    --verify checks every verdict against the semantics\n"
 	"  emit-llvm FILE    the program as an LLVM 16 GPU kernel, for comparing with\n"
@@ -1150,9 +1509,40 @@ static const char main_help[] =
 	"\n"
 	"Not in this version yet: the schedule explorer and the SM model.\n"
 	"\n"
-	"'musimd COMMAND --help' describes a command; 'musimd --version' prints the version.\n"
+	"'musimd help COMMAND' (or 'musimd COMMAND --help') describes a command; 'musimd\n"
+	"--version' prints the version. Manuals: musimd(1), musimd-repl(1), the language\n"
+	"musimd-lang(7), the analyses musimd-analysis(7); decisions: docs/ (sources).\n"
 	"Exit status: 0 success, 1 the program under study failed, 2 usage error,\n"
 	"3 unreadable or invalid input.\n";
+
+/* The subcommands; `musimd help NAME` is `musimd NAME --help`. */
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{"run", cmd_run},         {"check", cmd_check},     {"cfg", cmd_cfg},
+	{"gsa", cmd_gsa},         {"syncs", cmd_syncs},     {"analyze", cmd_analyze},
+	{"emit-llvm", cmd_emit_llvm}, {"gen", cmd_gen},     {"repl", repl_main},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* A word that names no command: a usage error with the closest names. */
+static int unknown_command(const char *word)
+{
+	Buf b = {0};
+	buf_printf(&b, "unknown command '%s'", word);
+	Suggest g;
+	suggest_init(&g, word, strlen(word));
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		suggest_add(&g, commands[i].name);
+	suggest_add(&g, "help");
+	if (g.n)
+		buf_puts(&b, "; ");
+	suggest_print(&g, &b, "");
+	int status = usage_error(NULL, "%s", buf_str(&b));
+	buf_free(&b);
+	return status;
+}
 
 int main(int argc, char **argv)
 {
@@ -1161,7 +1551,13 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+	bool help = !strcmp(cmd, "help");
+	if (help && argc > 2) { /* help COMMAND */
+		cmd = argv[2];
+		if (argc > 3)
+			return usage_error(NULL, "help takes one COMMAND, got %s", "several");
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		fputs(main_help, stdout);
 		return EXIT_OK;
 	}
@@ -1169,21 +1565,16 @@ int main(int argc, char **argv)
 		printf("musimd %s\n", MUSIMD_VERSION);
 		return EXIT_OK;
 	}
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(cmd, "cfg"))
-		return cmd_cfg(argc - 1, argv + 1);
-	if (!strcmp(cmd, "gsa"))
-		return cmd_gsa(argc - 1, argv + 1);
-	if (!strcmp(cmd, "emit-llvm"))
-		return cmd_emit_llvm(argc - 1, argv + 1);
-	if (!strcmp(cmd, "analyze"))
-		return cmd_analyze(argc - 1, argv + 1);
-	if (!strcmp(cmd, "gen"))
-		return cmd_gen(argc - 1, argv + 1);
-	if (!strcmp(cmd, "repl"))
-		return repl_main(argc - 1, argv + 1);
-	return usage_error(NULL, "unknown command '%s'", cmd);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(cmd, commands[i].name))
+			continue;
+		if (help) {
+			static char help_opt[] = "--help";
+			char *args[] = {argv[2], help_opt, NULL};
+			return commands[i].fn(2, args);
+		}
+		return commands[i].fn(argc - 1, argv + 1);
+	}
+	static const struct option opts[] = {{"help", 0, NULL, 0}, {"version", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	return cmd[0] == '-' ? unknown_option(NULL, cmd, opts) : unknown_command(cmd);
 }

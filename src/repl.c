@@ -9,6 +9,7 @@
 #include "repl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +28,10 @@
 #include "report.h"
 #include "sem.h"
 
+#ifndef MUSIMD_VERSION
+#define MUSIMD_VERSION "0.1.0"
+#endif
+
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
 
 #define PROMPT "(musimd) "
@@ -39,8 +44,10 @@ typedef struct PointSpec {
 	char *text; /* "l6", "26", "d", "mem[16]" */
 } PointSpec;
 
-typedef struct Repl {
-	char *path;        /* the loaded file, NULL before `load` */
+struct Repl {
+	char *path;        /* the loaded file (or <stdin>), NULL before `load` */
+	bool no_file;      /* the program was not read from a file: no `reload` */
+	ReplLimits lim;
 	Program *prog;
 	Dbg *dbg;
 	SemOptions opt;    /* threads, warpsize, model, paper readings, limits */
@@ -48,13 +55,14 @@ typedef struct Repl {
 	PointSpec *specs;
 	int32_t nspecs, capspecs;
 	bool echo;         /* scripted: print each command after the prompt */
+	bool to_stdout;    /* musimd repl: the output goes to stdout as it comes */
 	bool interactive;  /* stdin is a terminal */
 	bool trace;        /* `set trace on`: next/continue print every step */
 	bool failed;       /* a command failed (the exit status of a script) */
 	bool quit;
 	char *last;        /* the last command an empty line repeats */
 	Buf out;
-} Repl;
+};
 
 static volatile sig_atomic_t interrupted;
 
@@ -64,8 +72,12 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
+/* What the session said so far, to stdout (`musimd repl`; a session of
+** repl_new keeps it for repl_take_output). */
 static void flush(Repl *r)
 {
+	if (!r->to_stdout)
+		return;
 	fwrite(buf_str(&r->out), 1, r->out.len, stdout);
 	fflush(stdout);
 	buf_reset(&r->out);
@@ -97,6 +109,72 @@ static bool fail(Repl *r, const char *fmt, ...)
 
 /* ---- words and numbers ------------------------------------------------------------ */
 
+/* The words of `model` (ORDER Model) and `analyze`. */
+static const char *const models[] = {"sync", "ipdom", "mimd", NULL};
+static const char *const domains[] = {"simple", "affine", "data-only", NULL};
+
+/* "; did you mean 'x'?" for w among words (NULL-terminated), appended to b. */
+static void suggest_among(Buf *b, const char *w, const char *const *words)
+{
+	Suggest g;
+	suggest_init(&g, w, strlen(w));
+	for (; *words; words++)
+		suggest_add(&g, *words);
+	if (g.n)
+		buf_puts(b, "; ");
+	suggest_print(&g, b, "");
+}
+
+/* fail() with what fmt says, then "; did you mean ...?" for w among words. */
+static bool fail_among(Repl *r, const char *w, const char *const *words, const char *fmt, ...) MU_PRINTF(4, 5);
+static bool fail_among(Repl *r, const char *w, const char *const *words, const char *fmt, ...)
+{
+	Buf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (w)
+		suggest_among(&b, w, words);
+	fail(r, "%s", buf_str(&b));
+	buf_free(&b);
+	return false;
+}
+
+/* The same for a misspelt name of the program: a label (labels), or a
+** variable (and, with specials, a special variable). */
+static int label_cmp(const void *x, const void *y)
+{
+	const Label *a = *(const Label *const *)x, *b = *(const Label *const *)y;
+	return a->ins != b->ins ? (a->ins > b->ins) - (a->ins < b->ins) : (a->loc.off > b->loc.off) - (a->loc.off < b->loc.off);
+}
+
+static void suggest_name(Buf *b, const Program *p, const char *w, bool labels, bool specials)
+{
+	Suggest g;
+	suggest_init(&g, w, strlen(w));
+	if (labels) { /* in the order of the program */
+		const Label **v = xmalloc(((size_t)p->nlabels + 1) * sizeof *v);
+		int32_t n = 0;
+		for (int32_t i = 0; i < p->nlabels; i++)
+			if (p->labels[i].ins >= 0)
+				v[n++] = &p->labels[i];
+		qsort(v, (size_t)n, sizeof *v, label_cmp);
+		for (int32_t i = 0; i < n; i++)
+			suggest_add(&g, v[i]->name);
+		free(v);
+	}
+	if (!labels)
+		for (int32_t i = 0; i < p->nvars; i++)
+			suggest_add(&g, p->vars[i].name);
+	for (int sp = 0; specials && sp < SPEC__COUNT; sp++)
+		suggest_add(&g, ir_special_name((Special)sp));
+	if (g.n)
+		buf_puts(b, "; ");
+	suggest_print(&g, b, "");
+}
+
+
 /* The next blank-separated word of *s (NUL-terminated in place), or NULL. */
 static char *word(char **s)
 {
@@ -114,6 +192,17 @@ static char *word(char **s)
 		*p++ = 0;
 	*s = p;
 	return w;
+}
+
+/* Decimal digits of n ≥ 0 (column widths). */
+static int digits(uint64_t n)
+{
+	int d = 1;
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
 }
 
 /* An optional count argument (default 1). */
@@ -183,9 +272,10 @@ static void describe_session(Repl *r)
 
 static bool set_point(Repl *r, const char *text, bool watch, bool quiet);
 
-/* A new session for the loaded program with the current options; the
-** points are set again. Keeps the old session when the options are bad. */
-static bool new_session(Repl *r, bool quiet)
+/* A new session for the loaded program with the current options, described
+** after `intro`; the points are set again. Keeps the old session when the
+** options are bad. */
+static bool new_session(Repl *r, const char *intro)
 {
 	/* parameters set for another program do not carry over */
 	for (int32_t i = r->sa.nparams - 1; i >= 0; i--) {
@@ -197,6 +287,9 @@ static bool new_session(Repl *r, bool quiet)
 	}
 	SemOptions o = r->opt;
 	args_lend(&r->sa, &o);
+	int32_t nt = o.threads ? o.threads : r->prog->threads ? r->prog->threads : 4;
+	if (r->lim.max_threads && nt > r->lim.max_threads)
+		return fail(r, "%d threads: this session runs at most %d", nt, r->lim.max_threads);
 	Diags d;
 	diag_init(&d, r->prog->path, r->prog->src, r->prog->srclen);
 	Dbg *s = dbg_new(r->prog, &o, &d);
@@ -231,22 +324,19 @@ static bool new_session(Repl *r, bool quiet)
 	}
 	r->nspecs = j;
 	s->next_id = next;
-	if (!quiet)
-		describe_session(r);
+	say(r, "%s", intro);
+	describe_session(r);
 	return true;
 }
 
-static bool load_file(Repl *r, const char *path)
+/* Parse and validate a program text; the diagnostics go to the output.
+** NULL when it has errors. */
+static Program *parse_source(Repl *r, const char *name, const char *src, size_t len)
 {
-	size_t len = 0;
-	char *src = read_file(path, &len);
-	if (!src)
-		return fail(r, "%s: cannot read the file: %s", path, strerror(errno));
 	Diags d;
-	diag_init(&d, path, src, len);
+	diag_init(&d, name, src, len);
 	d.max_errors = 20;
-	Program *p = ir_load(path, src, len, &d);
-	free(src);
+	Program *p = ir_load(name, src, len, &d);
 	d.src = p->src;
 	d.srclen = p->srclen;
 	diag_render(&d, &r->out);
@@ -255,21 +345,30 @@ static bool load_file(Repl *r, const char *path)
 	if (bad) {
 		ir_free(p);
 		r->failed = true;
-		return false;
+		return NULL;
 	}
+	return p;
+}
+
+/* Make p (read from `name`; a file unless no_file) the session's program,
+** in a new session; the previous program stays when that fails. */
+static bool install(Repl *r, Program *p, const char *name, bool no_file)
+{
 	Program *oldp = r->prog;
 	Dbg *olds = r->dbg;
 	char *oldpath = r->path;
+	bool old_no_file = r->no_file;
 	r->prog = p;
 	r->dbg = NULL;
-	r->path = xstrdup(path);
-	if (!new_session(r, false)) {
-		/* keep what was loaded before */
+	r->path = xstrdup(name);
+	r->no_file = no_file;
+	if (!new_session(r, "")) {
 		ir_free(p);
 		free(r->path);
 		r->prog = oldp;
 		r->dbg = olds;
 		r->path = oldpath;
+		r->no_file = old_no_file;
 		return false;
 	}
 	dbg_free(olds);
@@ -279,12 +378,29 @@ static bool load_file(Repl *r, const char *path)
 	return true;
 }
 
+static bool load_file(Repl *r, const char *path)
+{
+	if (r->lim.no_files)
+		return fail(r, "this session reads no files");
+	if (!strcmp(path, "-"))
+		return fail(r, "load -: standard input holds the commands (give the program on the command "
+		               "line: musimd repl -)");
+	size_t len = 0;
+	char *src = read_file(path, &len);
+	if (!src)
+		return fail(r, "%s: cannot read the file: %s", path, read_file_error(errno));
+	Program *p = parse_source(r, path, src, len);
+	free(src);
+	return p && install(r, p, path, false);
+}
+
 /* ---- printing the stops ----------------------------------------------------------- */
 
 typedef struct StepCtx {
 	Repl *r;
 	uint64_t print;   /* how many steps to print */
 	uint64_t printed;
+	ReportCols cols;  /* measured at the first line printed */
 } StepCtx;
 
 static void step_hook(void *ctx, const Machine *m, const StepInfo *info)
@@ -292,8 +408,10 @@ static void step_hook(void *ctx, const Machine *m, const StepInfo *info)
 	StepCtx *c = ctx;
 	if (c->printed >= c->print)
 		return;
+	if (!c->cols.step) /* wide enough for this step; a longer number pushes its line */
+		report_cols(&c->cols, m, info->step);
 	c->printed++;
-	report_step_line(&c->r->out, m, info);
+	report_step_line(&c->r->out, &c->cols, m, info);
 	if (c->r->out.len > (1u << 16))
 		flush(c->r);
 }
@@ -336,7 +454,7 @@ static void show_stop(Repl *r, DbgStop st, bool moved_quietly)
 			say(r, "('set max-steps N' raises the limit)\n");
 		break;
 	case STOP_INTERRUPT:
-		say(r, "Interrupted after %llu steps.\n", (unsigned long long)st.steps);
+		say(r, "Interrupted after %llu step%s.\n", (unsigned long long)st.steps, st.steps == 1 ? "" : "s");
 		break;
 	case STOP_START:
 		say(r, "At the start (step 0).\n");
@@ -370,6 +488,8 @@ static bool cmd_reload(Repl *r, char *args)
 	(void)args;
 	if (!r->path)
 		return fail(r, "no program loaded: use 'load FILE'");
+	if (r->no_file)
+		return fail(r, "%s was not read from a file: there is nothing to read again", r->path);
 	char *path = xstrdup(r->path);
 	bool ok = load_file(r, path);
 	free(path);
@@ -392,7 +512,7 @@ static bool cmd_run(Repl *r, char *args)
 	(void)args;
 	if (!need_program(r))
 		return false;
-	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0};
+	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0, {0}};
 	show_stop(r, dbg_run(r->dbg, step_hook, &c), !r->trace);
 	return true;
 }
@@ -415,7 +535,7 @@ static bool cmd_step(Repl *r, char *args)
 	uint64_t n;
 	if (!count_arg(r, args, "step", &n) || !moving(r))
 		return false;
-	StepCtx c = {r, UINT64_MAX, 0};
+	StepCtx c = {r, UINT64_MAX, 0, {0}};
 	show_stop(r, dbg_step(r->dbg, n, step_hook, &c), false);
 	return true;
 }
@@ -425,16 +545,22 @@ static bool cmd_next(Repl *r, char *args)
 	uint64_t n;
 	if (!count_arg(r, args, "next", &n) || !moving(r))
 		return false;
+	uint64_t start = r->dbg->m->steps;
 	for (uint64_t i = 0;; i++) {
 		/* the branch's own step, then the rest of its region quietly */
 		uint64_t before = r->dbg->m->steps;
-		StepCtx c = {r, r->trace ? UINT64_MAX : 1, 0};
+		StepCtx c = {r, r->trace ? UINT64_MAX : 1, 0, {0}};
 		DbgStop st = dbg_next(r->dbg, step_hook, &c);
 		uint64_t made = r->dbg->m->steps - before;
 		if (made > c.printed)
 			say(r, "  ... %llu more step%s\n", (unsigned long long)(made - c.printed),
 			    made - c.printed == 1 ? "" : "s");
+		if (st.kind == STOP_DONE && interrupted) { /* between two regions */
+			interrupted = 0;
+			st.kind = STOP_INTERRUPT;
+		}
 		if (st.kind != STOP_DONE || i + 1 == n) {
+			st.steps = r->dbg->m->steps - start; /* the whole command's */
 			show_stop(r, st, false);
 			return true;
 		}
@@ -448,7 +574,7 @@ static bool cmd_continue(Repl *r, char *args)
 		return fail(r, "continue takes no argument");
 	if (!moving(r))
 		return false;
-	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0};
+	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0, {0}};
 	show_stop(r, dbg_continue(r->dbg, step_hook, &c), !r->trace);
 	return true;
 }
@@ -487,7 +613,7 @@ static bool cmd_goto(Repl *r, char *args)
 		return fail(r, "goto needs a step number (0 is the initial state)");
 	if (!need_program(r))
 		return false;
-	StepCtx c = {r, 0, 0};
+	StepCtx c = {r, 0, 0, {0}};
 	DbgStop st = dbg_goto(r->dbg, (uint64_t)v, step_hook, &c);
 	say(r, "At step %llu.\n", (unsigned long long)r->dbg->m->steps);
 	if (st.kind == STOP_START || st.kind == STOP_DONE)
@@ -525,7 +651,25 @@ static bool cmd_warp(Repl *r, char *args)
 
 /* ---- commands: points ------------------------------------------------------------- */
 
-/* LABEL or LINE → pc; -1 with a message. */
+/* A LABEL of the program → its pc; -1, unless quiet with a message: what
+** `cmd` takes, and a label the text may be a misspelling of. */
+static int32_t find_label_pc(Repl *r, const char *text, const char *cmd, bool quiet)
+{
+	const Program *p = r->prog;
+	int32_t l = ir_find_label(p, text);
+	if (l >= 0 && p->labels[l].ins >= 0)
+		return p->labels[l].ins;
+	if (!quiet) {
+		Buf b = {0};
+		suggest_name(&b, p, text, true, false);
+		fail(r, "%s takes a LABEL or a LINE number: %s has no label '%s'%s", cmd, r->path, text, buf_str(&b));
+		buf_free(&b);
+	}
+	return -1;
+}
+
+/* A breakpoint's LABEL or LINE → pc (a line: its first instruction on or
+** after it); -1, unless quiet with a message. */
 static int32_t resolve_location(Repl *r, const char *text, bool quiet)
 {
 	const Program *p = r->prog;
@@ -535,16 +679,11 @@ static int32_t resolve_location(Repl *r, const char *text, bool quiet)
 			if (p->ins[pc].loc.line >= line)
 				return pc;
 		if (!quiet)
-			fail(r, "no instruction at or after line %lld", line);
+			fail(r, "no instruction at or after line %lld (the last is on line %d)", line,
+			     p->ins[p->nins - 1].loc.line);
 		return -1;
 	}
-	int32_t l = ir_find_label(p, text);
-	if (l < 0 || p->labels[l].ins < 0) {
-		if (!quiet)
-			fail(r, "no label '%s' (a breakpoint takes a label or a line number)", text);
-		return -1;
-	}
-	return p->labels[l].ins;
+	return find_label_pc(r, text, "break", quiet);
 }
 
 /* "mem[A]" → A */
@@ -595,8 +734,13 @@ static bool set_point(Repl *r, const char *text, bool watch, bool quiet)
 		} else {
 			int32_t v = ir_find_var(r->prog, text);
 			if (v < 0) {
-				if (!quiet)
-					fail(r, "no variable '%s' (watch takes a variable or mem[ADDR])", text);
+				if (!quiet) {
+					Buf b = {0};
+					suggest_name(&b, r->prog, text, false, false);
+					fail(r, "watch takes a variable or mem[ADDR]: %s has no variable '%s'%s", r->path, text,
+					     buf_str(&b));
+					buf_free(&b);
+				}
 				return false;
 			}
 			id = dbg_watch_var(s, v);
@@ -704,10 +848,10 @@ static bool uniform_item(const Repl *r, const Item *it)
 
 /* A table: a column per thread (16 at most per block), a row per item,
 ** each value followed by the thread's mark. */
-static void print_table(Repl *r, const Item *items, int32_t n)
+static void print_table(Repl *r, const Item *items, int32_t n, int32_t lo, int32_t hi)
 {
 	const Machine *m = r->dbg->m;
-	int32_t nt = m->nthreads;
+	int32_t nt = hi - lo; /* threads lo .. hi-1; cell and marks are indexed from lo */
 	char **cell = xcalloc((size_t)n * (size_t)nt, sizeof *cell);
 	size_t namew = 4;
 	for (int32_t i = 0; i < n; i++)
@@ -718,17 +862,20 @@ static void print_table(Repl *r, const Item *items, int32_t n)
 	for (int32_t i = 0; i < n; i++)
 		for (int32_t t = 0; t < nt; t++) {
 			buf_reset(&v);
-			if (!item_value(m, &items[i], t, &v))
+			if (!item_value(m, &items[i], lo + t, &v))
 				buf_putc(&v, '-');
 			cell[(size_t)i * (size_t)nt + (size_t)t] = xstrdup(buf_str(&v));
 			if (v.len + 1 > colw)
 				colw = v.len + 1;
 		}
+	/* the header "t1000" must fit the column too */
+	if ((size_t)digits((uint64_t)hi - 1) + 1 > colw + 2)
+		colw = (size_t)digits((uint64_t)hi - 1) - 1;
 	bool used[5] = {0};
 	char *marks = xmalloc((size_t)nt);
 	for (int32_t t = 0; t < nt; t++) {
 		int32_t pc;
-		ThreadState st = dbg_thread_state(m, t, &pc);
+		ThreadState st = dbg_thread_state(m, lo + t, &pc);
 		marks[t] = state_mark[st];
 		used[st] = true;
 	}
@@ -743,7 +890,7 @@ static void print_table(Repl *r, const Item *items, int32_t n)
 			buf_putc(&r->out, ' ');
 		for (int32_t t = t0; t < t1; t++) {
 			char h[24];
-			snprintf(h, sizeof h, "t%d", t);
+			snprintf(h, sizeof h, "t%d", lo + t);
 			for (size_t k = strlen(h); k < colw + 2; k++)
 				buf_putc(&r->out, ' ');
 			buf_puts(&r->out, h);
@@ -790,10 +937,11 @@ static bool print_cells(Repl *r, int64_t a, int64_t b)
 	if (b - a >= 4096)
 		return fail(r, "print shows at most 4096 cells at a time");
 	say(r, a == b ? "mem[%lld] =" : "mem[%lld..%lld] =", (long long)a, (long long)b);
-	for (int64_t x = a; x <= b; x++) {
+	/* counted, not `x <= b`: b may be the largest address */
+	for (int64_t i = 0; i <= b - a; i++) {
 		Num v;
 		buf_putc(&r->out, ' ');
-		if (mem_get(&r->dbg->m->shared, x, &v))
+		if (mem_get(&r->dbg->m->shared, a + i, &v))
 			num_buf(&r->out, v);
 		else
 			buf_putc(&r->out, '-');
@@ -802,6 +950,28 @@ static bool print_cells(Repl *r, int64_t a, int64_t b)
 	return true;
 }
 
+/* "@T" or "@T..U": the threads print shows. */
+static bool parse_threads(const char *w, int64_t *lo, int64_t *hi)
+{
+	char *end;
+	errno = 0;
+	long long a = strtoll(w + 1, &end, 10), b = a;
+	if (errno || end == w + 1 || a < 0)
+		return false;
+	if (end[0] == '.' && end[1] == '.') {
+		const char *s = end + 2;
+		b = strtoll(s, &end, 10);
+		if (errno || end == s || b < a)
+			return false;
+	}
+	*lo = a;
+	*hi = b;
+	return !*end;
+}
+
+/* print shows this many threads unless @T..U chooses others */
+#define PRINT_THREADS 64
+
 static bool cmd_print(Repl *r, char *args)
 {
 	if (!need_program(r))
@@ -809,14 +979,26 @@ static bool cmd_print(Repl *r, char *args)
 	Item *items = NULL;
 	int32_t n = 0, cap = 0;
 	bool ok = true;
+	int32_t nt = r->dbg->m->nthreads;
+	int64_t lo = 0, hi = (nt < PRINT_THREADS ? nt : PRINT_THREADS) - 1;
+	bool chosen = false;
 	char *w = word(&args);
 	if (!w)
 		return fail(r, "print needs a VAR... or mem[A] or mem[A..B]");
 	for (; w; w = word(&args)) {
 		int64_t a, b;
+		if (w[0] == '@') {
+			if (!parse_threads(w, &lo, &hi) || hi >= nt) {
+				free(items);
+				return fail(r, "'%s': threads are chosen as @T or @FROM..TO, from 0 to %d", w, nt - 1);
+			}
+			chosen = true;
+			continue;
+		}
 		if (!strncmp(w, "mem[", 4)) {
 			if (!parse_cell(w, &a, &b)) {
-				ok = fail(r, "'%s': memory is printed as mem[ADDR] or mem[FROM..TO]", w);
+				ok = fail(r, "'%s': memory is printed as mem[ADDR] or mem[FROM..TO], addresses from 0 to %lld", w,
+				          LLONG_MAX);
 				continue;
 			}
 			print_cells(r, a, b);
@@ -827,7 +1009,10 @@ static bool cmd_print(Repl *r, char *args)
 			if (!strcmp(w, ir_special_name((Special)sp)))
 				it.special = sp;
 		if (it.var < 0 && it.special < 0) {
-			ok = fail(r, "no variable '%s'", w);
+			Buf b = {0};
+			suggest_name(&b, r->prog, w, false, true);
+			ok = fail(r, "no variable '%s'%s", w, buf_str(&b));
+			buf_free(&b);
 			continue;
 		}
 		if (uniform_item(r, &it)) {
@@ -840,8 +1025,15 @@ static bool cmd_print(Repl *r, char *args)
 		}
 		VEC_PUSH(items, n, cap, it);
 	}
-	if (n)
-		print_table(r, items, n);
+	if (n) {
+		if (hi - lo + 1 > 4096) {
+			free(items);
+			return fail(r, "print shows at most 4096 threads at a time");
+		}
+		print_table(r, items, n, (int32_t)lo, (int32_t)hi + 1);
+		if (!chosen && hi + 1 < nt)
+			say(r, "(threads 0 to %lld of %d: 'print VAR @FROM..TO' shows others)\n", (long long)hi, nt);
+	}
 	free(items);
 	return ok;
 }
@@ -922,12 +1114,20 @@ static bool info_threads(Repl *r, char *args)
 	if (w && !all)
 		return fail(r, "info threads takes 'all' or nothing");
 	int32_t shown = all || m->nthreads <= 64 ? m->nthreads : 64;
-	say(r, "thread  warp  lane  state       at\n");
+	/* columns as wide as their widest entry */
+	int tw = 1 + digits((uint64_t)m->nthreads - 1), ww = digits((uint64_t)m->nwarps - 1),
+	    lw = digits((uint64_t)m->sched_warpsize - 1);
+	tw = tw < 6 ? 6 : tw;
+	ww = ww < 4 ? 4 : ww;
+	lw = lw < 4 ? 4 : lw;
+	say(r, "%-*s  %-*s  %-*s  %-10s  at\n", tw, "thread", ww, "warp", lw, "lane", "state");
 	for (int32_t t = 0; t < shown; t++) {
 		int32_t pc;
 		ThreadState st = dbg_thread_state(m, t, &pc);
 		int32_t wi = m->opt.model == MODEL_MIMD ? t : t / m->warpsize;
-		say(r, "t%-6d %-5d %-5d %s", t, wi, t - m->warps[wi].base, dbg_thread_state_name(st));
+		char name[16];
+		snprintf(name, sizeof name, "t%d", t);
+		say(r, "%-*s  %-*d  %-*d  %s", tw, name, ww, wi, lw, t - m->warps[wi].base, dbg_thread_state_name(st));
 		if (st != THREAD_DONE) {
 			say(r, "%*s", (int)(12 - strlen(dbg_thread_state_name(st))), "");
 			put_ins(r, pc);
@@ -945,9 +1145,13 @@ static bool info_warps(Repl *r, char *args)
 	const Machine *m = r->dbg->m;
 	int32_t next = dbg_next_warp(r->dbg);
 	int32_t shown = m->nwarps <= 64 ? m->nwarps : 64;
+	int ww = 1 + digits((uint64_t)m->nwarps - 1), tw = 2 * digits((uint64_t)m->nthreads - 1) + 2;
 	for (int32_t wi = 0; wi < shown; wi++) {
 		const Warp *w = &m->warps[wi];
-		say(r, "%s w%d  threads %d..%d  ", wi == next ? "=>" : "  ", wi, w->base, w->base + w->size - 1);
+		char name[16], range[48];
+		snprintf(name, sizeof name, "w%d", wi);
+		snprintf(range, sizeof range, "%d..%d", w->base, w->base + w->size - 1);
+		say(r, "%s %-*s  threads %-*s  ", wi == next ? "=>" : "  ", ww, name, tw, range);
 		if (w->status == WARP_DONE) {
 			say(r, "done\n");
 			continue;
@@ -980,9 +1184,13 @@ static bool info_rules(Repl *r, char *args)
 		"sync ignored by the model",
 	};
 	const Machine *m = r->dbg->m;
+	int cw = 8;
+	for (int k = 0; k < RULE__COUNT; k++)
+		if (digits(m->rule_count[k]) > cw)
+			cw = digits(m->rule_count[k]);
 	for (int k = 0; k < RULE__COUNT; k++)
 		if (k <= RULE_IT || m->rule_count[k])
-			say(r, "%-4s %8llu  %s\n", sem_rule_name((Rule)k), (unsigned long long)m->rule_count[k], what[k]);
+			say(r, "%-4s %*llu  %s\n", sem_rule_name((Rule)k), cw, (unsigned long long)m->rule_count[k], what[k]);
 	report_measures(&r->out, m);
 	return true;
 }
@@ -993,9 +1201,13 @@ static bool info_breakpoints(Repl *r, char *args)
 	const Dbg *s = r->dbg;
 	if (s->npoints == 0)
 		return say(r, "No breakpoints or watchpoints.\n"), true;
+	int iw = 3;
+	for (int32_t i = 0; i < s->npoints; i++)
+		if (digits((uint64_t)s->points[i].id) > iw)
+			iw = digits((uint64_t)s->points[i].id);
 	for (int32_t i = 0; i < s->npoints; i++) {
 		const DbgPoint *pt = &s->points[i];
-		say(r, "%-3d ", pt->id);
+		say(r, "%-*d ", iw, pt->id);
 		if (pt->kind == POINT_BREAK) {
 			buf_puts(&r->out, "breakpoint  ");
 			put_ins(r, pt->pc);
@@ -1044,6 +1256,41 @@ static const Sub info_subs[] = {
 	{NULL, NULL, NULL},
 };
 
+/* Two columns, the first as wide as its widest entry (up to max: a wider
+** entry puts its text on the next line). */
+static void two_columns(Buf *out, const char *const *left, const char *const *right, int32_t n, size_t indent,
+                        size_t max)
+{
+	size_t col = 0;
+	for (int32_t i = 0; i < n; i++) {
+		size_t w = utf8_width(left[i], strlen(left[i]));
+		if (w <= max && w > col)
+			col = w;
+	}
+	for (int32_t i = 0; i < n; i++) {
+		size_t w = utf8_width(left[i], strlen(left[i]));
+		buf_printf(out, "%*s%s", (int)indent, "", left[i]);
+		if (w > col)
+			buf_printf(out, "\n%*s", (int)(indent + col), "");
+		else
+			buf_printf(out, "%*s", (int)(col - w), "");
+		buf_printf(out, "  %s\n", right[i]);
+	}
+}
+
+static void list_info_subs(Repl *r)
+{
+	const char *left[16], *right[16];
+	int32_t n = 0;
+	char names[16][32];
+	for (const Sub *s = info_subs; s->name && n < 16; s++, n++) {
+		snprintf(names[n], sizeof names[n], "info %s", s->name);
+		left[n] = names[n];
+		right[n] = s->help;
+	}
+	two_columns(&r->out, left, right, n, 2, 40);
+}
+
 static const Sub *find_sub(const Sub *subs, const char *w, int *nmatch)
 {
 	const Sub *hit = NULL;
@@ -1066,15 +1313,21 @@ static bool cmd_info(Repl *r, char *args)
 	char *w = word(&args);
 	if (!w) {
 		say(r, "info takes one of:\n");
-		for (const Sub *s = info_subs; s->name; s++)
-			say(r, "  info %-12s %s\n", s->name, s->help);
+		list_info_subs(r);
 		return true;
 	}
 	int nm;
 	const Sub *s = find_sub(info_subs, w, &nm);
-	if (!s)
-		return fail(r, "%s info subcommand '%s': try stack, threads, warps, rules, breakpoints or program",
-		            nm ? "ambiguous" : "unknown", w);
+	if (!s) {
+		const char *names[16];
+		int n = 0;
+		for (const Sub *k = info_subs; k->name && n < 15; k++)
+			names[n++] = k->name;
+		names[n] = NULL;
+		return fail_among(r, nm ? NULL : w, names,
+		                  "%s info subcommand '%s': try stack, threads, warps, rules, breakpoints or program",
+		                  nm ? "ambiguous" : "unknown", w);
+	}
 	if (!need_program(r))
 		return false;
 	return s->fn(r, args);
@@ -1088,26 +1341,36 @@ static bool cmd_list(Repl *r, char *args)
 		return false;
 	const Program *p = r->prog;
 	char *w = word(&args);
+	if (word(&args))
+		return fail(r, "list takes one LABEL or LINE number");
 	int32_t next = dbg_next_warp(r->dbg);
 	int32_t cur = next >= 0 ? r->dbg->m->warps[next].pc : -1;
-	int32_t at = cur;
-	if (w) {
-		at = resolve_location(r, w, false);
-		if (at < 0)
-			return false;
-	}
 	/* the source lines, numbered */
 	int32_t nlines = 0;
 	for (size_t i = 0; i < p->srclen; i++)
 		nlines += p->src[i] == '\n';
 	if (p->srclen && p->src[p->srclen - 1] != '\n')
 		nlines++;
+	int32_t center = cur >= 0 ? p->ins[cur].loc.line : 1;
+	if (w) {
+		long long line;
+		if (str_to_ll(w, LLONG_MIN, LLONG_MAX, &line)) {
+			if (line < 1 || line > nlines)
+				return fail(r, "%s has lines 1 to %d: there is no line %lld", r->path, nlines, line);
+			center = (int32_t)line;
+		} else {
+			int32_t pc = find_label_pc(r, w, "list", false);
+			if (pc < 0)
+				return false;
+			center = p->ins[pc].loc.line;
+		}
+	}
 	int32_t from = 1, to = nlines;
 	if (nlines > 60 || w) {
-		int32_t c = at >= 0 ? p->ins[at].loc.line : 1;
-		from = c - 10 > 1 ? c - 10 : 1;
+		from = center - 10 > 1 ? center - 10 : 1;
 		to = from + 20 < nlines ? from + 20 : nlines;
 	}
+	int width = digits((uint64_t)to) > 4 ? digits((uint64_t)to) : 4;
 	int32_t curline = cur >= 0 ? p->ins[cur].loc.line : -1;
 	const char *s = p->src;
 	for (int32_t line = 1; line <= to && s < p->src + p->srclen; line++) {
@@ -1120,7 +1383,7 @@ static bool cmd_list(Repl *r, char *args)
 				const DbgPoint *pt = &r->dbg->points[i];
 				bp |= pt->kind == POINT_BREAK && p->ins[pt->pc].loc.line == line;
 			}
-			say(r, "%s%c %4d  %.*s\n", line == curline ? "=>" : "  ", bp ? 'b' : ' ', line, (int)(e - s), s);
+			say(r, "%s%c %*d  %.*s\n", line == curline ? "=>" : "  ", bp ? 'b' : ' ', width, line, (int)(e - s), s);
 		}
 		s = e + 1;
 	}
@@ -1130,13 +1393,14 @@ static bool cmd_list(Repl *r, char *args)
 typedef struct GridCtx {
 	Repl *r;
 	uint64_t from; /* first step shown */
+	ReportCols cols;
 } GridCtx;
 
 static void grid_hook(void *ctx, const Machine *m, const StepInfo *info)
 {
 	GridCtx *g = ctx;
 	if (info->step >= g->from)
-		report_grid_row(&g->r->out, m, info);
+		report_grid_row(&g->r->out, &g->cols, m, info);
 	if (g->r->out.len > (1u << 16))
 		flush(g->r);
 }
@@ -1145,7 +1409,9 @@ static bool cmd_grid(Repl *r, char *args)
 {
 	if (!need_program(r))
 		return false;
-	uint64_t steps = r->dbg->m->steps, n = steps;
+	/* the last GRID_ROWS steps unless asked for more: a long run has millions */
+	enum { GRID_ROWS = 200 };
+	uint64_t steps = r->dbg->m->steps, n = GRID_ROWS;
 	char *w = word(&args);
 	long long v;
 	if (w && (!str_to_ll(w, 1, LLONG_MAX, &v) || word(&args)))
@@ -1154,9 +1420,11 @@ static bool cmd_grid(Repl *r, char *args)
 		n = (uint64_t)v;
 	if (steps == 0)
 		return say(r, "No steps yet.\n"), true;
-	GridCtx g = {r, steps - (n < steps ? n : steps) + 1};
-	report_grid_header(&r->out, r->dbg->m);
-	dbg_replay(r->dbg, grid_hook, &g);
+	GridCtx g = {r, steps - (n < steps ? n : steps) + 1, {0}};
+	report_cols(&g.cols, r->dbg->m, steps);
+	report_grid_header(&r->out, &g.cols, r->dbg->m);
+	if (!dbg_replay(r->dbg, g.from, grid_hook, &g))
+		return fail(r, "the grid stopped early: %s", interrupted ? "interrupted" : "the replay would exceed the memory limit");
 	return true;
 }
 
@@ -1167,17 +1435,20 @@ static bool cmd_analyze(Repl *r, char *args)
 	AnaOptions o = {.domain = ANA_POLY, .degree = 2};
 	char *w;
 	while ((w = word(&args))) {
-		long long v;
 		if (!strcmp(w, "simple"))
 			o.domain = ANA_SIMPLE;
 		else if (!strcmp(w, "affine"))
 			o.domain = ANA_POLY;
 		else if (!strcmp(w, "data-only"))
 			o.domain = ANA_DATA_ONLY;
-		else if (str_to_ll(w, 0, 16, &v))
-			o.degree = (int32_t)v;
-		else
-			return fail(r, "analyze takes simple, affine (default) or data-only, and a degree 0..16 (default 2)");
+		else if (strspn(w, "0123456789-+") == strlen(w)) {
+			const char *bad = args_degree("analyze's DEGREE", w, &o.degree); /* the CLI's check */
+			if (bad)
+				return fail(r, "%s", bad);
+		} else {
+			return fail_among(r, w, domains,
+			                  "analyze takes simple, affine (default) or data-only, and a DEGREE (default 2)");
+		}
 	}
 	Program *g = r->prog;
 	Program *made = NULL;
@@ -1230,8 +1501,7 @@ static bool restart_with_options(Repl *r)
 {
 	if (!r->prog)
 		return true;
-	say(r, "Restarted: ");
-	if (!new_session(r, false))
+	if (!new_session(r, "Restarted: "))
 		return false;
 	show_next(r);
 	return true;
@@ -1272,14 +1542,13 @@ static int pick_word(Repl *r, const char *what, const char *w, const char *const
 	Buf b = {0};
 	for (int i = 0; words[i]; i++)
 		buf_printf(&b, "%s%s", i == 0 ? "" : words[i + 1] ? ", " : " or ", words[i]);
-	fail(r, "%s takes %s", what, buf_str(&b));
+	fail_among(r, w, words, "%s takes %s", what, buf_str(&b));
 	buf_free(&b);
 	return -1;
 }
 
 static bool cmd_model(Repl *r, char *args)
 {
-	static const char *const models[] = {"sync", "ipdom", "mimd", NULL};
 	char *w = word(&args);
 	if (!w && r->dbg)
 		return say(r, "model %s\n", sem_model_name(r->opt.model)), true;
@@ -1295,6 +1564,25 @@ static bool cmd_model(Repl *r, char *args)
 	return true;
 }
 
+/* Whether p declares the parameter name; if not, says so in b (with a
+** parameter it may be a misspelling of). */
+static bool is_param(const Program *p, const char *name, Buf *b)
+{
+	int32_t x = ir_find_var(p, name);
+	if (x >= 0 && p->vars[x].is_param)
+		return true;
+	Suggest g;
+	suggest_init(&g, name, strlen(name));
+	for (int32_t i = 0; i < p->nvars; i++)
+		if (p->vars[i].is_param)
+			suggest_add(&g, p->vars[i].name);
+	buf_printf(b, "'%s' is not a parameter of %s", name, p->path);
+	if (g.n)
+		buf_puts(b, "; ");
+	suggest_print(&g, b, "");
+	return false;
+}
+
 static bool cmd_param(Repl *r, char *args)
 {
 	char *w = word(&args);
@@ -1303,9 +1591,12 @@ static bool cmd_param(Repl *r, char *args)
 	char *eq = strchr(w, '=');
 	if (r->prog && eq) {
 		*eq = 0;
-		int32_t x = ir_find_var(r->prog, w);
-		if (x < 0 || !r->prog->vars[x].is_param)
-			return fail(r, "'%s' is not a parameter of %s", w, r->path);
+		Buf b = {0};
+		if (!is_param(r->prog, w, &b)) {
+			fail(r, "%s", buf_str(&b));
+			buf_free(&b);
+			return false;
+		}
 		*eq = '=';
 	}
 	const char *bad = args_param(&r->sa, "param", w);
@@ -1339,6 +1630,9 @@ static bool set_onoff(Repl *r, const char *name, const char *w, bool *flag)
 	return true;
 }
 
+static const char *const setting_names[] = {"trace",    "bz-polarity", "strict-push", "lane-order",
+                                            "seed",     "max-steps",   "max-memory",  NULL};
+
 static bool cmd_set(Repl *r, char *args)
 {
 	char *what = word(&args);
@@ -1346,14 +1640,15 @@ static bool cmd_set(Repl *r, char *args)
 	if (!what) {
 		say(r, "threads %d, warpsize %d (0: the program's .threads, .warpsize), model %s\n", r->opt.threads,
 		    r->opt.warpsize, sem_model_name(r->opt.model));
-		say(r, "bz-polarity %s, strict-push %s, lane-order %s, seed %llu, max-steps %llu, trace %s\n",
+		say(r, "bz-polarity %s, strict-push %s, lane-order %s, seed %llu, trace %s\n",
 		    r->opt.bz_rules ? "rules" : "mnemonic", r->opt.strict_push ? "on" : "off",
 		    r->opt.lane_order == ORDER_ASCENDING    ? "ascending"
 		    : r->opt.lane_order == ORDER_DESCENDING ? "descending"
 		                                            : "random",
-		    (unsigned long long)r->opt.seed,
+		    (unsigned long long)r->opt.seed, r->trace ? "on" : "off");
+		say(r, "max-steps %llu, max-memory %llu MiB\n",
 		    (unsigned long long)(r->opt.max_steps ? r->opt.max_steps : SEM_DEFAULT_MAX_STEPS),
-		    r->trace ? "on" : "off");
+		    (unsigned long long)((r->opt.max_memory ? r->opt.max_memory : SEM_DEFAULT_MAX_MEMORY) >> 20));
 		for (int32_t i = 0; i < r->sa.nparams; i++) {
 			say(r, "param %s=", r->sa.params[i].name);
 			num_buf(&r->out, r->sa.params[i].value);
@@ -1389,9 +1684,20 @@ static bool cmd_set(Repl *r, char *args)
 	} else if (!strcmp(what, "max-steps")) {
 		if (!str_to_ll(w, 1, LLONG_MAX, &v))
 			return fail(r, "set max-steps needs a positive number");
+		if (r->lim.max_steps && (uint64_t)v > r->lim.max_steps)
+			return fail(r, "this session takes at most %llu steps", (unsigned long long)r->lim.max_steps);
 		r->opt.max_steps = (uint64_t)v;
+	} else if (!strcmp(what, "max-memory")) {
+		uint64_t bytes = 0;
+		const char *bad = w ? args_max_memory("set max-memory", w, &bytes) : "set max-memory needs a number of MiB";
+		if (bad)
+			return fail(r, "%s", bad);
+		if (r->lim.max_memory && bytes > r->lim.max_memory)
+			return fail(r, "this session takes at most %llu MiB", (unsigned long long)(r->lim.max_memory >> 20));
+		r->opt.max_memory = bytes;
 	} else {
-		return fail(r, "set takes trace, bz-polarity, strict-push, lane-order, seed or max-steps");
+		return fail_among(r, what, setting_names,
+		                  "set takes trace, bz-polarity, strict-push, lane-order, seed, max-steps or max-memory");
 	}
 	if (!restart_with_options(r)) {
 		r->opt = old;
@@ -1411,92 +1717,132 @@ static bool cmd_help(Repl *r, char *args);
 
 /* ---- the command table ------------------------------------------------------------ */
 
+/* What a command's first argument is, for Tab completion. */
+typedef enum ArgKind {
+	ARG_NONE,
+	ARG_COMMAND,  /* help */
+	ARG_FILE,     /* load */
+	ARG_LOCATION, /* break, list: labels */
+	ARG_VALUE,    /* print: variables, special variables, mem[ */
+	ARG_WATCHED,  /* watch: variables, mem[ */
+	ARG_INFO,     /* info's subcommands */
+	ARG_MODEL,
+	ARG_DOMAIN,   /* analyze */
+	ARG_PARAM,    /* param: the program's parameters */
+	ARG_SETTING,  /* set */
+} ArgKind;
+
+/* The command table is the one source of the command names: lookup,
+** `help`, completion and musimd-repl(1) follow it. A command is named by
+** its name, by one of its abbreviations (gdb's: s and st for step, n, c,
+** b, p, ...), or by a prefix of its name that starts no other command's. */
 typedef struct Cmd {
-	const char *name, *alias;
+	const char *name;
+	const char *abbrev; /* blank-separated abbreviations, or NULL */
 	CmdFn fn;
-	bool repeat; /* an empty line repeats it */
+	bool repeat;        /* an empty line repeats it */
+	ArgKind arg;
 	const char *usage, *summary, *help;
 } Cmd;
 
 static const Cmd cmds[] = {
-	{"load", NULL, cmd_load, false, "load FILE", "load a program (the session starts at step 0)",
+	{"load", NULL, cmd_load, false, ARG_FILE, "load FILE", "load a program (the session starts at step 0)",
 	 "Parse and validate FILE; on errors the diagnostics are shown and the previous program stays.\n"
 	 "Breakpoints and watchpoints are kept where the new program has their label, line or variable."},
-	{"reload", NULL, cmd_reload, false, "reload", "load the same file again (after editing it)", NULL},
-	{"run", "r", cmd_run, false, "run", "start again from step 0 and continue",
+	{"reload", NULL, cmd_reload, false, ARG_NONE, "reload", "load the same file again (after editing it)", NULL},
+	{"run", "r", cmd_run, false, ARG_NONE, "run", "start again from step 0 and continue",
 	 "Runs from the initial state until a breakpoint, a watchpoint, the end, or a failure\n"
 	 "(stuck state, step limit, deadlock). Ctrl-C interrupts a long run."},
-	{"start", NULL, cmd_start, false, "start", "go back to step 0 without running", NULL},
-	{"step", "s", cmd_step, true, "step [N]", "N warp instructions (default 1), printing the rule of each",
+	{"start", NULL, cmd_start, false, ARG_NONE, "start", "go back to step 0 without running", NULL},
+	{"step", "s st", cmd_step, true, ARG_NONE, "step [N]", "N warp instructions (default 1), printing the rule of each",
 	 "Each step is one warp instruction: the line shows the step number, [the warp,] the\n"
 	 "instruction, the rule that fired (SF BT BF BD SS SP JP IT; EX BAR NOP for the extensions),\n"
 	 "then the warp afterwards: its active set, and the top of its stack: the deferred PEs and\n"
 	 "where they resume (\"deferred {0} → l15\"), the PEs waiting at a sync (\"waiting {3} at l15\").\n"
 	 "Stops early at a breakpoint, a watchpoint, the end or a failure."},
-	{"next", "n", cmd_next, true, "next [N]", "one step, or a whole divergent region at a branch",
+	{"next", "n", cmd_next, true, ARG_NONE, "next [N]", "one step, or a whole divergent region at a branch",
 	 "At a conditional branch, runs until the region it opens has reconverged: under the sync\n"
 	 "model until the node the branch pushed is popped (SP), under ipdom and mimd until the warp\n"
 	 "reaches the branch's immediate post-dominator with all the threads that took the branch.\n"
 	 "Prints the branch's step and counts the others; 'set trace on' prints them all.\n"
 	 "Anywhere else it is 'step'."},
-	{"continue", "c", cmd_continue, true, "continue", "run until a breakpoint, a watchpoint, the end or a failure", NULL},
-	{"back", NULL, cmd_back, true, "back [N]", "step N warp instructions backwards (default 1)",
+	{"continue", "c", cmd_continue, true, ARG_NONE, "continue", "run until a breakpoint, a watchpoint, the end or a failure", NULL},
+	{"back", NULL, cmd_back, true, ARG_NONE, "back [N]", "step N warp instructions backwards (default 1)",
 	 "The REPL records the warp of every step and keeps checkpoints of the state, so it can go back\n"
 	 "to any earlier step exactly (it replays the recorded steps from the nearest checkpoint).\n"
 	 "Stepping forwards again follows the recorded schedule unless 'warp N' chooses another."},
-	{"goto", NULL, cmd_goto, false, "goto STEP", "go to the state after STEP steps (backwards or forwards)", NULL},
-	{"warp", NULL, cmd_warp, false, "warp [N|auto]", "issue the next steps from warp N (your own schedule)",
+	{"goto", NULL, cmd_goto, false, ARG_NONE, "goto STEP", "go to the state after STEP steps (backwards or forwards)", NULL},
+	{"warp", NULL, cmd_warp, false, ARG_NONE, "warp [N|auto]", "issue the next steps from warp N (your own schedule)",
 	 "With several warps the round-robin scheduler picks the warp of each step; 'warp N' makes the\n"
 	 "following steps issue from warp N (until it finishes or waits at the barrier), 'warp auto'\n"
 	 "gives the choice back. Choosing a warp other than the recorded one discards the recorded\n"
 	 "future of 'back'."},
-	{"break", "b", cmd_break, false, "break [LABEL|LINE]", "stop before the instruction at LABEL or LINE",
+	{"break", "b", cmd_break, false, ARG_LOCATION, "break [LABEL|LINE]", "stop before the instruction at LABEL or LINE",
 	 "A breakpoint stops 'continue', 'next', 'run' and 'step N' before a warp issues the instruction\n"
 	 "(a LINE means the first instruction on or after it). Without an argument: where the program is."},
-	{"watch", NULL, cmd_watch, false, "watch VAR|mem[ADDR]", "stop when VAR changes in any thread, or the cell changes",
+	{"watch", NULL, cmd_watch, false, ARG_WATCHED, "watch VAR|mem[ADDR]", "stop when VAR changes in any thread, or the cell changes",
 	 "After each step the watched variable is compared in every thread of the warp that stepped\n"
 	 "(a cell of shared memory: its value); a change stops the command and shows old → new values."},
-	{"delete", "d", cmd_delete, false, "delete [N...]", "delete breakpoints/watchpoints N, or all of them", NULL},
-	{"print", "p", cmd_print, false, "print VAR...|mem[A]|mem[A..B]", "values per thread, or memory cells",
+	{"delete", "d", cmd_delete, false, ARG_NONE, "delete [N...]", "delete breakpoints/watchpoints N, or all of them", NULL},
+	{"print", "p", cmd_print, false, ARG_VALUE, "print VAR...|mem[A]|mem[A..B] [@T..U]", "values per thread, or memory cells",
 	 "One column per thread, a row per variable; each value is marked with the thread's state:\n"
 	 "* active, ~ deferred (in a Θ_todo), = waiting to reconverge (in a Θ_done), # at the barrier, no\n"
 	 "mark: finished. '-' is a value never assigned. Parameters and tid, laneid, warpid, ntid,\n"
-	 "nwarps, warpsize can be printed too. mem[A..B] prints shared memory ('-': uninitialised)."},
-	{"info", "i", cmd_info, false, "info stack|threads|warps|rules|breakpoints|program", "the machine state", NULL},
-	{"list", "l", cmd_list, false, "list [LABEL|LINE]", "the program text, => at the next instruction, b at breakpoints", NULL},
-	{"grid", NULL, cmd_grid, false, "grid [N]", "the ✓/• grid of Figure 3.4 for the steps so far (the last N)",
-	 "A row per step, a column per thread: ✓ when the thread was active in the step, • when not."},
-	{"analyze", NULL, cmd_analyze, false, "analyze [simple|affine|data-only] [DEGREE]",
+	 "nwarps, warpsize can be printed too. mem[A..B] prints shared memory ('-': uninitialised).\n"
+	 "The first 64 threads are shown; @T or @FROM..TO among the words chooses others."},
+	{"info", "i", cmd_info, false, ARG_INFO, "info stack|threads|warps|rules|breakpoints|program", "the machine state", NULL},
+	{"list", "l", cmd_list, false, ARG_LOCATION, "list [LABEL|LINE]", "the program text, => at the next instruction, b at breakpoints", NULL},
+	{"grid", NULL, cmd_grid, false, ARG_NONE, "grid [N]", "the ✓/• grid of Figure 3.4 for the last N steps (default 200)",
+	 "A row per step, a column per thread: ✓ when the thread was active in the step, • when not.\n"
+	 "The rows are replayed from the nearest checkpoint; Ctrl-C interrupts a long grid."},
+	{"analyze", NULL, cmd_analyze, false, ARG_DOMAIN, "analyze [simple|affine|data-only] [DEGREE]",
 	 "the divergence verdicts, and what this run saw at each branch",
-	 "Runs the analysis (default affine of degree 2, as 'musimd analyze') on the program's GSA\n"
-	 "form, then lists for each branch the run has visited how often it diverged so far, and says\n"
-	 "so if a branch classified uniform diverged."},
-	{"threads", NULL, cmd_threads, false, "threads N", "run with N threads (starts again; 0: the program's .threads)", NULL},
-	{"warpsize", NULL, cmd_warpsize, false, "warpsize N", "warps of N threads (starts again; 0: the program's .warpsize)", NULL},
-	{"model", NULL, cmd_model, false, "model sync|ipdom|mimd", "the reconvergence model (starts again)",
+	 "Runs the analysis (default affine of degree 2, as 'musimd analyze'; DEGREE from 0 to 1000)\n"
+	 "on the program's GSA form, then lists for each branch the run has visited how often it\n"
+	 "diverged so far, and says so if a branch classified uniform diverged."},
+	{"threads", NULL, cmd_threads, false, ARG_NONE, "threads N", "run with N threads (starts again; 0: the program's .threads)", NULL},
+	{"warpsize", NULL, cmd_warpsize, false, ARG_NONE, "warpsize N", "warps of N threads (starts again; 0: the program's .warpsize)", NULL},
+	{"model", NULL, cmd_model, false, ARG_MODEL, "model sync|ipdom|mimd", "the reconvergence model (starts again)",
 	 "sync: the papers' synchronisation stack; ipdom: the hardware SIMT stack reconverging at\n"
 	 "immediate post-dominators; mimd: every thread its own warp (musimd-lang(7))."},
-	{"param", NULL, cmd_param, false, "param NAME=INT", "set a parameter (starts again)",
+	{"param", NULL, cmd_param, false, ARG_PARAM, "param NAME=INT", "set a parameter (starts again)",
 	 "Loading another program drops the parameters it does not declare."},
-	{"data", NULL, cmd_data, false, "data ADDR=INT[,INT...]|clear", "initial shared memory from ADDR on (starts again)",
+	{"data", NULL, cmd_data, false, ARG_NONE, "data ADDR=INT[,INT...]|clear", "initial shared memory from ADDR on (starts again)",
 	 "The cells are set after the program's .data; settings accumulate until 'data clear'."},
-	{"set", NULL, cmd_set, false, "set [NAME VALUE]", "options: trace, bz-polarity, strict-push, lane-order, seed, max-steps",
+	{"set", NULL, cmd_set, false, ARG_SETTING, "set [NAME VALUE]",
+	 "options: trace, bz-polarity, strict-push, lane-order, seed, max-steps, max-memory",
 	 "set trace on|off          next/continue/run print every step\n"
 	 "set bz-polarity mnemonic|rules, set strict-push on|off   the papers' readings (starts again)\n"
 	 "set lane-order ascending|descending|random, set seed N   the order of rule TL (starts again)\n"
 	 "set max-steps N           the step limit (starts again)\n"
+	 "set max-memory MiB        the memory limit: the state and the copies kept for 'back' (starts again)\n"
 	 "Without arguments: the current settings."},
-	{"help", "h", cmd_help, false, "help [COMMAND]", "the commands, or one command in detail", NULL},
-	{"quit", "q", cmd_quit, false, "quit", "leave (so does end of input)", NULL},
-	{NULL, NULL, NULL, false, NULL, NULL, NULL},
+	{"help", "h", cmd_help, false, ARG_COMMAND, "help [COMMAND]", "the commands, or one command in detail", NULL},
+	{"quit", "q", cmd_quit, false, ARG_NONE, "quit", "leave (so does end of input)", NULL},
+	{NULL, NULL, NULL, false, ARG_NONE, NULL, NULL, NULL},
 };
 
+/* Whether w is one of the blank-separated words of list. */
+static bool in_list(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = list; p && *p;) {
+		size_t k = strcspn(p, " ");
+		if (k == n && !strncmp(p, w, n))
+			return true;
+		p += k + (p[k] == ' ');
+	}
+	return false;
+}
+
+/* The command w names (find_cmd's rule in the comment on Cmd); NULL with
+** *nmatch the number of commands w is a prefix of (0: none, ≥ 2: ambiguous). */
 static const Cmd *find_cmd(const char *w, int *nmatch)
 {
 	const Cmd *hit = NULL;
 	*nmatch = 0;
 	for (const Cmd *c = cmds; c->name; c++)
-		if (!strcmp(c->name, w) || (c->alias && !strcmp(c->alias, w))) {
+		if (!strcmp(c->name, w) || in_list(c->abbrev, w)) {
 			*nmatch = 1;
 			return c;
 		}
@@ -1508,25 +1854,43 @@ static const Cmd *find_cmd(const char *w, int *nmatch)
 	return *nmatch == 1 ? hit : NULL;
 }
 
-/* The command w names, or NULL after a message (unknown, or ambiguous with
-** the candidates). */
+/* The command w names, or NULL after a message (unknown, with a
+** suggestion, or ambiguous with the candidates). */
 static const Cmd *lookup_cmd(Repl *r, const char *w)
 {
 	int nm;
 	const Cmd *c = find_cmd(w, &nm);
 	if (c)
 		return c;
-	if (!nm) {
-		fail(r, "unknown command '%s': 'help' lists the commands", w);
-		return NULL;
-	}
 	Buf b = {0};
-	for (const Cmd *k = cmds; k->name; k++)
-		if (!strncmp(k->name, w, strlen(w)))
-			buf_printf(&b, "%s%s", b.len ? ", " : "", k->name);
-	fail(r, "ambiguous command '%s': %s", w, buf_str(&b));
+	if (!nm) {
+		Suggest g;
+		suggest_init(&g, w, strlen(w));
+		for (const Cmd *k = cmds; k->name; k++)
+			suggest_add(&g, k->name);
+		if (suggest_print(&g, &b, ""))
+			buf_puts(&b, " ");
+		fail(r, "unknown command '%s': %s'help' lists the commands", w, buf_str(&b));
+	} else {
+		for (const Cmd *k = cmds; k->name; k++)
+			if (!strncmp(k->name, w, strlen(w)))
+				buf_printf(&b, "%s%s", b.len ? ", " : "", k->name);
+		fail(r, "ambiguous command '%s': %s", w, buf_str(&b));
+	}
 	buf_free(&b);
 	return NULL;
+}
+
+/* "step [N] (s, st)": a command's usage and its abbreviations. */
+static void put_usage(Buf *b, const Cmd *c)
+{
+	buf_puts(b, c->usage);
+	if (!c->abbrev)
+		return;
+	buf_puts(b, " (");
+	for (const char *p = c->abbrev; *p; p++)
+		buf_puts(b, *p == ' ' ? ", " : (char[]){*p, 0});
+	buf_putc(b, ')');
 }
 
 static bool cmd_help(Repl *r, char *args)
@@ -1534,27 +1898,34 @@ static bool cmd_help(Repl *r, char *args)
 	char *w = word(&args);
 	if (!w) {
 		say(r, "Commands (a unique prefix is enough; an empty line repeats step, next, continue, back):\n");
-		for (const Cmd *c = cmds; c->name; c++) {
-			size_t start = r->out.len;
-			say(r, "  %s", c->usage);
-			if (c->alias)
-				say(r, " (%s)", c->alias);
-			size_t col = utf8_width(r->out.s + start, r->out.len - start);
-			say(r, "%*s %s\n", col < 44 ? (int)(44 - col) : 0, "", c->summary);
+		int32_t n = 0;
+		for (const Cmd *c = cmds; c->name; c++)
+			n++;
+		const char **left = xmalloc((size_t)n * sizeof *left), **right = xmalloc((size_t)n * sizeof *right);
+		Buf *u = xcalloc((size_t)n, sizeof *u);
+		for (int32_t i = 0; i < n; i++) {
+			put_usage(&u[i], &cmds[i]);
+			left[i] = buf_str(&u[i]);
+			right[i] = cmds[i].summary;
 		}
+		two_columns(&r->out, left, right, n, 2, 40);
+		for (int32_t i = 0; i < n; i++)
+			buf_free(&u[i]);
+		free(u);
+		free(left);
+		free(right);
 		say(r, "'help COMMAND' says more; man musimd-repl has it all.\n");
 		return true;
 	}
 	const Cmd *c = lookup_cmd(r, w);
 	if (!c)
 		return false;
-	say(r, "%s%s%s%s\n%s.\n", c->usage, c->alias ? "  (also " : "", c->alias ? c->alias : "",
-	    c->alias ? ")" : "", c->summary);
+	put_usage(&r->out, c);
+	say(r, "\n%s.\n", c->summary);
 	if (c->help)
 		say(r, "%s\n", c->help);
 	if (c->fn == cmd_info)
-		for (const Sub *s = info_subs; s->name; s++)
-			say(r, "  info %-12s %s\n", s->name, s->help);
+		list_info_subs(r);
 	return true;
 }
 
@@ -1569,49 +1940,94 @@ static bool exec_line(Repl *r, char *line)
 	return c && c->fn(r, rest) && c->repeat;
 }
 
-/* ---- reading lines ---------------------------------------------------------------- */
+/* ---- completion ------------------------------------------------------------------- */
 
 #ifdef MUSIMD_HAVE_LIBEDIT
-static Repl *completing; /* the session completion looks at */
+/* The words Tab offers for the argument of command c (for the first word of
+** the line: c == NULL, the commands), pushed with add(ctx, word). */
+static void completions(const Repl *r, const Cmd *c, void (*add)(void *ctx, const char *w), void *ctx)
+{
+	const Program *p = r->prog;
+	if (!c) {
+		for (const Cmd *k = cmds; k->name; k++)
+			add(ctx, k->name);
+		return;
+	}
+	switch (c->arg) {
+	case ARG_COMMAND:
+		for (const Cmd *k = cmds; k->name; k++)
+			add(ctx, k->name);
+		break;
+	case ARG_INFO:
+		for (const Sub *s = info_subs; s->name; s++)
+			add(ctx, s->name);
+		break;
+	case ARG_MODEL:
+	case ARG_DOMAIN:
+	case ARG_SETTING: {
+		const char *const *words = c->arg == ARG_MODEL ? models : c->arg == ARG_DOMAIN ? domains : setting_names;
+		for (int i = 0; words[i]; i++)
+			add(ctx, words[i]);
+		break;
+	}
+	case ARG_LOCATION:
+		for (int32_t k = 0; p && k < p->nlabels; k++)
+			if (p->labels[k].ins >= 0)
+				add(ctx, p->labels[k].name);
+		break;
+	case ARG_PARAM:
+		for (int32_t k = 0; p && k < p->nvars; k++)
+			if (p->vars[k].is_param)
+				add(ctx, p->vars[k].name);
+		break;
+	case ARG_VALUE:
+	case ARG_WATCHED:
+		for (int32_t k = 0; p && k < p->nvars; k++)
+			add(ctx, p->vars[k].name);
+		if (c->arg == ARG_VALUE)
+			for (int sp = 0; sp < SPEC__COUNT; sp++)
+				add(ctx, ir_special_name((Special)sp));
+		add(ctx, "mem[");
+		break;
+	case ARG_FILE:
+	case ARG_NONE:
+		break;
+	}
+}
 
-static char *complete_from(const char *text, int state, const char *const *words, int32_t n)
+static Repl *completing; /* the session completion looks at (libedit passes no context) */
+
+static const char **cands;
+static int32_t ncands, capcands;
+
+static void add_cand(void *ctx, const char *w)
+{
+	(void)ctx;
+	VEC_PUSH(cands, ncands, capcands, w);
+}
+
+static char *cand_gen(const char *text, int state)
 {
 	static int32_t i;
 	if (state == 0)
 		i = 0;
 	size_t len = strlen(text);
-	while (i < n) {
-		const char *w = words[i++];
-		if (w && !strncmp(w, text, len))
+	while (i < ncands) {
+		const char *w = cands[i++];
+		if (!strncmp(w, text, len))
 			return strdup(w); /* libedit frees it with free() */
 	}
 	return NULL;
 }
 
-static const char **cands;
-static int32_t ncands;
-
-static char *cand_gen(const char *text, int state)
-{
-	return complete_from(text, state, cands, ncands);
-}
-
-static void add_cand(int32_t *cap, const char *w)
-{
-	VEC_PUSH(cands, ncands, *cap, w);
-}
-
 static char **complete(const char *text, int start, int end)
 {
 	(void)end;
-	Repl *r = completing;
-	ncands = 0;
-	int32_t cap = 0;
 	/* the first word of the line, when text is not it */
-	char first[32] = "";
 	int i = 0;
 	while (rl_line_buffer[i] == ' ')
 		i++;
+	char first[32];
 	int j = 0;
 	while (rl_line_buffer[i] && rl_line_buffer[i] != ' ' && j < 31 && i < start)
 		first[j++] = rl_line_buffer[i++];
@@ -1620,32 +2036,25 @@ static char **complete(const char *text, int start, int end)
 	for (int k = 0; k < start; k++)
 		if (rl_line_buffer[k] != ' ')
 			at_first = false;
+	/* only the first argument is completed */
+	while (rl_line_buffer[i] == ' ')
+		i++;
+	bool second = !at_first && i == start;
+	int nm;
+	const Cmd *c = at_first ? NULL : find_cmd(first, &nm);
 	rl_attempted_completion_over = 1;
-	if (at_first || !strcmp(first, "help") || !strcmp(first, "h")) {
-		for (const Cmd *c = cmds; c->name; c++)
-			add_cand(&cap, c->name);
-	} else if (!strcmp(first, "info") || !strcmp(first, "i")) {
-		for (const Sub *s = info_subs; s->name; s++)
-			add_cand(&cap, s->name);
-	} else if (!strcmp(first, "load")) {
-		rl_attempted_completion_over = 0; /* file names */
+	if (c && c->arg == ARG_FILE && second) {
+		rl_attempted_completion_over = 0; /* libedit's file names */
 		return NULL;
-	} else if (!strcmp(first, "model")) {
-		add_cand(&cap, "sync");
-		add_cand(&cap, "ipdom");
-		add_cand(&cap, "mimd");
-	} else if (r->prog) {
-		for (int32_t k = 0; k < r->prog->nlabels; k++)
-			add_cand(&cap, r->prog->labels[k].name);
-		for (int32_t k = 0; k < r->prog->nvars; k++)
-			add_cand(&cap, r->prog->vars[k].name);
-		for (int sp = 0; sp < SPEC__COUNT; sp++)
-			add_cand(&cap, ir_special_name((Special)sp));
-		add_cand(&cap, "mem[");
 	}
-	return rl_completion_matches(text, cand_gen);
+	ncands = 0;
+	if (at_first || (c && second))
+		completions(completing, c, add_cand, NULL);
+	return ncands ? rl_completion_matches(text, cand_gen) : NULL;
 }
 #endif
+
+/* ---- reading lines ---------------------------------------------------------------- */
 
 #ifdef MUSIMD_HAVE_LIBEDIT
 /* libedit reads the terminal through this: a Ctrl-C (SIGINT, our handler)
@@ -1716,6 +2125,7 @@ static const char repl_usage[] =
 	"Reads commands from stdin; on a terminal with line editing, history and tab\n"
 	"completion, otherwise line by line with no prompt, so sessions can be scripted:\n"
 	"  printf 'break l6\\nrun\\ninfo stack\\n' | musimd repl examples/sum_triangle.simd\n"
+	"FILE '-' is read from standard input; the commands then come from the terminal.\n"
 	"\n"
 	"Options (the REPL commands of the same names change them later):\n"
 	"  --threads N, --warpsize N    override .threads / .warpsize\n"
@@ -1723,6 +2133,8 @@ static const char repl_usage[] =
 	"  --param NAME=INT             parameter value (repeatable)\n"
 	"  --data ADDR=INT[,INT...]     shared memory from ADDR on (repeatable)\n"
 	"  --max-steps N                step limit (default 10^7)\n"
+	"  --max-memory MiB             memory limit of the state and the copies kept for\n"
+	"                               going back (default 2048)\n"
 	"  --echo                       print each command after the prompt (for transcripts)\n"
 	"  -q, --quiet                  no greeting on a terminal\n"
 	"\n"
@@ -1731,8 +2143,23 @@ static const char repl_usage[] =
 	"terminal); 2 usage error; 3 FILE unreadable or invalid in a script.\n"
 	"See musimd-repl(1).\n";
 
-static void repl_free(Repl *r)
+/* ---- sessions as values ----------------------------------------------------------- */
+
+Repl *repl_new(const ReplLimits *lim)
 {
+	Repl *r = xcalloc(1, sizeof *r);
+	if (lim) {
+		r->lim = *lim;
+		r->opt.max_steps = lim->max_steps;
+		r->opt.max_memory = lim->max_memory;
+	}
+	return r;
+}
+
+void repl_free(Repl *r)
+{
+	if (!r)
+		return;
 	dbg_free(r->dbg);
 	if (r->prog)
 		ir_free(r->prog);
@@ -1743,7 +2170,59 @@ static void repl_free(Repl *r)
 	free(r->specs);
 	free(r->last);
 	buf_free(&r->out);
+	free(r);
 }
+
+bool repl_load_source(Repl *r, const char *name, const char *src, size_t len)
+{
+	Program *p = parse_source(r, name, src, len);
+	return p && install(r, p, name, true);
+}
+
+bool repl_exec(Repl *r, const char *line)
+{
+	if (r->quit)
+		return false;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	char *s = xstrdup(line);
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = 0;
+	if (r->echo)
+		say(r, PROMPT "%s\n", s);
+	if (*s == '#') { /* a comment: nothing runs, the repeat stays */
+		free(s);
+		return true;
+	}
+	/* an empty line repeats the last repeatable command */
+	bool fresh = *s != 0;
+	char *cmd = fresh ? s : r->last ? xstrdup(r->last) : NULL;
+	if (!fresh)
+		free(s);
+	if (cmd) {
+		char *copy = xstrdup(cmd); /* exec_line cuts it into words */
+		bool repeat = exec_line(r, copy);
+		free(copy);
+		if (fresh) { /* a new command replaces the one an empty line repeats */
+			free(r->last);
+			r->last = repeat ? cmd : NULL;
+			if (!repeat)
+				free(cmd);
+		} else {
+			free(cmd);
+		}
+	}
+	return !r->quit;
+}
+
+void repl_take_output(Repl *r, Buf *out)
+{
+	buf_putn(out, buf_str(&r->out), r->out.len);
+	buf_reset(&r->out);
+}
+
+/* ---- musimd repl ------------------------------------------------------------------ */
 
 /* A command-line option as the REPL command it stands for. */
 static bool option_command(Repl *r, const char *cmd, const char *arg)
@@ -1755,18 +2234,79 @@ static bool option_command(Repl *r, const char *cmd, const char *arg)
 	return !r->failed;
 }
 
+static int usage(Repl *r, const char *fmt, ...) MU_PRINTF(2, 3);
+static int usage(Repl *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("musimd repl: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\nTry 'musimd repl --help'.\n", stderr);
+	va_end(ap);
+	repl_free(r);
+	return EXIT_USAGE;
+}
+
+/* The program of `musimd repl FILE`, parsed; NULL with *status set. The
+** parameters given by --param must be the program's (a usage error). */
+static Program *startup_program(Repl *r, const char *file, int *status)
+{
+	const char *name = file_display_name(file);
+	size_t len = 0;
+	char *src = read_file(file, &len);
+	if (!src) {
+		fail(r, "%s: cannot read the file: %s", name, read_file_error(errno));
+		*status = EXIT_INPUT;
+		return NULL;
+	}
+	Program *p = parse_source(r, name, src, len);
+	free(src);
+	if (!p) {
+		*status = EXIT_INPUT;
+		return NULL;
+	}
+	for (int32_t i = 0; i < r->sa.nparams; i++) {
+		Buf b = {0};
+		if (!is_param(p, r->sa.params[i].name, &b)) {
+			fprintf(stderr, "musimd repl: --param %s: %s\nTry 'musimd repl --help'.\n", r->sa.params[i].name,
+			        buf_str(&b));
+			buf_free(&b);
+			ir_free(p);
+			*status = EXIT_USAGE;
+			return NULL;
+		}
+	}
+	return p;
+}
+
+/* After `musimd repl -` read the program from standard input, the commands
+** come from the terminal, if there is one. */
+static void commands_from_terminal(void)
+{
+	if (isatty(STDIN_FILENO))
+		return;
+	int fd = open("/dev/tty", O_RDONLY);
+	if (fd < 0)
+		return; /* no terminal: standard input is at its end, the session ends */
+	dup2(fd, STDIN_FILENO);
+	close(fd);
+	clearerr(stdin);
+}
+
 int repl_main(int argc, char **argv)
 {
-	Repl r = {0};
+	Repl *r = repl_new(NULL);
+	r->to_stdout = true;
 	const char *file = NULL;
 	bool quiet = false;
 	int status = EXIT_OK;
+	static const char *const with_arg[][2] = {
+		{"--threads", "threads"}, {"--warpsize", "warpsize"}, {"--model", "model"},
+		{"--param", "param"},     {"--data", "data"},         {"--max-steps", "set max-steps"},
+		{"--max-memory", "set max-memory"},
+	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		static const char *const with_arg[][2] = {
-			{"--threads", "threads"}, {"--warpsize", "warpsize"}, {"--model", "model"},
-			{"--param", "param"},     {"--data", "data"},         {"--max-steps", "set max-steps"},
-		};
 		bool known = false;
 		for (size_t k = 0; k < sizeof with_arg / sizeof *with_arg && !known; k++) {
 			size_t n = strlen(with_arg[k][0]);
@@ -1774,45 +2314,63 @@ int repl_main(int argc, char **argv)
 				continue;
 			known = true;
 			const char *v = a[n] == '=' ? a + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!v) {
-				fprintf(stderr, "musimd repl: %s needs a value\nTry 'musimd repl --help'.\n", a);
-				repl_free(&r);
-				return EXIT_USAGE;
-			}
-			if (!option_command(&r, with_arg[k][1], v)) {
-				const char *msg = buf_str(&r.out);
+			if (!v)
+				return usage(r, "%s needs a value", a);
+			if (!option_command(r, with_arg[k][1], v)) {
+				const char *msg = buf_str(&r->out);
 				if (!strncmp(msg, "error: ", 7))
 					msg += 7;
-				fprintf(stderr, "musimd repl: %s %s: %sTry 'musimd repl --help'.\n", with_arg[k][0], v, msg);
-				repl_free(&r);
-				return EXIT_USAGE;
+				size_t len = strlen(msg);
+				return usage(r, "%s %s: %.*s", with_arg[k][0], v, (int)(len && msg[len - 1] == '\n' ? len - 1 : len),
+				             msg);
 			}
 		}
 		if (known)
 			continue;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(repl_usage, stdout);
-			repl_free(&r);
+			repl_free(r);
 			return EXIT_OK;
 		} else if (!strcmp(a, "--echo")) {
-			r.echo = true;
+			r->echo = true;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			quiet = true;
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "musimd repl: unknown option '%s'\nTry 'musimd repl --help'.\n", a);
-			repl_free(&r);
+			Suggest g;
+			size_t n = strcspn(a, "=");
+			suggest_init(&g, a, n);
+			for (size_t k = 0; k < sizeof with_arg / sizeof *with_arg; k++)
+				suggest_add(&g, with_arg[k][0]);
+			static const char *const flags[] = {"--echo", "--quiet", "--help"};
+			for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
+				suggest_add(&g, flags[k]);
+			Buf b = {0};
+			if (g.n)
+				buf_puts(&b, "; ");
+			suggest_print(&g, &b, "");
+			fprintf(stderr, "musimd repl: unknown option '%s'%s\nTry 'musimd repl --help'.\n", a, buf_str(&b));
+			buf_free(&b);
+			repl_free(r);
 			return EXIT_USAGE;
 		} else if (file) {
-			fprintf(stderr, "musimd repl: takes one FILE\nTry 'musimd repl --help'.\n");
-			repl_free(&r);
-			return EXIT_USAGE;
+			return usage(r, "takes one FILE");
 		} else {
 			file = a;
 		}
 	}
-	buf_reset(&r.out);
-	r.interactive = isatty(STDIN_FILENO);
-	if (r.interactive) {
+	buf_reset(&r->out);
+	Program *p = NULL;
+	if (file) {
+		p = startup_program(r, file, &status);
+		if (!p && status == EXIT_USAGE) {
+			repl_free(r);
+			return status;
+		}
+		if (!strcmp(file, "-"))
+			commands_from_terminal();
+	}
+	r->interactive = isatty(STDIN_FILENO);
+	if (r->interactive) {
 		/* Ctrl-C interrupts a command or the line being edited; a script
 		** (stdin not a terminal) keeps the default: Ctrl-C ends it */
 		struct sigaction sa = {0};
@@ -1821,8 +2379,8 @@ int repl_main(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 	}
 #ifdef MUSIMD_HAVE_LIBEDIT
-	completing = &r;
-	if (r.interactive) {
+	completing = r;
+	if (r->interactive) {
 		rl_readline_name = "musimd";
 		rl_catch_signals = 0; /* our SIGINT handler, and getc_interruptible */
 		rl_getc_function = getc_interruptible;
@@ -1830,64 +2388,42 @@ int repl_main(int argc, char **argv)
 		stifle_history(1000);
 	}
 #endif
-	if (r.interactive && !quiet)
-		say(&r, "musimd repl %s: 'help' lists the commands, 'quit' leaves.\n", MUSIMD_VERSION);
+	if (r->interactive && !quiet) {
+		Buf greet = {0};
+		buf_printf(&greet, "musimd repl %s: 'help' lists the commands, 'quit' leaves.\n", MUSIMD_VERSION);
+		fputs(buf_str(&greet), stdout);
+		buf_free(&greet);
+	}
 	if (file) {
-		if (r.echo)
-			say(&r, PROMPT "load %s\n", file);
-		if (!load_file(&r, file) && !r.interactive) {
-			flush(&r);
-			repl_free(&r);
-			return EXIT_INPUT;
+		if (r->echo)
+			fprintf(stdout, PROMPT "load %s\n", file);
+		if (!p || !install(r, p, file_display_name(file), !strcmp(file, "-"))) {
+			if (!r->interactive) {
+				flush(r);
+				repl_free(r);
+				return EXIT_INPUT;
+			}
 		}
 	}
-	flush(&r);
-	while (!r.quit) {
-		char *line = read_line(&r);
+	flush(r);
+	while (!r->quit) {
+		char *line = read_line(r);
 		if (!line) {
-			if (r.interactive)
+			if (r->interactive)
 				putchar('\n');
 			break;
 		}
-		char *s = line;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		size_t n = strlen(s);
-		while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-			s[--n] = 0;
-		if (r.echo)
-			say(&r, PROMPT "%s\n", s);
-		if (*s == '#') { /* a comment: nothing runs, the repeat stays */
-			free(line);
-			flush(&r);
-			continue;
-		}
-		/* an empty line repeats the last repeatable command */
-		char *cmd = *s ? xstrdup(s) : r.last ? xstrdup(r.last) : NULL;
 #ifdef MUSIMD_HAVE_LIBEDIT
-		if (*s && r.interactive)
-			add_history(s);
+		if (r->interactive && line[strspn(line, " \t")])
+			add_history(line + strspn(line, " \t"));
 #endif
-		bool fresh = *s != 0;
+		repl_exec(r, line);
 		free(line);
-		if (cmd) {
-			char *copy = xstrdup(cmd); /* exec_line cuts it into words */
-			bool repeat = exec_line(&r, copy);
-			free(copy);
-			if (fresh) { /* a new command replaces the one an empty line repeats */
-				free(r.last);
-				r.last = repeat ? cmd : NULL;
-				if (!repeat)
-					free(cmd);
-			} else {
-				free(cmd);
-			}
-		}
-		flush(&r);
+		flush(r);
 	}
-	flush(&r);
-	if (r.failed && !r.interactive)
+	flush(r);
+	if (r->failed && !r->interactive)
 		status = EXIT_FAILED;
-	repl_free(&r);
+	repl_free(r);
 	return status;
 }

@@ -25,30 +25,90 @@ static const char *where(Buf *tmp, const Program *p, int32_t pc)
 	return buf_str(tmp);
 }
 
+/* ---- columns ------------------------------------------------------------------ */
+
+static int32_t digits(uint64_t v)
+{
+	int32_t n = 1;
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+static int32_t max32(int32_t a, int32_t b)
+{
+	return a > b ? a : b;
+}
+
+/* Pad the current line to col, with at least gap spaces: a cell wider
+** than its column pushes the rest of its line, never into it. */
+static void pad_gap(Buf *b, size_t col, size_t gap)
+{
+	size_t start = b->len;
+	while (start > 0 && b->s[start - 1] != '\n')
+		start--;
+	size_t w = utf8_width(b->s + start, b->len - start);
+	for (size_t k = 0; k < gap || w + k < col; k++)
+		buf_putc(b, ' ');
+}
+
+/* Instructions wider than this push their line instead of widening the
+** columns of all the others (a GSA matrix row can be very long). */
+#define REPORT_INS_MAX 48
+
+void report_cols(ReportCols *c, const Machine *m, uint64_t last)
+{
+	const Program *p = m->prog;
+	c->step = max32(5, digits(last));
+	c->warp = m->nwarps > 1 ? digits((uint64_t)(m->nwarps - 1)) : 0;
+	c->where = 2;
+	c->ins = c->where_ins = 0;
+	Buf tmp = {0};
+	for (int32_t pc = 0; pc < p->nins; pc++) {
+		buf_reset(&tmp);
+		ir_print_where(&tmp, p, pc); /* a label, or "@LINE" */
+		int32_t w = (int32_t)utf8_width(tmp.s, tmp.len);
+		c->where = max32(c->where, w);
+		buf_reset(&tmp);
+		ir_print_ins(&tmp, p, &p->ins[pc]);
+		int32_t i = (int32_t)utf8_width(tmp.s, tmp.len);
+		if (i > REPORT_INS_MAX)
+			i = REPORT_INS_MAX;
+		c->ins = max32(c->ins, i);
+		c->where_ins = max32(c->where_ins, w + 2 + i);
+	}
+	buf_free(&tmp);
+}
+
 /* ---- trace --------------------------------------------------------------------- */
 
 /* "   15  [w1  ]l6: bz p, l15          BD   " */
-static void step_head(Buf *b, Buf *tmp, const Machine *m, const StepInfo *s)
+static void step_head(Buf *b, Buf *tmp, const ReportCols *c, const Machine *m, const StepInfo *s)
 {
 	const Program *p = m->prog;
-	buf_printf(b, "%5llu", (unsigned long long)s->step);
-	if (m->nwarps > 1)
-		buf_printf(b, "  w%d", s->warp);
+	buf_printf(b, "%*llu", (int)c->step, (unsigned long long)s->step);
+	if (c->warp)
+		buf_printf(b, "  w%-*d", (int)c->warp, s->warp);
 	buf_puts(b, "  ");
 	buf_puts(b, where(tmp, p, s->pc));
 	buf_puts(b, ": ");
 	buf_reset(tmp);
 	ir_print_ins(tmp, p, &p->ins[s->pc]);
 	buf_puts(b, buf_str(tmp));
-	buf_pad(b, (m->nwarps > 1 ? 40 : 36));
+	/* rule column: after the widest "where: instruction" (at least 29
+	** columns, which the papers' examples fit in) */
+	int32_t head = c->step + 2 + (c->warp ? 3 + c->warp : 0);
+	pad_gap(b, (size_t)(head + max32(c->where_ins + 1, 29)), 1);
 	buf_printf(b, "%-3s  ", sem_rule_name(s->rule));
 }
 
-void report_step_line(Buf *b, const Machine *m, const StepInfo *s)
+void report_step_line(Buf *b, const ReportCols *c, const Machine *m, const StepInfo *s)
 {
 	const Program *p = m->prog;
 	Buf tmp = {0};
-	step_head(b, &tmp, m, s);
+	step_head(b, &tmp, c, m, s);
 	const Warp *w = &m->warps[s->warp];
 	size_t nw = (size_t)w->nw;
 	if (w->status == WARP_DONE) {
@@ -101,11 +161,11 @@ void report_step_line(Buf *b, const Machine *m, const StepInfo *s)
 	buf_free(&tmp);
 }
 
-void report_trace_line(Buf *b, const Machine *m, const StepInfo *s)
+void report_trace_line(Buf *b, const ReportCols *c, const Machine *m, const StepInfo *s)
 {
 	const Program *p = m->prog;
 	Buf tmp = {0};
-	step_head(b, &tmp, m, s);
+	step_head(b, &tmp, c, m, s);
 	buf_puts(b, "Θ ");
 	sem_print_set(b, m, s->warp, s->active);
 	buf_puts(b, "  Π ");
@@ -126,40 +186,36 @@ void report_trace_line(Buf *b, const Machine *m, const StepInfo *s)
 static void json_set(Json *j, const Machine *m, int32_t wi, const uint64_t *set)
 {
 	const Warp *w = &m->warps[wi];
-	json_arr(j);
-	for (int32_t l = 0; l < w->size; l++)
-		if ((set[l >> 6] >> (l & 63)) & 1)
-			json_int(j, w->base + l);
-	json_arr_end(j);
+	json_ranges(j, set, w->size, w->base);
 }
 
-static void json_where(Json *j, const Program *p, int32_t pc)
+static void json_where(Json *j, Buf *tmp, const Program *p, int32_t pc)
 {
 	if (pc < 0) {
 		json_null(j); /* the virtual exit */
 		return;
 	}
-	Buf tmp = {0};
-	ir_print_where(&tmp, p, pc);
-	json_str(j, buf_str(&tmp));
-	buf_free(&tmp);
+	buf_reset(tmp);
+	ir_print_where(tmp, p, pc);
+	json_str(j, buf_str(tmp));
 }
 
-/* Top first, at most SEM_STACK_SHOWN nodes, as sem_print_stack (a full
-** stack per trace step would be quadratic when Π grows in a loop). The
-** trace object says "stack_depth" when the stack was cut. */
-static void json_stack(Json *j, const Machine *m, int32_t wi)
+/* "stack": warp wi's stack, top first, at most SEM_STACK_SHOWN nodes, as
+** sem_print_stack (a full stack per trace step would be quadratic when Π
+** grows in a loop); then "stack_depth" when the stack was cut. */
+static void json_stack(Json *j, Buf *tmp, const Machine *m, int32_t wi)
 {
 	const Warp *w = &m->warps[wi];
 	const Program *p = m->prog;
+	json_key(j, "stack");
 	json_arr(j);
 	if (m->opt.model == MODEL_IPDOM) {
 		for (int32_t k = w->nents - 1; k >= 0 && k >= w->nents - SEM_STACK_SHOWN; k--) {
 			json_obj(j);
 			json_key(j, "pc");
-			json_where(j, p, w->ents[k].pc);
+			json_where(j, tmp, p, w->ents[k].pc);
 			json_key(j, "rpc");
-			json_where(j, p, w->ents[k].rpc);
+			json_where(j, tmp, p, w->ents[k].rpc);
 			json_key(j, "mask");
 			json_set(j, m, wi, sem_ent_mask(w, k));
 			json_obj_end(j);
@@ -168,49 +224,60 @@ static void json_stack(Json *j, const Machine *m, int32_t wi)
 		for (int32_t k = w->nnodes - 1; k >= 0 && k >= w->nnodes - SEM_STACK_SHOWN; k--) {
 			json_obj(j);
 			json_key(j, "l_id");
-			json_where(j, p, w->nodes[k].lid);
+			json_where(j, tmp, p, w->nodes[k].lid);
 			json_key(j, "done");
 			json_set(j, m, wi, sem_node_done(w, k));
 			json_key(j, "l_next");
-			json_where(j, p, w->nodes[k].lnext);
+			json_where(j, tmp, p, w->nodes[k].lnext);
 			json_key(j, "todo");
 			json_set(j, m, wi, sem_node_todo(w, k));
 			json_obj_end(j);
 		}
 	}
 	json_arr_end(j);
+	int32_t depth = sem_stack_depth(m, wi);
+	if (depth > SEM_STACK_SHOWN) {
+		json_key(j, "stack_depth");
+		json_int(j, depth);
+	}
 }
 
-void report_trace_json(Buf *b, const Machine *m, const StepInfo *s)
+void report_json_trace_begin(Json *j)
+{
+	json_obj(j);
+	json_key(j, "trace");
+	json_arr(j);
+}
+
+void report_trace_json(Json *j, const Machine *m, const StepInfo *s)
 {
 	const Program *p = m->prog;
-	Json j;
-	json_init(&j, b);
-	j.depth = 2; /* nested: keep it on one line */
-	j.need_comma[2] = false;
-	buf_putc(b, '{');
-	json_key(&j, "step");
-	json_int(&j, (int64_t)s->step);
-	json_key(&j, "warp");
-	json_int(&j, s->warp);
-	json_key(&j, "label");
-	json_str(&j, ir_label_of(p, s->pc));
-	json_key(&j, "pc");
-	json_int(&j, s->pc);
-	json_key(&j, "line");
-	json_int(&j, p->ins[s->pc].loc.line);
-	json_key(&j, "rule");
-	json_str(&j, sem_rule_name(s->rule));
-	json_key(&j, "active");
-	json_set(&j, m, s->warp, s->active);
-	json_key(&j, "stack");
-	json_stack(&j, m, s->warp);
-	int32_t depth = sem_stack_depth(m, s->warp);
-	if (depth > SEM_STACK_SHOWN) {
-		json_key(&j, "stack_depth");
-		json_int(&j, depth);
-	}
-	buf_putc(b, '}');
+	/* one step per line, inside the "trace" array of the result object */
+	buf_puts(j->b, j->need_comma[j->depth] ? ",\n    " : "\n    ");
+	j->need_comma[j->depth] = true;
+	Json o;
+	json_init(&o, j->b);
+	o.depth = 2; /* nested: keep it on one line */
+	o.need_comma[2] = false;
+	buf_putc(o.b, '{');
+	json_key(&o, "step");
+	json_int(&o, (int64_t)s->step);
+	json_key(&o, "warp");
+	json_int(&o, s->warp);
+	json_key(&o, "label");
+	json_str(&o, ir_label_of(p, s->pc));
+	json_key(&o, "pc");
+	json_int(&o, s->pc);
+	json_key(&o, "line");
+	json_int(&o, p->ins[s->pc].loc.line);
+	json_key(&o, "rule");
+	json_str(&o, sem_rule_name(s->rule));
+	json_key(&o, "active");
+	json_set(&o, m, s->warp, s->active);
+	Buf tmp = {0};
+	json_stack(&o, &tmp, m, s->warp);
+	buf_free(&tmp);
+	buf_putc(o.b, '}');
 }
 
 /* ---- grid ------------------------------------------------------------------------- */
@@ -223,10 +290,23 @@ static int grid_col(const Machine *m)
 	return n + 1 > w ? n + 1 : w;
 }
 
-void report_grid_header(Buf *b, const Machine *m)
+/* Where the instruction and the thread columns of the grid start. */
+static size_t grid_ins_col(const ReportCols *c)
 {
-	buf_puts(b, " step  where  instruction");
-	buf_pad(b, 44);
+	return (size_t)(c->step + 2 + max32(c->where + 2, 8));
+}
+
+static size_t grid_threads_col(const ReportCols *c)
+{
+	return grid_ins_col(c) + (size_t)max32(c->ins + 2, 29);
+}
+
+void report_grid_header(Buf *b, const ReportCols *c, const Machine *m)
+{
+	buf_printf(b, "%*s  where", (int)c->step, "step");
+	pad_gap(b, grid_ins_col(c), 2);
+	buf_puts(b, "instruction");
+	pad_gap(b, grid_threads_col(c), 1);
 	int cw = grid_col(m);
 	for (int32_t t = 0; t < m->nthreads; t++) {
 		char tmp[32];
@@ -238,19 +318,18 @@ void report_grid_header(Buf *b, const Machine *m)
 	buf_puts(b, "  rule\n");
 }
 
-void report_grid_row(Buf *b, const Machine *m, const StepInfo *s)
+void report_grid_row(Buf *b, const ReportCols *c, const Machine *m, const StepInfo *s)
 {
 	const Program *p = m->prog;
 	const Warp *w = &m->warps[s->warp];
 	Buf tmp = {0};
-	buf_printf(b, "%5llu  ", (unsigned long long)s->step);
+	buf_printf(b, "%*llu  ", (int)c->step, (unsigned long long)s->step);
 	buf_puts(b, where(&tmp, p, s->pc));
-	buf_pad(b, 14);
-	buf_putc(b, ' ');
+	pad_gap(b, grid_ins_col(c), 2);
 	buf_reset(&tmp);
 	ir_print_ins(&tmp, p, &p->ins[s->pc]);
 	buf_puts(b, buf_str(&tmp));
-	buf_pad(b, 44);
+	pad_gap(b, grid_threads_col(c), 1);
 	int cw = grid_col(m);
 	for (int32_t t = 0; t < m->nthreads; t++) {
 		int32_t l = t - w->base;
@@ -331,30 +410,44 @@ static void print_profile(Buf *b, const Machine *m)
 	const Program *p = m->prog;
 	const Cfg *g = m->cfg;
 	Buf tmp = {0};
+	/* columns as wide as their widest entry */
+	int32_t ww = 6, lw = 4, vw = 6, dw = 11;
+	for (int32_t pc = 0; pc < p->nins; pc++)
+		if (ir_is_branch(p->ins[pc].op)) {
+			ww = max32(ww, (int32_t)strlen(where(&tmp, p, pc)));
+			lw = max32(lw, digits((uint64_t)p->ins[pc].loc.line));
+			vw = max32(vw, digits(m->visits[pc]));
+			dw = max32(dw, digits(m->divergences[pc]));
+		}
 	buf_puts(b, "divergence profile (seed 003 ch. 4: per conditional branch):\n");
-	buf_puts(b, "  branch        line     visits  divergences\n");
+	buf_printf(b, "  %-*s  %*s  %*s  %*s\n", (int)ww, "branch", (int)lw, "line", (int)vw, "visits",
+	           (int)dw, "divergences");
 	bool any = false;
 	for (int32_t pc = 0; pc < p->nins; pc++) {
 		if (!ir_is_branch(p->ins[pc].op))
 			continue;
 		any = true;
-		buf_puts(b, "  ");
-		buf_puts(b, where(&tmp, p, pc));
-		buf_pad(b, 14);
-		buf_printf(b, "%5d %10llu %12llu\n", p->ins[pc].loc.line, (unsigned long long)m->visits[pc],
+		buf_printf(b, "  %-*s  %*d  %*llu  %*llu\n", (int)ww, where(&tmp, p, pc), (int)lw,
+		           p->ins[pc].loc.line, (int)vw, (unsigned long long)m->visits[pc], (int)dw,
 		           (unsigned long long)m->divergences[pc]);
 	}
 	if (!any)
 		buf_puts(b, "  (no conditional branches)\n");
 	buf_puts(b, "block executions (by a warp):\n");
+	int32_t bw = max32(4, 1 + digits((uint64_t)(g->nblocks ? g->nblocks - 1 : 0)));
+	uint64_t total = 0;
+	ww = 3;
 	for (int32_t blk = 0; blk < g->nblocks; blk++) {
-		buf_printf(b, "  B%-4d %-10s %llu\n", blk, where(&tmp, p, g->blocks[blk].first),
+		total += m->block_execs[blk];
+		ww = max32(ww, (int32_t)strlen(where(&tmp, p, g->blocks[blk].first)));
+	}
+	for (int32_t blk = 0; blk < g->nblocks; blk++) {
+		char id[16];
+		snprintf(id, sizeof id, "B%d", (int)blk);
+		buf_printf(b, "  %-*s  %-*s  %llu\n", (int)bw, id, (int)ww, where(&tmp, p, g->blocks[blk].first),
 		           (unsigned long long)m->block_execs[blk]);
 	}
-	uint64_t total = 0;
-	for (int32_t blk = 0; blk < g->nblocks; blk++)
-		total += m->block_execs[blk];
-	buf_printf(b, "  total  %llu\n", (unsigned long long)total);
+	buf_printf(b, "  %-*s  %llu\n", (int)(bw + 2 + ww), "total", (unsigned long long)total);
 	buf_free(&tmp);
 }
 
@@ -444,155 +537,171 @@ static void json_cell(void *ctx, int64_t addr, Num v)
 	json_num(j, v);
 }
 
-void report_run_json(Buf *b, const Machine *m, const char *trace)
+void report_run_json(Json *j, const Machine *m, const TraceEnd *trace)
 {
 	const Program *p = m->prog;
-	Json j;
-	json_init(&j, b);
-	json_obj(&j);
-	json_key(&j, "file");
-	json_str(&j, p->path);
-	json_key(&j, "status");
-	json_str(&j, sem_status_name(m->status));
-	json_key(&j, "error");
-	if (m->status == SEM_OK || m->status == SEM_RUNNING) {
-		json_null(&j);
-	} else {
-		json_obj(&j);
-		json_key(&j, "rule");
-		json_str(&j, m->err.rule);
-		json_key(&j, "message");
-		json_str(&j, m->err.msg);
-		json_key(&j, "label");
-		json_str(&j, m->err.pc >= 0 ? ir_label_of(p, m->err.pc) : NULL);
-		json_key(&j, "line");
-		if (m->err.pc >= 0)
-			json_int(&j, p->ins[m->err.pc].loc.line);
+	if (trace) {
+		/* close the streamed "trace" array: its last step, then "]" on its own line */
+		if (j->need_comma[j->depth])
+			buf_puts(j->b, "\n  ");
+		json_arr_end(j);
+		json_key(j, "trace_complete");
+		json_bool(j, trace->complete);
+		json_key(j, "trace_limit");
+		if (trace->limit)
+			json_int(j, (int64_t)trace->limit);
 		else
-			json_null(&j);
-		json_key(&j, "threads");
-		json_arr(&j);
-		for (int32_t i = 0; i < m->err.nthreads; i++)
-			json_int(&j, m->err.threads[i]);
-		json_arr_end(&j);
-		json_key(&j, "warp");
-		json_int(&j, m->err.warp);
-		json_key(&j, "stack");
-		json_str(&j, m->err.stack);
-		json_obj_end(&j);
+			json_null(j);
+	} else {
+		json_obj(j);
 	}
-	json_key(&j, "threads");
-	json_int(&j, m->nthreads);
-	json_key(&j, "warpsize");
-	json_int(&j, m->warpsize);
-	json_key(&j, "model");
-	json_str(&j, sem_model_name(m->opt.model));
-	json_key(&j, "steps");
-	json_int(&j, (int64_t)m->steps);
-	json_key(&j, "thread_instructions");
-	json_int(&j, (int64_t)m->thread_instructions);
-	json_key(&j, "simd_efficiency");
-	json_real(&j, efficiency(m));
-	json_key(&j, "max_stack_depth");
-	json_int(&j, m->max_depth);
-	json_key(&j, "shared");
-	json_obj(&j);
-	JsonCells jc = {&j};
+	json_key(j, "file");
+	json_str(j, p->path);
+	json_key(j, "status");
+	json_str(j, sem_status_name(m->status));
+	json_key(j, "error");
+	if (m->status == SEM_OK || m->status == SEM_RUNNING) {
+		json_null(j);
+	} else {
+		json_obj(j);
+		json_key(j, "rule");
+		json_str(j, m->err.rule);
+		json_key(j, "message");
+		json_str(j, m->err.msg);
+		json_key(j, "label");
+		json_str(j, m->err.pc >= 0 ? ir_label_of(p, m->err.pc) : NULL);
+		json_key(j, "line");
+		if (m->err.pc >= 0)
+			json_int(j, p->ins[m->err.pc].loc.line);
+		else
+			json_null(j);
+		json_key(j, "threads");
+		json_arr(j);
+		for (int32_t i = 0; i < m->err.nthreads; i++)
+			json_int(j, m->err.threads[i]);
+		json_arr_end(j);
+		json_key(j, "warp");
+		json_int(j, m->err.warp);
+		/* a failed step changes nothing, so the warp's stack now is its
+		** stack when the run stopped (m->err.stack renders the same) */
+		if (m->err.warp >= 0) {
+			Buf tmp = {0};
+			json_stack(j, &tmp, m, m->err.warp);
+			buf_free(&tmp);
+		} else {
+			json_key(j, "stack");
+			json_null(j);
+		}
+		json_obj_end(j);
+	}
+	json_key(j, "threads");
+	json_int(j, m->nthreads);
+	json_key(j, "warpsize");
+	json_int(j, m->warpsize);
+	json_key(j, "model");
+	json_str(j, sem_model_name(m->opt.model));
+	json_key(j, "steps");
+	json_int(j, (int64_t)m->steps);
+	json_key(j, "thread_instructions");
+	json_int(j, (int64_t)m->thread_instructions);
+	json_key(j, "simd_efficiency");
+	json_real(j, efficiency(m));
+	json_key(j, "max_stack_depth");
+	json_int(j, m->max_depth);
+	json_key(j, "shared");
+	json_obj(j);
+	JsonCells jc = {j};
 	mem_each(&m->shared, json_cell, &jc);
-	json_obj_end(&j);
-	json_key(&j, "vars");
-	json_arr(&j);
+	json_obj_end(j);
+	json_key(j, "vars");
+	json_arr(j);
 	for (int32_t t = 0; t < m->nthreads; t++) {
-		json_obj(&j);
-		json_key(&j, "tid");
-		json_int(&j, t);
-		json_key(&j, "values");
-		json_obj(&j);
+		json_obj(j);
+		json_key(j, "tid");
+		json_int(j, t);
+		json_key(j, "values");
+		json_obj(j);
 		for (int32_t v = 0; v < m->nvars; v++) {
 			Num x;
 			if (p->vars[v].is_param || !sem_get(m, v, t, &x))
 				continue;
-			json_key(&j, p->vars[v].name);
-			json_num(&j, x);
+			json_key(j, p->vars[v].name);
+			json_num(j, x);
 		}
-		json_obj_end(&j);
+		json_obj_end(j);
 		if (m->local[t] && m->local[t]->npages > 0) {
-			json_key(&j, "local");
-			json_obj(&j);
+			json_key(j, "local");
+			json_obj(j);
 			mem_each(m->local[t], json_cell, &jc);
-			json_obj_end(&j);
+			json_obj_end(j);
 		}
-		json_obj_end(&j);
+		json_obj_end(j);
 	}
-	json_arr_end(&j);
-	json_key(&j, "profile");
-	json_arr(&j);
+	json_arr_end(j);
+	json_key(j, "profile");
+	json_arr(j);
 	for (int32_t pc = 0; pc < p->nins; pc++) {
 		if (!ir_is_branch(p->ins[pc].op))
 			continue;
-		json_obj(&j);
-		json_key(&j, "label");
-		json_str(&j, ir_label_of(p, pc));
-		json_key(&j, "line");
-		json_int(&j, p->ins[pc].loc.line);
-		json_key(&j, "visits");
-		json_int(&j, (int64_t)m->visits[pc]);
-		json_key(&j, "divergences");
-		json_int(&j, (int64_t)m->divergences[pc]);
-		json_obj_end(&j);
+		json_obj(j);
+		json_key(j, "label");
+		json_str(j, ir_label_of(p, pc));
+		json_key(j, "line");
+		json_int(j, p->ins[pc].loc.line);
+		json_key(j, "visits");
+		json_int(j, (int64_t)m->visits[pc]);
+		json_key(j, "divergences");
+		json_int(j, (int64_t)m->divergences[pc]);
+		json_obj_end(j);
 	}
-	json_arr_end(&j);
-	json_key(&j, "blocks");
-	json_arr(&j);
+	json_arr_end(j);
+	json_key(j, "blocks");
+	json_arr(j);
 	for (int32_t blk = 0; blk < m->cfg->nblocks; blk++) {
-		json_obj(&j);
-		json_key(&j, "block");
-		json_int(&j, blk);
-		json_key(&j, "label");
-		json_str(&j, ir_label_of(p, m->cfg->blocks[blk].first));
-		json_key(&j, "line");
-		json_int(&j, p->ins[m->cfg->blocks[blk].first].loc.line);
-		json_key(&j, "executions");
-		json_int(&j, (int64_t)m->block_execs[blk]);
-		json_obj_end(&j);
+		json_obj(j);
+		json_key(j, "block");
+		json_int(j, blk);
+		json_key(j, "label");
+		json_str(j, ir_label_of(p, m->cfg->blocks[blk].first));
+		json_key(j, "line");
+		json_int(j, p->ins[m->cfg->blocks[blk].first].loc.line);
+		json_key(j, "executions");
+		json_int(j, (int64_t)m->block_execs[blk]);
+		json_obj_end(j);
 	}
-	json_arr_end(&j);
-	json_key(&j, "rules");
-	json_obj(&j);
+	json_arr_end(j);
+	json_key(j, "rules");
+	json_obj(j);
 	for (int r = 0; r < RULE__COUNT; r++) {
-		json_key(&j, sem_rule_name((Rule)r));
-		json_int(&j, (int64_t)m->rule_count[r]);
+		json_key(j, sem_rule_name((Rule)r));
+		json_int(j, (int64_t)m->rule_count[r]);
 	}
-	json_obj_end(&j);
-	json_key(&j, "races");
-	json_arr(&j);
+	json_obj_end(j);
+	json_key(j, "races");
+	json_arr(j);
 	for (int32_t i = 0; i < m->nraces; i++) {
 		const Race *r = &m->races[i];
-		json_obj(&j);
-		json_key(&j, "cell");
-		json_int(&j, r->cell);
-		json_key(&j, "threads");
-		json_arr(&j);
+		json_obj(j);
+		json_key(j, "cell");
+		json_int(j, r->cell);
+		json_key(j, "threads");
+		json_arr(j);
 		for (int32_t k = 0; k < r->n; k++)
-			json_int(&j, r->threads[k]);
-		json_arr_end(&j);
-		json_key(&j, "values");
-		json_arr(&j);
+			json_int(j, r->threads[k]);
+		json_arr_end(j);
+		json_key(j, "values");
+		json_arr(j);
 		for (int32_t k = 0; k < r->n; k++)
-			json_num(&j, r->values[k]);
-		json_arr_end(&j);
-		json_key(&j, "label");
-		json_str(&j, ir_label_of(p, r->pc));
-		json_key(&j, "line");
-		json_int(&j, p->ins[r->pc].loc.line);
-		json_obj_end(&j);
+			json_num(j, r->values[k]);
+		json_arr_end(j);
+		json_key(j, "label");
+		json_str(j, ir_label_of(p, r->pc));
+		json_key(j, "line");
+		json_int(j, p->ins[r->pc].loc.line);
+		json_obj_end(j);
 	}
-	json_arr_end(&j);
-	if (trace) {
-		json_key(&j, "trace");
-		json_raw(&j, trace);
-	}
-	json_obj_end(&j);
+	json_arr_end(j);
+	json_obj_end(j);
 }
 
 /* ---- errors -------------------------------------------------------------------------- */
@@ -669,6 +778,19 @@ void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool asc
 		buf_putc(b, '\n');
 	}
 	free(vars);
+	/* the branches' columns: as wide as their widest label and instruction */
+	size_t lw = w, iw = 22;
+	Buf tmp = {0};
+	for (int32_t pc = 0; pc < g->nins; pc++)
+		if (ir_is_branch((Op)g->ins[pc].op)) {
+			buf_reset(&tmp);
+			ir_print_where(&tmp, g, pc);
+			lw = tmp.len > lw ? tmp.len : lw;
+			buf_reset(&tmp);
+			ir_print_ins(&tmp, g, &g->ins[pc]);
+			iw = tmp.len > iw ? tmp.len : iw;
+		}
+	buf_free(&tmp);
 	bool any = false;
 	for (int32_t pc = 0; pc < g->nins; pc++) {
 		const Ins *ins = &g->ins[pc];
@@ -679,9 +801,9 @@ void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool asc
 		any = true;
 		buf_puts(b, "  ");
 		ir_print_where(b, g, pc);
-		buf_pad(b, w + 4);
+		pad_gap(b, lw + 4, 2);
 		ir_print_ins(b, g, ins);
-		buf_pad(b, w + 4 + 24);
+		pad_gap(b, lw + 4 + iw + 2, 2);
 		buf_puts(b, r->branch_divergent[pc] ? "divergent\n" : "uniform\n");
 	}
 }

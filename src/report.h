@@ -11,15 +11,38 @@
 #include "json.h"
 #include "sem.h"
 
+/* The widths of the text columns of a run's steps (trace lines, grid rows,
+** the REPL's step lines), measured once (linear in the program) so that
+** no column overflows: the step numbers up to last (the largest step the
+** caller will show, e.g. the step limit), the widest label or "@LINE",
+** the widest instruction (up to a cap: a longer one pushes its line), and
+** the widest "where: instruction" of a trace line. */
+typedef struct ReportCols {
+	int32_t step, warp, where, ins, where_ins;
+} ReportCols;
+void report_cols(ReportCols *c, const Machine *m, uint64_t last);
+
 /* One trace line: step, warp, where, instruction, rule, Θ, stack after. */
-void report_trace_line(Buf *b, const Machine *m, const StepInfo *s);
-/* The same step as one JSON object (for run --trace --json). */
-void report_trace_json(Buf *b, const Machine *m, const StepInfo *s);
+void report_trace_line(Buf *b, const ReportCols *c, const Machine *m, const StepInfo *s);
+
+/* run --json --trace streams the trace, which can be large (one object per
+** step), ahead of the rest, which is known only at the end:
+** report_json_trace_begin opens the result object and its "trace" array,
+** report_trace_json appends a step (the caller may write out and reset j's
+** buffer between steps), and report_run_json closes the array, says whether
+** the trace is complete, and writes the other keys. Sets of threads are
+** ranges, [[first, last], ...]. */
+typedef struct TraceEnd {
+	uint64_t limit; /* the trace's step limit; 0: none */
+	bool complete;  /* false: the limit cut the trace short */
+} TraceEnd;
+void report_json_trace_begin(Json *j);
+void report_trace_json(Json *j, const Machine *m, const StepInfo *s);
 
 /* The ✓/• grid: a row per step, a column per thread (✓: the thread was in
 ** Θ when the step began). */
-void report_grid_header(Buf *b, const Machine *m);
-void report_grid_row(Buf *b, const Machine *m, const StepInfo *s);
+void report_grid_header(Buf *b, const ReportCols *c, const Machine *m);
+void report_grid_row(Buf *b, const ReportCols *c, const Machine *m, const StepInfo *s);
 
 /* "4 threads in 1 warp of 4", "8 threads, each its own warp" (mimd). */
 void report_shape(Buf *b, const Machine *m);
@@ -36,8 +59,9 @@ void report_run_text(Buf *b, const Machine *m, bool profile, bool state, bool al
 ** fired ("rules: BT 2 BF 2 ..."), one line. */
 void report_measures(Buf *b, const Machine *m);
 void report_rule_counts(Buf *b, const Machine *m);
-/* cli.md "run --json"; trace is a rendered JSON array or NULL. */
-void report_run_json(Buf *b, const Machine *m, const char *trace);
+/* run --json (musimd(1) OUTPUT): the whole object, or with trace the rest
+** of the object report_json_trace_begin opened. */
+void report_run_json(Json *j, const Machine *m, const TraceEnd *trace);
 
 /* The run-time error (stuck, step limit, deadlock) as a GNU diagnostic with
 ** the source line, then notes naming the threads and the stack. */
@@ -48,7 +72,7 @@ void report_races(Buf *b, const Machine *m);
 /* One step as the REPL shows it: step, [warp,] where, instruction, the
 ** rule, then the warp afterwards: its active set and what waits on the
 ** top of its stack ("deferred {0} → l15", "waiting {3} at l15"). */
-void report_step_line(Buf *b, const Machine *m, const StepInfo *s);
+void report_step_line(Buf *b, const ReportCols *c, const Machine *m, const StepInfo *s);
 
 /* analyze's text report (cli.md): a line per listed variable (class and
 ** abstract value), then a line per conditional branch. */

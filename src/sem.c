@@ -148,13 +148,21 @@ static void mem_rehash(Mem *mem, int32_t nslots)
 	}
 }
 
-static MemPage *mem_page(Mem *mem, int64_t key)
+/* Memory accounting (--max-memory): what one page costs with its share of
+** the page list and the hash table (at most twice and four times the
+** pages), and the table of big values a page gets with its first one. A
+** sparse store pays a whole page, not the 9 bytes of one cell. */
+#define PAGE_BYTES ((uint64_t)sizeof(MemPage) + 2 * sizeof(MemPage *) + 4 * sizeof(int32_t))
+#define PAGE_BIG_BYTES ((uint64_t)MEM_PAGE_SIZE * sizeof(__mpz_struct *))
+
+static MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes)
 {
 	if (mem->last >= 0 && mem->last < mem->npages && mem->pages[mem->last]->key == key)
 		return mem->pages[mem->last];
 	MemPage *pg = mem_find(mem, key);
 	if (pg)
 		return pg;
+	*mem_bytes += PAGE_BYTES;
 	pg = xcalloc(1, sizeof *pg);
 	pg->key = key;
 	VEC_PUSH(mem->pages, mem->npages, mem->cappages, pg);
@@ -184,18 +192,21 @@ bool mem_get(const Mem *mem, int64_t addr, Num *out)
 }
 
 /* Store an owned value; returns true if the cell was not initialised before.
-** *big_bytes follows the heap size of the values beyond int64. */
-static bool mem_put(Mem *mem, int64_t addr, Num v, uint64_t *big_bytes)
+** *big_bytes follows the heap size of the values beyond int64, *mem_bytes
+** that of the pages. */
+static bool mem_put(Mem *mem, int64_t addr, Num v, uint64_t *big_bytes, uint64_t *mem_bytes)
 {
-	MemPage *pg = mem_page(mem, addr >> MEM_PAGE_BITS);
+	MemPage *pg = mem_page(mem, addr >> MEM_PAGE_BITS, mem_bytes);
 	int32_t off = (int32_t)(addr & (MEM_PAGE_SIZE - 1));
 	bool fresh = !bit_get(pg->init, off);
 	bit_set(pg->init, off);
 	if (pg->big)
 		drop_big(&pg->big[off], big_bytes);
 	if (v.z) {
-		if (!pg->big)
+		if (!pg->big) {
+			*mem_bytes += PAGE_BIG_BYTES;
 			pg->big = xcalloc(MEM_PAGE_SIZE, sizeof *pg->big);
+		}
 		*big_bytes += zbytes(v.z);
 		pg->big[off] = v.z;
 		pg->val[off] = 0;
@@ -305,6 +316,40 @@ static void set_error(Machine *m, SemStatus st, const char *rule, int32_t pc, in
 	}
 }
 
+/* ---- the memory budget (--max-memory) -------------------------------------------
+** Everything that grows with the input or the run is counted as it is
+** allocated: the lane tables (fixed_bytes), values beyond int64, stacks,
+** memory pages, race reports, and what the machine's owner keeps beside it
+** (outside_bytes). An instruction that would allocate past the limit stops
+** before it changes anything, with rule "limit", like any failed premise. */
+
+static inline uint64_t num_bytes(Num v)
+{
+	return v.z ? zbytes(v.z) : 0;
+}
+
+uint64_t sem_bytes(const Machine *m)
+{
+	return m->fixed_bytes + m->big_bytes + m->stack_bytes + m->heap_bytes;
+}
+
+/* Can `more` bytes be allocated? (saturating: more may be huge) */
+static inline bool budget_allows(const Machine *m, uint64_t more)
+{
+	uint64_t used = sem_bytes(m) + m->outside_bytes;
+	return used <= m->opt.max_memory && more <= m->opt.max_memory - used;
+}
+
+static void memory_limit(Machine *m, int32_t pc, int32_t w)
+{
+	set_error(m, SEM_STUCK, "limit", pc, w, NULL, 0,
+	          "memory limit: the state needs more than %llu MiB (--max-memory counts the lane "
+	          "tables, memory pages of 256 cells, values beyond int64, sync stacks and race "
+	          "reports)%s",
+	          (unsigned long long)(m->opt.max_memory >> 20),
+	          m->outside_bytes ? "; the copies kept for going back count too" : "");
+}
+
 /* ---- lanes ------------------------------------------------------------------ */
 
 static inline int64_t *row(const Machine *m, int32_t v)
@@ -366,8 +411,10 @@ static void lane_set(Machine *m, int32_t v, int32_t t, Num r)
 		m->nbig[v]--;
 	}
 	if (r.z) {
-		if (!m->big[v])
+		if (!m->big[v]) {
+			m->heap_bytes += (uint64_t)n * sizeof *m->big[v];
 			m->big[v] = xcalloc(n, sizeof *m->big[v]);
+		}
 		m->big[v][t] = r.z;
 		m->big_bytes += zbytes(r.z);
 		m->nbig[v]++;
@@ -675,6 +722,7 @@ static const char *binop_text(BinOp op)
 static bool exact_compute(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 {
 	int32_t n = lane_order(m, w);
+	uint64_t more = 0; /* the values beyond int64 computed so far */
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = m->order[k];
 		Num a = opnd_num(m, &ins->a, t), r;
@@ -685,6 +733,14 @@ static bool exact_compute(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			e = num_unop((UnOp)ins->sub, a, &r);
 		else
 			e = num_binop((BinOp)ins->sub, a, opnd_num(m, &ins->b, t), &r);
+		if (e == NUM_OK && r.z && !budget_allows(m, more += num_bytes(r))) {
+			/* 10^5 threads × 10^6-bit values: stop before they all exist */
+			num_free(&r);
+			for (int32_t j = 0; j < k; j++)
+				num_free(&m->res[j]);
+			memory_limit(m, pc, w->id);
+			return false;
+		}
 		if (e != NUM_OK) {
 			for (int32_t j = 0; j < k; j++)
 				num_free(&m->res[j]);
@@ -792,6 +848,7 @@ static bool check_cells(Machine *m, Warp *w, int32_t pc, const char *rule, uint6
 static Mem *local_mem(Machine *m, int32_t t)
 {
 	if (!m->local[t]) {
+		m->heap_bytes += sizeof(Mem);
 		m->local[t] = xcalloc(1, sizeof(Mem));
 		m->local[t]->last = -1;
 	}
@@ -804,6 +861,7 @@ static bool exec_load(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loca
 	if (!check_read(m, w, pc, &ins->a))
 		return false;
 	int32_t n = lane_order(m, w);
+	uint64_t more = 0; /* the copies of values beyond int64 */
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = m->order[k];
 		int64_t addr;
@@ -821,6 +879,10 @@ static bool exec_load(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loca
 				ok = false;
 			}
 		}
+		if (ok && v.z && !budget_allows(m, more += num_bytes(v))) {
+			memory_limit(m, pc, w->id);
+			ok = false;
+		}
 		if (!ok) {
 			for (int32_t j = 0; j < k; j++)
 				num_free(&m->res[j]);
@@ -835,7 +897,20 @@ static bool exec_load(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loca
 
 /* Race report: two PEs of one instruction storing different values to one
 ** cell (semantics.md §3). Uses an open-addressing table over the addresses. */
-static void find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
+/* Memory accounting: the heap bytes of a race report. */
+static uint64_t race_bytes(const Race *r)
+{
+	uint64_t b = sizeof *r + (uint64_t)r->n * (sizeof(int32_t) + sizeof(Num));
+	for (int32_t i = 0; i < r->n; i++)
+		b += num_bytes(r->values[i]);
+	return b;
+}
+
+static void race_free(Race *r);
+
+/* Returns false, with the reports of this store taken back, when they
+** would not fit the memory budget. */
+static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 {
 	int32_t need = 16;
 	while (need < 2 * n)
@@ -850,6 +925,8 @@ static void find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 		m->hslot[i] = -1;
 	/* chain lanes with equal addresses: next[k] is the next lane (in lane
 	** order) storing to the same cell, first[] marks the first of a cell */
+	int32_t before = m->nraces;
+	bool fits = true;
 	int32_t *next = xmalloc((size_t)n * sizeof *next);
 	bool *first = xcalloc((size_t)n, sizeof *first);
 	int32_t *lastk = xmalloc((size_t)n * sizeof *lastk);
@@ -887,11 +964,72 @@ static void find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 			r.values[c] = num_copy(m->res[j]);
 			c++;
 		}
+		if (!budget_allows(m, race_bytes(&r))) {
+			race_free(&r);
+			fits = false;
+			break;
+		}
+		m->heap_bytes += race_bytes(&r);
 		VEC_PUSH(m->races, m->nraces, m->capraces, r);
 	}
 	free(next);
 	free(first);
 	free(lastk);
+	if (!fits)
+		while (m->nraces > before) {
+			Race *r = &m->races[--m->nraces];
+			m->heap_bytes -= race_bytes(r);
+			race_free(r);
+		}
+	return fits;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Before a store by the n lanes of m->order to the addresses m->addr, in
+** one pass: the lanes whose cell is not initialised (returned; a cell two
+** lanes store to counts twice), and, for the memory accounting, the bytes
+** the store would allocate in *bytes: new pages, each once however many
+** lanes store into it, tables of big values, and the copies of the values
+** in m->res when with_values. Local memory: each lane has its own. */
+static uint64_t store_plan(Machine *m, int32_t n, bool local, bool with_values, uint64_t *bytes)
+{
+	uint64_t fresh = 0, more = 0;
+	int32_t nnew = 0; /* keys of absent shared pages, in m->tmp */
+	int64_t last_big = -1;
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = m->order[k];
+		const Mem *mm = local ? m->local[t] : &m->shared;
+		int64_t key = m->addr[k] >> MEM_PAGE_BITS;
+		const MemPage *pg = mm ? mem_find(mm, key) : NULL;
+		fresh += !(pg && bit_get(pg->init, (int32_t)(m->addr[k] & (MEM_PAGE_SIZE - 1))));
+		if (local && !mm)
+			more += sizeof(Mem);
+		if (!pg && local)
+			more += PAGE_BYTES;
+		else if (!pg && (nnew == 0 || m->tmp[nnew - 1] != key)) /* neighbours share pages */
+			m->tmp[nnew++] = key;
+		if (with_values && m->res[k].z) {
+			more += num_bytes(m->res[k]);
+			if (!(pg && pg->big) && key != last_big)
+				more += PAGE_BIG_BYTES;
+			last_big = key;
+		}
+	}
+	if (nnew > 1) {
+		qsort(m->tmp, (size_t)nnew, sizeof *m->tmp, key_cmp);
+		int32_t j = 1;
+		for (int32_t i = 1; i < nnew; i++)
+			if (m->tmp[i] != m->tmp[j - 1])
+				m->tmp[j++] = m->tmp[i];
+		nnew = j;
+	}
+	*bytes = more + (uint64_t)nnew * PAGE_BYTES;
+	return fresh;
 }
 
 /* ST (shared) and the local-memory store. Stores happen in lane order: with
@@ -901,27 +1039,31 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 	if (!check_read(m, w, pc, &ins->a) || !check_read(m, w, pc, &ins->b))
 		return false;
 	int32_t n = lane_order(m, w);
+	bool big = false; /* some value is beyond int64 */
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = m->order[k];
 		if (!lane_addr(m, w, pc, "ST", local ? "local store" : "store", opnd_num(m, &ins->a, t), t,
 		               &m->addr[k]))
 			return false;
 		m->res[k] = opnd_num(m, &ins->b, t); /* borrowed */
+		big |= m->res[k].z != NULL;
 	}
-	uint64_t fresh = 0;
-	for (int32_t k = 0; k < n; k++) {
-		Num old;
-		const Mem *mm = local ? m->local[m->order[k]] : &m->shared;
-		fresh += !(mm && mem_get(mm, m->addr[k], &old));
-	}
+	uint64_t bytes;
+	uint64_t fresh = store_plan(m, n, local, true, &bytes);
 	if (!check_cells(m, w, pc, "ST", fresh))
 		return false;
+	if ((fresh || big) && !budget_allows(m, bytes)) {
+		memory_limit(m, pc, w->id);
+		return false;
+	}
 	int32_t races_before = m->nraces;
-	if (!local && n > 1)
-		find_races(m, w, pc, n);
+	if (!local && n > 1 && !find_races(m, w, pc, n)) {
+		memory_limit(m, pc, w->id);
+		return false;
+	}
 	for (int32_t k = 0; k < n; k++) {
 		Mem *mm = local ? local_mem(m, m->order[k]) : &m->shared;
-		m->cells += mem_put(mm, m->addr[k], num_copy(m->res[k]), &m->big_bytes);
+		m->cells += mem_put(mm, m->addr[k], num_copy(m->res[k]), &m->big_bytes, &m->heap_bytes);
 	}
 	if (m->opt.races_error && m->nraces > races_before) {
 		Race *r = &m->races[races_before];
@@ -964,6 +1106,13 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 	}
 	if (!check_cells(m, w, pc, "AT", fresh))
 		return false;
+	uint64_t bytes;
+	store_plan(m, n, false, false, &bytes);
+	if (fresh && !budget_allows(m, bytes)) {
+		memory_limit(m, pc, w->id);
+		return false;
+	}
+	uint64_t more = 0; /* values beyond int64 (checked as they come, like --max-bits) */
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = m->order[k];
 		Num old;
@@ -993,6 +1142,14 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			nv = num_copy(opnd_num(m, &ins->b, t));
 			break;
 		}
+		if (e == NUM_OK && (nv.z || r.z) && !budget_allows(m, more += num_bytes(nv) + num_bytes(r))) {
+			num_free(&nv);
+			num_free(&r);
+			memory_limit(m, pc, w->id);
+			for (int32_t j = 0; j < k; j++)
+				num_free(&m->res[j]);
+			return false;
+		}
 		if (e != NUM_OK) {
 			/* only a value beyond --max-bits gets here; earlier lanes have
 			** run: report it, the state is as far as the atomic got */
@@ -1001,7 +1158,7 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 				num_free(&m->res[j]);
 			return false;
 		}
-		m->cells += mem_put(&m->shared, m->addr[k], nv, &m->big_bytes);
+		m->cells += mem_put(&m->shared, m->addr[k], nv, &m->big_bytes, &m->heap_bytes);
 		m->res[k] = r;
 	}
 	for (int32_t k = 0; k < n; k++)
@@ -1018,10 +1175,20 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32_t t)
 {
 	switch (ins->op) {
-	case OP_GAMMA:
-		if (ins->a.kind == OPND_VAR && !defrow(m, ins->a.var)[t])
-			return &ins->a;
-		return num_is_zero(opnd_num(m, &ins->a, t)) ? &ins->c : &ins->b;
+	case OP_GAMMA: {
+		/* down the tree of nested γs: each node reads its predicate only
+		** when the path of this PE reaches it (Tu & Padua's gate) */
+		const Opnd *node = NULL;
+		for (;;) {
+			const Opnd *p = ir_gate_pred(ins, node);
+			if (p->kind == OPND_VAR && !defrow(m, p->var)[t])
+				return p;
+			const Opnd *sel = ir_gate_side(ins, node, !num_is_zero(opnd_num(m, p, t)));
+			if (sel->kind != OPND_GATE)
+				return sel;
+			node = sel;
+		}
+	}
 	case OP_ETA: return &ins->b;
 	case OP_MU:
 	case OP_PHI: {
@@ -1046,6 +1213,7 @@ static bool exec_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 	Num *res = xmalloc((size_t)count * (size_t)(n ? n : 1) * sizeof *res);
 	bool *undef = xmalloc((size_t)count * (size_t)(n ? n : 1) * sizeof *undef);
 	int32_t done = 0;
+	uint64_t more = 0; /* the copies of values beyond int64 */
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = m->order[k];
 		for (int32_t j = 0; j < count; j++) {
@@ -1059,7 +1227,7 @@ static bool exec_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 			/* copying an unassigned value leaves the result unassigned (SSA's
 			** undef): the error comes where an ordinary instruction reads it */
 			undef[done] = sel->kind == OPND_VAR && !defrow(m, sel->var)[t];
-			if (undef[done] && sel == &ins->a) { /* γ's predicate itself */
+			if (undef[done] && ir_gate_is_pred(ins, sel)) { /* a predicate of γ itself */
 				set_error(m, SEM_STUCK, "MV", pc + j, w->id, &t, 1,
 				          "variable '%s' is read in thread %d before it is assigned",
 				          m->prog->vars[sel->var].name, t);
@@ -1067,6 +1235,10 @@ static bool exec_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 			}
 			res[done] = undef[done] ? NUM_I(0) : num_copy(opnd_num(m, sel, t));
 			done++;
+			if (res[done - 1].z && !budget_allows(m, more += num_bytes(res[done - 1]))) {
+				memory_limit(m, pc + j, w->id);
+				goto fail;
+			}
 		}
 	}
 	done = 0;
@@ -1683,14 +1855,9 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		info->active = m->step_active;
 		info->nactive = nactive;
 	}
-	uint64_t max_mem = m->opt.max_memory;
-	if (MU_UNLIKELY(m->fixed_bytes + m->big_bytes + m->stack_bytes + m->cells * 9 > max_mem) &&
-	    m->status == SEM_RUNNING) {
-		set_error(m, SEM_STUCK, "limit", pc, wi, NULL, 0,
-		          "memory limit: the state needs more than %llu MiB (--max-memory; values "
-		          "beyond int64 are bounded by --max-bits; a sync stack grows when "
-		          "branches are not matched by syncs)",
-		          (unsigned long long)(max_mem >> 20));
+	/* what the instructions did not check before allocating: the stacks */
+	if (MU_UNLIKELY(!budget_allows(m, 0)) && m->status == SEM_RUNNING) {
+		memory_limit(m, pc, wi);
 		return m->status;
 	}
 	/* an arrival, or threads that stopped or exited, may complete the barrier */
@@ -1750,12 +1917,29 @@ SemStatus sem_run(Machine *m, SemHook hook, void *ctx)
 static void add_init(Machine *m, int64_t addr, int64_t count, Num v)
 {
 	for (int64_t i = 0; i < count; i++)
-		m->cells += mem_put(&m->shared, addr + i, num_copy(v), &m->big_bytes);
+		m->cells += mem_put(&m->shared, addr + i, num_copy(v), &m->big_bytes, &m->heap_bytes);
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+/* Memory accounting: at most what count cells from one initialisation
+** cost (their pages, and the copies of a value beyond int64). */
+static uint64_t init_bytes(int64_t count, Num v)
+{
+	uint64_t c = (uint64_t)count;
+	uint64_t pages = c < 2 ? c : c / MEM_PAGE_SIZE + 2 < c ? c / MEM_PAGE_SIZE + 2 : c;
+	uint64_t b = sat_mul(pages, PAGE_BYTES);
+	if (v.z)
+		b = sat_add(b, sat_add(sat_mul(pages, PAGE_BIG_BYTES), sat_mul(c, num_bytes(v))));
+	return b;
 }
 
 Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
@@ -1790,13 +1974,30 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	/* the lane tables: a value and an assigned flag per variable and thread */
 	uint64_t max_mem = opt->max_memory ? opt->max_memory : SEM_DEFAULT_MAX_MEMORY;
 	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 64) + (uint64_t)p->nins * 32;
-	uint64_t need = want > (UINT64_MAX - fixed) / 9 ? UINT64_MAX : fixed + want * 9;
+	/* memory accounting: the initial memory and the parameters beyond
+	** int64 (a copy per thread) count before anything is allocated */
+	uint64_t init = 0, params = 0;
+	for (int32_t i = 0; i < p->ndata; i++)
+		init = sat_add(init, init_bytes(p->data[i].count, p->data[i].value));
+	for (int32_t i = 0; i < opt->ndata; i++)
+		init = sat_add(init, init_bytes(opt->data[i].count, opt->data[i].value));
+	for (int32_t v = 0; v < p->nvars; v++) {
+		const Num *val = p->vars[v].is_param && p->vars[v].has_value ? &p->vars[v].value : NULL;
+		for (int32_t i = 0; i < opt->nparams; i++)
+			if (!strcmp(opt->params[i].name, p->vars[v].name))
+				val = &opt->params[i].value;
+		if (val && val->z)
+			params = sat_add(params, sat_mul((uint64_t)nthreads, num_bytes(*val) + sizeof(void *)));
+	}
+	uint64_t need = sat_add(fixed, sat_add(init, params));
 	if (nthreads <= SEM_MAX_THREADS && need > max_mem)
 		diag_error(d, LOC_NONE,
-		           "%lld threads × %d variables need %llu MiB, more than the limit of %llu MiB "
-		           "(--max-memory)",
-		           (long long)nthreads, p->nvars, (unsigned long long)(need >> 20),
-		           (unsigned long long)(max_mem >> 20));
+		           "the initial state needs %llu MiB (%lld threads × %d variables: %llu MiB, "
+		           "initial memory: %llu MiB, parameters beyond int64: %llu MiB), more than the "
+		           "limit of %llu MiB (--max-memory)",
+		           (unsigned long long)(need >> 20), (long long)nthreads, p->nvars,
+		           (unsigned long long)(fixed >> 20), (unsigned long long)(init >> 20),
+		           (unsigned long long)(params >> 20), (unsigned long long)(max_mem >> 20));
 	if (d->nerrors > errs)
 		return NULL;
 

@@ -201,6 +201,10 @@ typedef struct Machine {
 	uint64_t fixed_bytes;   /* the lane tables (nvars × nthreads) */
 	uint64_t big_bytes;     /* heap bytes of the values beyond int64 */
 	uint64_t stack_bytes;   /* heap bytes of the warps' stacks */
+	uint64_t heap_bytes;    /* memory pages (local ones too), tables of values beyond
+	                        ** int64, race reports: counted as they are allocated */
+	uint64_t outside_bytes; /* charged to the same --max-memory budget by the owner
+	                        ** of the machine (the REPL's copies for going back) */
 	Warp *warps;
 	int32_t cursor;         /* round robin */
 	int32_t nwarps_done;    /* warps whose status is WARP_DONE */
@@ -234,6 +238,9 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d);
 void sem_free(Machine *m);
 /* Deep copy (the REPL's history, the explorer's branching). */
 Machine *sem_clone(const Machine *m);
+/* The bytes of m counted against --max-memory (outside_bytes not
+** included): about what sem_clone allocates. */
+uint64_t sem_bytes(const Machine *m);
 
 /* The next warp the deterministic round-robin scheduler runs, or -1. */
 int32_t sem_pick(const Machine *m);

@@ -150,25 +150,64 @@ size_t utf8_width(const char *s, size_t n)
 
 char *read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	bool in = !strcmp(path, "-");
+	FILE *f = in ? stdin : fopen(path, "rb");
 	if (!f)
 		return NULL;
-	Buf b = {0};
+	/* grow by doubling, but never past the limit + 1 byte: a device like
+	** /dev/zero ends here instead of exhausting memory */
+	size_t cap = 65536, n = 0;
+	char *s = xmalloc(cap + 1);
+	int err = 0;
 	errno = 0;
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_putn(&b, chunk, n);
-	int err = ferror(f) ? (errno ? errno : EIO) : 0;
-	fclose(f);
+	for (;;) {
+		if (n == cap) {
+			if (cap > READ_MAX_BYTES) {
+				err = EFBIG;
+				break;
+			}
+			cap = 2 * cap < READ_MAX_BYTES + 1 ? 2 * cap : READ_MAX_BYTES + 1;
+			s = xrealloc(s, cap + 1);
+		}
+		size_t got = fread(s + n, 1, cap - n, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				err = errno ? errno : EIO;
+			break;
+		}
+	}
+	if (!err && n > READ_MAX_BYTES)
+		err = EFBIG;
+	if (in)
+		clearerr(stdin);
+	else
+		fclose(f);
 	if (err) {
-		buf_free(&b);
+		free(s);
 		errno = err;
 		return NULL;
 	}
+	/* a UTF-8 byte-order mark is not part of the text */
+	size_t skip = n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	memmove(s, s + skip, n - skip);
+	n -= skip;
+	s[n] = 0;
 	if (len)
-		*len = b.len;
-	return buf_steal(&b);
+		*len = n;
+	return s;
+}
+
+const char *read_file_error(int err)
+{
+	if (err == EFBIG)
+		return "it is larger than " READ_MAX_TEXT ", the most musimd reads as a program text";
+	return strerror(err);
+}
+
+const char *file_display_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
 }
 
 bool str_to_ll(const char *s, long long lo, long long hi, long long *v)
@@ -181,5 +220,90 @@ bool str_to_ll(const char *s, long long lo, long long hi, long long *v)
 	if (errno || *end || x < lo || x > hi)
 		return false;
 	*v = x;
+	return true;
+}
+
+/* ---- "did you mean" ------------------------------------------------------------ */
+
+static inline unsigned char fold(char c)
+{
+	return (unsigned char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+}
+
+size_t str_distance(const char *a, size_t alen, const char *b, size_t blen)
+{
+	if (alen > SUGGEST_MAX_LEN || blen > SUGGEST_MAX_LEN)
+		return SIZE_MAX;
+	/* rows i-2, i-1 and i of the (alen+1) x (blen+1) table */
+	size_t rows[3][SUGGEST_MAX_LEN + 1];
+	for (size_t j = 0; j <= blen; j++)
+		rows[0][j] = j;
+	size_t *pp = rows[2], *p = rows[0], *c = rows[1];
+	for (size_t i = 1; i <= alen; i++) {
+		c[0] = i;
+		for (size_t j = 1; j <= blen; j++) {
+			size_t cost = fold(a[i - 1]) != fold(b[j - 1]);
+			size_t d = p[j - 1] + cost;
+			if (p[j] + 1 < d)
+				d = p[j] + 1;
+			if (c[j - 1] + 1 < d)
+				d = c[j - 1] + 1;
+			if (i > 1 && j > 1 && fold(a[i - 1]) == fold(b[j - 2]) && fold(a[i - 2]) == fold(b[j - 1]) &&
+			    pp[j - 2] + 1 < d)
+				d = pp[j - 2] + 1;
+			c[j] = d;
+		}
+		size_t *t = pp;
+		pp = p;
+		p = c;
+		c = t;
+	}
+	return p[blen];
+}
+
+void suggest_init(Suggest *g, const char *s, size_t len)
+{
+	*g = (Suggest){.s = s, .len = len, .best = SIZE_MAX};
+}
+
+void suggest_add(Suggest *g, const char *word)
+{
+	size_t wlen = strlen(word);
+	size_t limit = g->len < 6 ? 1 : g->len < 9 ? 2 : 3;
+	if (g->len == 0 || wlen + limit < g->len || g->len + limit < wlen) {
+		/* too far apart to be within the limit; only a prefix can match */
+		if (g->len < 2 || wlen < g->len)
+			return;
+	}
+	size_t d = str_distance(g->s, g->len, word, wlen);
+	bool prefix = g->len >= 2 && wlen > g->len;
+	for (size_t i = 0; prefix && i < g->len; i++)
+		prefix = fold(g->s[i]) == fold(word[i]);
+	if (prefix && d > 1)
+		d = 1;
+	if (d > limit || d >= (wlen > g->len ? wlen : g->len))
+		return;
+	if (d < g->best) {
+		g->best = d;
+		g->n = 0;
+		g->more = false;
+	}
+	if (d == g->best) {
+		if (g->n < SUGGEST_MAX)
+			g->w[g->n++] = word;
+		else
+			g->more = true;
+	}
+}
+
+bool suggest_print(const Suggest *g, Buf *b, const char *prefix)
+{
+	if (g->n == 0)
+		return false;
+	buf_puts(b, "did you mean ");
+	for (int i = 0; i < g->n; i++)
+		buf_printf(b, "%s'%s%s'", i == 0 ? "" : i == g->n - 1 && !g->more ? " or " : ", ", prefix,
+		           g->w[i]);
+	buf_puts(b, g->more ? ", ...?" : "?");
 	return true;
 }

@@ -68,7 +68,48 @@ size_t utf8_width(const char *s, size_t n);
 /* A decimal integer in [lo, hi], the whole of s; false otherwise. */
 bool str_to_ll(const char *s, long long lo, long long hi, long long *v);
 
-/* Read a whole file; returns NULL and sets errno on failure. */
+/* Program texts are read up to this size (musimd(1), LIMITS): a device
+** such as /dev/zero given as a file ends with a message, not with memory
+** exhausted. */
+#define READ_MAX_BYTES ((size_t)256 << 20)
+#define READ_MAX_TEXT "256 MiB"
+
+/* Read a whole file, NUL-terminated; "-" is standard input. A UTF-8
+** byte-order mark at the start is skipped. Returns NULL and sets errno on
+** failure (EFBIG: larger than READ_MAX_BYTES). */
 char *read_file(const char *path, size_t *len);
+/* What went wrong in read_file, for "cannot read the file: ...". */
+const char *read_file_error(int err);
+/* The name messages give a file: "<stdin>" for "-". */
+const char *file_display_name(const char *path);
+
+/* Edit distance (Damerau-Levenshtein, optimal string alignment): inserting,
+** deleting or replacing a character or swapping two neighbours costs 1;
+** letters that differ only in case cost nothing. Gives up (SIZE_MAX) on
+** words longer than SUGGEST_MAX_LEN. */
+#define SUGGEST_MAX_LEN 64
+size_t str_distance(const char *a, size_t alen, const char *b, size_t blen);
+
+/* "Did you mean": offer the candidates one by one (suggest_add), then print
+** the closest (suggest_print). A candidate is close when its edit distance
+** to the word is at most 1 for words of up to 5 characters, 2 up to 8, 3
+** beyond (and less than the longer one's length), or when the word (of 2
+** characters or more) is a prefix of it; the closest ones win, in the order
+** offered. Candidates are not copied: they must outlive g. */
+#define SUGGEST_MAX 5
+typedef struct Suggest {
+	const char *s;
+	size_t len;
+	size_t best;            /* distance of w[]; SIZE_MAX: none yet */
+	const char *w[SUGGEST_MAX];
+	int n;
+	bool more;              /* more than SUGGEST_MAX at that distance */
+} Suggest;
+void suggest_init(Suggest *g, const char *s, size_t len);
+void suggest_add(Suggest *g, const char *word);
+/* Append "did you mean 'PREFIXw1'?" / "... 'w1' or 'w2'?" to b (prefix:
+** "--" for options, or ""); false, and nothing appended, with no candidate. */
+bool suggest_print(const Suggest *g, Buf *b, const char *prefix);
+
 
 #endif

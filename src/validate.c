@@ -6,7 +6,7 @@
 ** whose operand count differs from the number of predecessors, a μ whose
 ** operand count differs from 1 + the number of back edges.
 ** Warnings: unreachable code; a variable that may be read before it is
-** assigned (a must-be-assigned forward data-flow problem over the blocks).
+** assigned (check_reads: a sparse must-be-assigned analysis).
 */
 #include "cfg.h"
 
@@ -48,47 +48,212 @@ static void check_gsa_placement(const Program *p, const Cfg *g, Diags *d)
 
 /* ---- may a variable be read before it is assigned? ------------------------------ */
 
-typedef struct Bits {
-	uint64_t *w;
-	int32_t nw;
-} Bits;
+/* A read of v may see v unassigned when some path from the program's start
+** to it passes no assignment of v (parameters are assigned on entry). The
+** check is sparse, per read, in two steps, so that it takes time and space
+** near-linear in the program, however many variables and blocks it has:
+**
+**  1. a walk of the dominator tree, counting per variable the assignments
+**     in the blocks above, settles every read that an assignment dominates
+**     (an assignment earlier in its block, or in a dominating block);
+**  2. for each variable, its other reads in program traversal order: a
+**     search backwards from the read's block, through blocks that do not
+**     assign v, reaching the entry block means a path without assignment.
+**     Blocks a variable's earlier searches explored are not explored again
+**     (they cannot reach the entry), so each variable costs at most the
+**     blocks where it is live without a dominating assignment.
+**
+** As before, one warning per variable, at its first such read in the
+** order: blocks in reverse post-order; in a block the μ/φ operands of its
+** incoming edges first (by instruction, then predecessor; the entry value
+** of a μ in the first block last), then the instructions' operands. μ/φ
+** operands are read at the end of the predecessor their edge comes from;
+** of γ and η only the predicate is read on every path; the GSA group at
+** the start of a block assigns its destinations together, after it. */
 
-static inline bool bget(const uint64_t *s, int32_t i) { return (s[i >> 6] >> (i & 63)) & 1; }
-static inline void bset(uint64_t *s, int32_t i) { s[i >> 6] |= 1ull << (i & 63); }
+typedef struct Read {
+	const Opnd *o;
+	int32_t var;
+	int32_t from;      /* the search starts at this block's entry */
+	int32_t rpo;       /* position of the block the read belongs to, in reverse post-order */
+	int32_t pc;        /* instruction (edge reads: the μ/φ) */
+	int32_t sub;       /* 0: μ/φ operand on an edge, 1: an instruction's operand */
+	int32_t seq;       /* order within (rpo, sub, pc): predecessor or operand */
+	bool certain;      /* read on entry (the first block's μ): unassigned unless a parameter */
+} Read;
 
-static void warn_read(const Program *p, const Opnd *o, const uint64_t *defined,
-                      const bool *assigned, bool *warned, Diags *d)
+static int cmp_read_order(const Read *a, const Read *b)
 {
-	if (o->kind != OPND_VAR || bget(defined, o->var) || warned[o->var])
-		return;
-	warned[o->var] = true;
-	if (!assigned[o->var])
-		diag_warning(d, o->loc,
-		             "variable '%s' is never assigned: reading it is an error at run time (rule MV)",
-		             p->vars[o->var].name);
-	else
-		diag_warning(d, o->loc, "variable '%s' may be read before it is assigned",
-		             p->vars[o->var].name);
+	if (a->rpo != b->rpo)
+		return a->rpo < b->rpo ? -1 : 1;
+	if (a->sub != b->sub)
+		return a->sub < b->sub ? -1 : 1;
+	if (a->pc != b->pc)
+		return a->pc < b->pc ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-/* IN[b]: the variables assigned on every path to block b — the entry's
-** (parameters) for the first block, else the meet (∩) of the reachable
-** predecessors' OUT sets. */
-static void block_in(const Cfg *g, int32_t b, const uint64_t *out, const uint64_t *entry, int32_t nw,
-                     uint64_t *cur)
+static int cmp_read_var(const void *pa, const void *pb)
 {
-	const Block *bb = &g->blocks[b];
-	if (b == 0)
-		memcpy(cur, entry, (size_t)nw * sizeof *cur);
-	else
-		memset(cur, 0xff, (size_t)nw * sizeof *cur);
-	for (int32_t j = 0; j < bb->npred; j++) {
-		int32_t q = bb->pred[j];
-		if (!g->blocks[q].reachable)
+	const Read *a = pa, *b = pb;
+	if (a->var != b->var)
+		return a->var < b->var ? -1 : 1;
+	return cmp_read_order(a, b);
+}
+
+typedef struct Vars {
+	int32_t *v;
+	int32_t n, cap;
+} Vars;
+
+typedef struct Reads {
+	const Program *p;
+	const Cfg *g;
+	int32_t *above;    /* per variable: assigning blocks among the dominators walked */
+	int32_t *here;     /* per variable: the block that has assigned it so far, in the walk */
+	int32_t *rpo_of;   /* block → position in reverse post-order */
+	Read *r;
+	int32_t n, cap;
+} Reads;
+
+/* Step 1 for one read: keep it unless an assignment dominates it. */
+static void note_read(Reads *R, const Opnd *o, int32_t blk, int32_t from, int32_t rpo_blk, int32_t pc,
+                      int32_t sub, int32_t seq, bool certain)
+{
+	if (o->kind != OPND_VAR)
+		return;
+	int32_t v = o->var;
+	if (R->p->vars[v].is_param)
+		return;
+	if (!certain && (R->above[v] > 0 || R->here[v] == blk))
+		return;
+	Read x = {o, v, from, R->rpo_of[rpo_blk], pc, sub, seq, certain};
+	VEC_PUSH(R->r, R->n, R->cap, x);
+}
+
+/* The μ/φ operands read on the edges out of block q (whose assignments are
+** all made by then: R->here marks them). */
+static void note_edge_reads(Reads *R, int32_t q)
+{
+	const Cfg *g = R->g;
+	const Block *bq = &g->blocks[q];
+	for (int32_t k = 0; k < bq->nsucc; k++) {
+		int32_t s = bq->succ[k];
+		if (s >= g->nblocks || (k == 1 && s == bq->succ[0]))
 			continue;
-		for (int32_t i = 0; i < nw; i++)
-			cur[i] &= out[(size_t)q * (size_t)nw + (size_t)i];
+		const Block *bs = &g->blocks[s];
+		int32_t j = bq->succ_phi[k];
+		for (int32_t pc = bs->first; pc < bs->first + bs->ngsa; pc++) {
+			const Ins *ins = &R->p->ins[pc];
+			if (ins->op != OP_MU && ins->op != OP_PHI)
+				continue;
+			int32_t ix = ins->op == OP_PHI ? j : bs->mu_index ? bs->mu_index[j] : 0;
+			if (ix < ins->nargs)
+				note_read(R, &ins->args[ix], q, q, s, pc, 0, j, false);
+		}
 	}
+}
+
+/* Step 1 for block b: its own reads, then its assignments (counted for the
+** blocks it dominates), then the reads on its outgoing edges. The
+** variables b assigns are pushed on defs (each once). */
+static void note_block_reads(Reads *R, int32_t b, Vars *defs)
+{
+	const Program *p = R->p;
+	const Block *bb = &R->g->blocks[b];
+	int32_t gend = bb->first + bb->ngsa - 1;
+	if (b == 0)
+		for (int32_t pc = bb->first; pc <= gend; pc++)
+			if (p->ins[pc].op == OP_MU && p->ins[pc].nargs > 0)
+				note_read(R, &p->ins[pc].args[0], b, b, b, pc, 0, bb->npred, true);
+	for (int32_t pc = bb->first; pc <= bb->last; pc++) {
+		const Ins *ins = &p->ins[pc];
+		if (!ir_is_gsa(ins->op)) {
+			note_read(R, &ins->a, b, b, b, pc, 1, 0, false);
+			note_read(R, &ins->b, b, b, b, pc, 1, 1, false);
+			note_read(R, &ins->c, b, b, b, pc, 1, 2, false);
+		} else if (ins->op == OP_GAMMA || ins->op == OP_ETA) {
+			note_read(R, &ins->a, b, b, b, pc, 1, 0, false);
+		}
+		if (ins->dst >= 0 && pc > gend && R->here[ins->dst] != b) {
+			R->here[ins->dst] = b;
+			VEC_PUSH(defs->v, defs->n, defs->cap, ins->dst);
+		}
+		if (pc == gend)
+			for (int32_t j = bb->first; j <= gend; j++) {
+				int32_t v = p->ins[j].dst;
+				if (v >= 0 && R->here[v] != b) {
+					R->here[v] = b;
+					VEC_PUSH(defs->v, defs->n, defs->cap, v);
+				}
+			}
+	}
+	note_edge_reads(R, b);
+}
+
+/* Step 1: the dominator tree in pre-order (Block.dom_pre), keeping the
+** counts of the blocks on the path from the root. */
+static void collect_reads(Reads *R)
+{
+	const Cfg *g = R->g;
+	int32_t nb = g->nblocks;
+	int32_t *order = xmalloc((size_t)nb * sizeof *order);
+	int32_t norder = 0;
+	for (int32_t b = 0; b < nb; b++)
+		if (g->blocks[b].dom_pre >= 0 && g->blocks[b].dom_pre < nb) {
+			order[g->blocks[b].dom_pre] = b;
+			norder++;
+		}
+	Vars defs = {0};         /* variables assigned by the open blocks, block after block */
+	int32_t *open = xmalloc((size_t)nb * sizeof *open);   /* open blocks (the path) */
+	int32_t *mark = xmalloc((size_t)nb * sizeof *mark);   /* where each one's defs start */
+	int32_t nopen = 0;
+	for (int32_t i = 0; i < norder; i++) {
+		int32_t b = order[i];
+		while (nopen > 0 && g->blocks[open[nopen - 1]].dom_last < i) {
+			nopen--;
+			while (defs.n > mark[nopen])
+				R->above[defs.v[--defs.n]]--;
+		}
+		mark[nopen] = defs.n;
+		open[nopen++] = b;
+		note_block_reads(R, b, &defs);
+		for (int32_t k = mark[nopen - 1]; k < defs.n; k++)
+			R->above[defs.v[k]]++;
+	}
+	free(defs.v);
+	free(open);
+	free(mark);
+	free(order);
+}
+
+/* Step 2 for one read of v: is the entry block reachable backwards from
+** the read's block through blocks that do not assign v? assigns[] marks v's
+** assigning blocks with v, seen[] the blocks v's searches explored. */
+static bool unassigned_path(const Cfg *g, const Read *x, const int32_t *assigns, int32_t *seen,
+                            int32_t *stack)
+{
+	int32_t v = x->var;
+	if (seen[x->from] == v)
+		return false;
+	if (x->from == 0)
+		return true;
+	int32_t sp = 0;
+	seen[x->from] = v;
+	stack[sp++] = x->from;
+	while (sp > 0) {
+		const Block *by = &g->blocks[stack[--sp]];
+		for (int32_t j = 0; j < by->npred; j++) {
+			int32_t q = by->pred[j];
+			if (!g->blocks[q].reachable || assigns[q] == v || seen[q] == v)
+				continue;
+			if (q == 0)
+				return true;
+			seen[q] = v;
+			stack[sp++] = q;
+		}
+	}
+	return false;
 }
 
 static void check_reads(const Program *p, const Cfg *g, Diags *d)
@@ -96,80 +261,69 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 	int32_t nv = p->nvars, nb = g->nblocks;
 	if (nv == 0 || nb == 0)
 		return;
-	int32_t nw = (nv + 63) / 64;
-	uint64_t *out = xmalloc((size_t)nb * (size_t)nw * sizeof *out);
-	uint64_t *cur = xmalloc((size_t)nw * sizeof *cur);
-	uint64_t *entry = xcalloc((size_t)nw, sizeof *entry);
-	bool *assigned = xcalloc((size_t)nv, sizeof *assigned);
+	Reads R = {.p = p, .g = g};
+	R.above = xcalloc((size_t)nv, sizeof *R.above);
+	R.here = xmalloc((size_t)nv * sizeof *R.here);
 	for (int32_t v = 0; v < nv; v++)
-		if (p->vars[v].is_param)
-			bset(entry, v);
+		R.here[v] = -1;
+	R.rpo_of = xmalloc((size_t)nb * sizeof *R.rpo_of);
+	for (int32_t k = 0; k < g->nrpo; k++)
+		R.rpo_of[g->rpo[k]] = k;
+	collect_reads(&R);
+
+	/* the assigning blocks of every variable (CSR over the instructions) */
+	int32_t *aoff = xcalloc((size_t)nv + 1, sizeof *aoff);
 	for (int32_t pc = 0; pc < p->nins; pc++)
 		if (p->ins[pc].dst >= 0)
-			assigned[p->ins[pc].dst] = true;
-	/* OUT starts at "everything" (the top of the must lattice) */
-	memset(out, 0xff, (size_t)nb * (size_t)nw * sizeof *out);
-	bool changed = true;
-	while (changed) {
-		changed = false;
-		for (int32_t k = 0; k < g->nrpo; k++) {
-			int32_t b = g->rpo[k];
-			const Block *bb = &g->blocks[b];
-			block_in(g, b, out, entry, nw, cur);
-			for (int32_t pc = bb->first; pc <= bb->last; pc++)
-				if (p->ins[pc].dst >= 0)
-					bset(cur, p->ins[pc].dst);
-			uint64_t *o = out + (size_t)b * (size_t)nw;
-			if (memcmp(o, cur, (size_t)nw * sizeof *cur) != 0) {
-				memcpy(o, cur, (size_t)nw * sizeof *cur);
-				changed = true;
-			}
-		}
-	}
-	bool *warned = xcalloc((size_t)nv, sizeof *warned);
-	for (int32_t k = 0; k < g->nrpo; k++) {
-		int32_t b = g->rpo[k];
-		const Block *bb = &g->blocks[b];
-		block_in(g, b, out, entry, nw, cur);
-		/* the GSA group reads its operands on the edges (φ, μ) or lazily
-		** (γ, η): check μ/φ operands against the predecessor they belong to */
-		for (int32_t pc = bb->first; pc < bb->first + bb->ngsa; pc++) {
-			const Ins *ins = &p->ins[pc];
-			if (ins->op != OP_MU && ins->op != OP_PHI)
+			aoff[p->ins[pc].dst + 1]++;
+	for (int32_t v = 0; v < nv; v++)
+		aoff[v + 1] += aoff[v];
+	int32_t *ablk = xmalloc((size_t)(aoff[nv] ? aoff[nv] : 1) * sizeof *ablk);
+	int32_t *fill = xmalloc((size_t)nv * sizeof *fill);
+	memcpy(fill, aoff, (size_t)nv * sizeof *fill);
+	for (int32_t pc = 0; pc < p->nins; pc++)
+		if (p->ins[pc].dst >= 0)
+			ablk[fill[p->ins[pc].dst]++] = g->block_of[pc];
+	free(fill);
+
+	qsort(R.r, (size_t)R.n, sizeof *R.r, cmp_read_var);
+	int32_t *assigns = xmalloc((size_t)nb * sizeof *assigns);
+	int32_t *seen = xmalloc((size_t)nb * sizeof *seen);
+	int32_t *stack = xmalloc((size_t)nb * sizeof *stack);
+	for (int32_t b = 0; b < nb; b++)
+		assigns[b] = seen[b] = -1;
+	for (int32_t i = 0; i < R.n;) {
+		int32_t v = R.r[i].var, end = i;
+		while (end < R.n && R.r[end].var == v)
+			end++;
+		bool never = aoff[v] == aoff[v + 1];
+		for (int32_t k = aoff[v]; k < aoff[v + 1]; k++)
+			assigns[ablk[k]] = v;
+		for (int32_t k = i; k < end; k++) {
+			const Read *x = &R.r[k];
+			if (!never && !x->certain && !unassigned_path(g, x, assigns, seen, stack))
 				continue;
-			for (int32_t j = 0; j < bb->npred; j++) {
-				int32_t q = bb->pred[j];
-				if (!g->blocks[q].reachable)
-					continue;
-				int32_t ix = ins->op == OP_MU ? cfg_mu_index(g, b, q) : j;
-				if (ix < ins->nargs)
-					warn_read(p, &ins->args[ix], out + (size_t)q * (size_t)nw, assigned, warned, d);
-			}
-			if (b == 0 && ins->op == OP_MU && ins->nargs > 0)
-				warn_read(p, &ins->args[0], entry, assigned, warned, d);
+			/* (ir_load sorts the diagnostics by position) */
+			if (never)
+				diag_warning(d, x->o->loc,
+				             "variable '%s' is never assigned: reading it is an error at run time (rule MV)",
+				             p->vars[v].name);
+			else
+				diag_warning(d, x->o->loc, "variable '%s' may be read before it is assigned",
+				             p->vars[v].name);
+			break;
 		}
-		for (int32_t pc = bb->first; pc <= bb->last; pc++) {
-			const Ins *ins = &p->ins[pc];
-			if (!ir_is_gsa(ins->op)) {
-				warn_read(p, &ins->a, cur, assigned, warned, d);
-				warn_read(p, &ins->b, cur, assigned, warned, d);
-				warn_read(p, &ins->c, cur, assigned, warned, d);
-			} else if (ins->op == OP_GAMMA || ins->op == OP_ETA) {
-				/* only the predicate is read on every path */
-				warn_read(p, &ins->a, cur, assigned, warned, d);
-			}
-			if (ins->dst >= 0 && !(pc < bb->first + bb->ngsa))
-				bset(cur, ins->dst);
-			if (pc == bb->first + bb->ngsa - 1)
-				for (int32_t j = bb->first; j <= pc; j++)
-					bset(cur, p->ins[j].dst);
-		}
+		i = end;
 	}
-	free(warned);
-	free(assigned);
-	free(out);
-	free(cur);
-	free(entry);
+	free(assigns);
+	free(seen);
+	free(stack);
+	free(aoff);
+	free(ablk);
+	free(R.r);
+	free(R.above);
+	free(R.here);
+	free(R.rpo_of);
 }
 
 static void check_unreachable(const Program *p, const Cfg *g, Diags *d)

@@ -83,6 +83,8 @@ typedef struct Ctx {
 	mpq_t *mat;           /* basis rows (deg) and a working row, each deg + 1 wide */
 	int32_t *piv;
 	mpq_t q, f;
+	uint64_t model_reads; /* reads checked under the current model */
+	struct Mimd *mimd;    /* the mimd oracle's state (run_one_mimd) */
 } Ctx;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -214,6 +216,8 @@ static void read_violation(Ctx *c, int32_t pc, int32_t v, int32_t cnt, const cha
 }
 
 /* ---- the check of one read ------------------------------------------------- */
+
+static void check_values(Ctx *c, int32_t pc, int32_t v, int32_t cnt);
 
 static void poly_load(Ctx *c)
 {
@@ -523,26 +527,34 @@ static bool poly_fit(Ctx *c, int32_t v, int32_t cnt, Buf *why)
 	return ok;
 }
 
-/* Check the read of v at pc by the PEs tids[0..n-1]. */
-static void check_read(Ctx *c, int32_t pc, int32_t v, const int32_t *tids, int32_t n)
+/* Does the analysis claim something about the read of v at pc that a run
+** can contradict? Not for divergent (⊥ top coefficient) or undefined
+** values, nor for a read after a loop with divergent exits. */
+static bool claims(const Ctx *c, int32_t pc, int32_t v)
 {
 	const AnaResult *r = c->r;
 	if (v < 0 || v >= r->nvars)
-		return;
+		return false;
 	VarClass cls = r->cls[v];
-	if (cls == CLASS_DIVERGENT || cls == CLASS_UNDEFINED)
-		return;
-	bool poly = r->coef != NULL && c->deg >= 0;
-	if (poly) {
+	if (cls == CLASS_DIVERGENT || cls == CLASS_UNDEFINED || ana_read_divergent(r, pc, v))
+		return false;
+	if (r->coef != NULL && c->deg >= 0) {
 		const Coef *top = ana_coef(r, v, c->deg);
 		if (top->kind != COEF_INT)
-			return; /* ⊥: no information (⊤: undefined) */
+			return false; /* ⊥: no information (⊤: undefined) */
 		for (int32_t k = 0; k < c->deg; k++)
 			if (ana_coef(r, v, k)->kind == COEF_TOP)
-				return;
-	} else if (cls != CLASS_UNIFORM && cls != CLASS_CONSTANT) {
-		return;
+				return false;
+		return true;
 	}
+	return cls == CLASS_UNIFORM || cls == CLASS_CONSTANT;
+}
+
+/* Check the read of v at pc by the PEs tids[0..n-1]. */
+static void check_read(Ctx *c, int32_t pc, int32_t v, const int32_t *tids, int32_t n)
+{
+	if (!claims(c, pc, v))
+		return;
 	int32_t cnt = 0;
 	for (int32_t i = 0; i < n; i++) {
 		Num x;
@@ -551,9 +563,17 @@ static void check_read(Ctx *c, int32_t pc, int32_t v, const int32_t *tids, int32
 		c->ct[cnt] = tids[i];
 		c->cx[cnt++] = x;
 	}
+	check_values(c, pc, v, cnt);
+}
+
+/* The check of v's class against the values c->cx of the PEs c->ct. */
+static void check_values(Ctx *c, int32_t pc, int32_t v, int32_t cnt)
+{
 	if (cnt == 0)
 		return;
+	bool poly = c->r->coef != NULL && c->deg >= 0;
 	c->res->reads++;
+	c->model_reads++;
 	if (!poly) {
 		for (int32_t i = 1; i < cnt; i++)
 			if (!num_eq(c->cx[i], c->cx[0])) {
@@ -580,6 +600,71 @@ static int cmp_key(const void *a, const void *b)
 	return (x->t > y->t) - (x->t < y->t);
 }
 
+/* The value of a γ predicate in thread t: false when it is unassigned. */
+static bool gate_value(const Machine *m, const Opnd *p, int32_t t, bool *nonzero)
+{
+	Num x;
+	switch (p->kind) {
+	case OPND_VAR:
+		if (!sem_get(m, p->var, t, &x))
+			return false;
+		*nonzero = !num_is_zero(x);
+		return true;
+	case OPND_LIT: *nonzero = !num_is_zero(p->lit); return true;
+	case OPND_SPECIAL: *nonzero = sem_special(m, (Special)p->special, t) != 0; return true;
+	default: return false;
+	}
+}
+
+/* The reads of γ's tree by the PEs grp[0..ng-1]: each node's predicate by
+** the PEs whose path reaches it, each value by the PEs that select it
+** (semantics.md §4: γ reads lazily). The PEs are partitioned down the tree
+** in c->sc, with an explicit stack (a tree has at most 1 + nargs/3 nodes). */
+static void gamma_reads(Ctx *c, int32_t pc, const Ins *ins, const int32_t *grp, int32_t ng)
+{
+	typedef struct Seg {
+		const Opnd *gate;
+		int32_t lo, hi;
+	} Seg;
+	int32_t cap = 2 + ins->nargs / 3 * 2 + 2;
+	Seg *st = xmalloc((size_t)cap * sizeof *st);
+	int32_t *buf = c->sc, *tmp = c->sb;
+	memcpy(buf, grp, (size_t)ng * sizeof *buf);
+	int32_t sp = 0;
+	st[sp++] = (Seg){NULL, 0, ng};
+	while (sp > 0) {
+		Seg g = st[--sp];
+		const Opnd *pred = ir_gate_pred(ins, g.gate);
+		if (pred->kind == OPND_VAR)
+			check_read(c, pc, pred->var, buf + g.lo, g.hi - g.lo);
+		/* where the predicate is non-zero first, then zero; unassigned: stuck there */
+		int32_t nz = 0, n = 0;
+		for (int32_t i = g.lo; i < g.hi; i++) {
+			bool v;
+			if (gate_value(c->m, pred, buf[i], &v) && v)
+				tmp[n++] = buf[i];
+		}
+		nz = n;
+		for (int32_t i = g.lo; i < g.hi; i++) {
+			bool v;
+			if (gate_value(c->m, pred, buf[i], &v) && !v)
+				tmp[n++] = buf[i];
+		}
+		memcpy(buf + g.lo, tmp, (size_t)n * sizeof *buf);
+		int32_t seg[2][2] = {{g.lo, g.lo + nz}, {g.lo + nz, g.lo + n}};
+		for (int side = 0; side < 2; side++) {
+			if (seg[side][1] == seg[side][0])
+				continue;
+			const Opnd *sel = ir_gate_side(ins, g.gate, side == 0);
+			if (sel->kind == OPND_GATE && sp < cap)
+				st[sp++] = (Seg){sel, seg[side][0], seg[side][1]};
+			else if (sel->kind == OPND_VAR)
+				check_read(c, pc, sel->var, buf + seg[side][0], seg[side][1] - seg[side][0]);
+		}
+	}
+	free(st);
+}
+
 /* The GSA group pc..pc+count-1 executed by the PEs tids[0..n-1]. */
 static void gsa_reads(Ctx *c, int32_t pc, int32_t count, const int32_t *tids, int32_t n)
 {
@@ -597,30 +682,25 @@ static void gsa_reads(Ctx *c, int32_t pc, int32_t count, const int32_t *tids, in
 			c->grp[i] = c->keys[s + i].t;
 		for (int32_t j = 0; j < count; j++) {
 			const Ins *ins = &c->p->ins[pc + j];
-			if (ins->op == OP_GAMMA && ins->a.kind == OPND_VAR)
-				check_read(c, pc + j, ins->a.var, c->grp, ng);
-			/* the PEs of the group that copy o1 and those that copy the other
-			** operand (μ/φ: one edge per group; γ: split by the predicate) */
+			if (ins->op == OP_GAMMA) {
+				gamma_reads(c, pc + j, ins, c->grp, ng);
+				continue;
+			}
+			/* μ/φ: the operand of the group's edge; η its value */
 			const Opnd *first = NULL;
-			int32_t nb = 0, nc = 0;
+			int32_t nb = 0;
 			for (int32_t i = 0; i < ng; i++) {
 				int32_t t = c->grp[i];
 				const Opnd *o = sem_gsa_operand(m, ins, blk, t);
-				if (!o || o == &ins->a) /* no edge, or γ's predicate unassigned */
+				if (!o)
 					continue;
 				if (!first || o == first) {
 					first = o;
 					c->sb[nb++] = t;
-				} else
-					c->sc[nc++] = t;
+				}
 			}
 			if (nb && first->kind == OPND_VAR)
 				check_read(c, pc + j, first->var, c->sb, nb);
-			if (nc) {
-				const Opnd *other = first == &ins->b ? &ins->c : &ins->b;
-				if (other->kind == OPND_VAR)
-					check_read(c, pc + j, other->var, c->sc, nc);
-			}
 		}
 		s = e;
 	}
@@ -636,7 +716,7 @@ static void pre_step(Ctx *c, int32_t wi)
 		return;
 	const Ins *ins = &c->p->ins[pc];
 	const Block *blk = &c->g->blocks[c->g->block_of[pc]];
-	if (blk->implicit_sync && pc == blk->first) {
+	if (m->opt.model == MODEL_SYNC && blk->implicit_sync && pc == blk->first) {
 		/* the group runs only if this step is SP (then with Θ ∪ Θ_done) */
 		if (blk->ngsa <= 0 || !sem_sync_pops(w))
 			return;
@@ -738,6 +818,7 @@ static void post_step(Ctx *c, int32_t wi, const StepInfo *info)
 	case RULE_JP: mark_edge(c, w, info->active, info->step); break;
 	case RULE_IT:
 	case RULE_SP:
+	case RULE_NOP:
 		/* Θ is unchanged by IT and is the merged set after SP */
 		if (cfg_is_block_start(c->g, w->pc))
 			mark_edge(c, w, w->active, info->step);
@@ -764,8 +845,270 @@ static void post_step(Ctx *c, int32_t wi, const StepInfo *info)
 	}
 }
 
+/* ---- mimd: reads matched by dynamic instance ----------------------------- */
+
+typedef struct MRead {
+	int32_t pc, var, warp, tid;
+	uint64_t inst;        /* the iteration vector's hash */
+	Num value;            /* owned */
+} MRead;
+
+typedef struct Slot {
+	uint64_t key, val;
+} Slot;
+
+/* An open-addressing map of 64-bit keys (key 0 is never used: keys are
+** hashes or'ed with 1). */
+typedef struct Map {
+	Slot *s;
+	size_t cap, n;
+} Map;
+
+static uint64_t *map_at(Map *mp, uint64_t key, bool insert)
+{
+	if (insert && 2 * (mp->n + 1) > mp->cap) {
+		Map old = *mp;
+		mp->cap = old.cap ? 2 * old.cap : 1024;
+		mp->s = xcalloc(mp->cap, sizeof *mp->s);
+		mp->n = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.s[i].key)
+				*map_at(mp, old.s[i].key, true) = old.s[i].val;
+		free(old.s);
+	}
+	if (!mp->cap)
+		return NULL;
+	size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 7) & (mp->cap - 1);
+	while (mp->s[i].key && mp->s[i].key != key)
+		i = (i + 1) & (mp->cap - 1);
+	if (mp->s[i].key == key)
+		return &mp->s[i].val;
+	if (!insert)
+		return NULL;
+	mp->s[i].key = key;
+	mp->n++;
+	return &mp->s[i].val;
+}
+
+typedef struct Mimd {
+	int32_t *header_loop;    /* per block: the loop it heads, or -1 */
+	int32_t **lp, **lc;      /* per thread: the loops it is in, and the back edges taken */
+	int32_t *ln, *lcap;
+	MRead *rd;
+	size_t nrd, caprd, max;
+	bool overflow;
+	bool *off;               /* per thread: not checked any more (a racy load) */
+	int32_t noff;
+	Map first_load;          /* (load, instance) → step of its first read */
+	Map last_store;          /* cell → step of its last store */
+	int64_t pending_cell;    /* the cell the thread about to step stores to, or -1 */
+} Mimd;
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t instance(const Mimd *md, int32_t t)
+{
+	uint64_t h = 0x84222325cbf29ce4ull;
+	for (int32_t i = 0; i < md->ln[t]; i++)
+		h = mix(mix(h, (uint64_t)md->lp[t][i]), (uint64_t)md->lc[t][i]);
+	return h;
+}
+
+/* Thread t enters block b: leave the loops b is not in; a header counts a
+** back edge, or starts its loop's count. */
+static void mimd_enter(Mimd *md, const Cfg *g, int32_t t, int32_t b)
+{
+	while (md->ln[t] > 0) {
+		int32_t l = md->lp[t][md->ln[t] - 1];
+		bool in = false;
+		for (int32_t k = g->blocks[b].loop; k >= 0 && !in; k = g->loops[k].parent)
+			in = k == l;
+		if (in)
+			break;
+		md->ln[t]--;
+	}
+	int32_t l = md->header_loop[b];
+	if (l < 0)
+		return;
+	if (md->ln[t] > 0 && md->lp[t][md->ln[t] - 1] == l) {
+		md->lc[t][md->ln[t] - 1]++;
+		return;
+	}
+	if (md->ln[t] == md->lcap[t]) {
+		md->lcap[t] = md->lcap[t] ? 2 * md->lcap[t] : 4;
+		md->lp[t] = xrealloc(md->lp[t], (size_t)md->lcap[t] * sizeof **md->lp);
+		md->lc[t] = xrealloc(md->lc[t], (size_t)md->lcap[t] * sizeof **md->lc);
+	}
+	md->lp[t][md->ln[t]] = l;
+	md->lc[t][md->ln[t]] = 0;
+	md->ln[t]++;
+}
+
+/* Keep thread t's read of v at pc for the check at the end of the run. */
+static void mimd_read(Ctx *c, int32_t pc, int32_t v, int32_t t)
+{
+	Mimd *md = c->mimd;
+	Num x;
+	if (md->off[t] || md->overflow || !claims(c, pc, v) || !sem_get(c->m, v, t, &x))
+		return;
+	if (md->nrd == md->max) {
+		md->overflow = true;
+		return;
+	}
+	MRead r = {pc, v, t / c->m->warpsize, t, instance(md, t), num_copy(x)};
+	VEC_PUSH(md->rd, md->nrd, md->caprd, r);
+}
+
+static bool opnd_cell(const Machine *m, const Opnd *o, int32_t t, int64_t *cell)
+{
+	Num x;
+	if (o->kind == OPND_LIT)
+		x = o->lit;
+	else if (o->kind == OPND_SPECIAL)
+		x = NUM_I(sem_special(m, (Special)o->special, t));
+	else if (o->kind != OPND_VAR || !sem_get(m, o->var, t, &x))
+		return false;
+	if (x.z || x.i < 0)
+		return false;
+	*cell = x.i;
+	return true;
+}
+
+/* Before thread t (warp wi) steps: keep what it will read. */
+static void mimd_pre(Ctx *c, int32_t wi)
+{
+	Mimd *md = c->mimd;
+	const Machine *m = c->m;
+	const Warp *w = &m->warps[wi];
+	int32_t t = w->base, pc = w->pc;
+	md->pending_cell = -1;
+	if (pc < 0 || pc >= c->p->nins)
+		return;
+	const Ins *ins = &c->p->ins[pc];
+	const Block *blk = &c->g->blocks[c->g->block_of[pc]];
+	if (ir_is_gsa(ins->op)) {
+		for (int32_t j = 0; j < blk->ngsa; j++) {
+			const Ins *gi = &c->p->ins[pc + j];
+			/* γ: the predicates on the thread's path, then its value */
+			const Opnd *at = NULL;
+			while (gi->op == OP_GAMMA) {
+				const Opnd *p = ir_gate_pred(gi, at);
+				bool nz;
+				if (p->kind == OPND_VAR)
+					mimd_read(c, pc + j, p->var, t);
+				if (!gate_value(m, p, t, &nz))
+					break;
+				at = ir_gate_side(gi, at, nz);
+				if (at->kind != OPND_GATE) {
+					if (at->kind == OPND_VAR)
+						mimd_read(c, pc + j, at->var, t);
+					break;
+				}
+			}
+			if (gi->op != OP_GAMMA) {
+				const Opnd *o = sem_gsa_operand(m, gi, c->g->block_of[pc], t);
+				if (o && o->kind == OPND_VAR)
+					mimd_read(c, pc + j, o->var, t);
+			}
+		}
+		return;
+	}
+	const Opnd *o;
+	for (int32_t k = 0; (o = ana_operand(ins, k)) != NULL; k++)
+		if (o->kind == OPND_VAR)
+			mimd_read(c, pc, o->var, t);
+	int64_t cell;
+	if ((ins->op == OP_STORE || ir_is_atomic(ins->op)) && opnd_cell(m, &ins->a, t, &cell))
+		md->pending_cell = cell;
+	if (ins->op == OP_LOAD && opnd_cell(m, &ins->a, t, &cell)) {
+		/* a store to the cell since the instance's first read: a race under mimd */
+		uint64_t key = mix(mix(instance(md, t), (uint64_t)pc), (uint64_t)(t / m->warpsize)) | 1;
+		uint64_t *first = map_at(&md->first_load, key, false);
+		uint64_t *st = map_at(&md->last_store, (uint64_t)cell * 2 + 1, false);
+		if (!first)
+			*map_at(&md->first_load, key, true) = m->steps + 1;
+		else if (st && *st > *first && !md->off[t]) {
+			md->off[t] = true;
+			md->noff++;
+		}
+	}
+}
+
+static void mimd_post(Ctx *c, int32_t wi)
+{
+	Mimd *md = c->mimd;
+	const Machine *m = c->m;
+	const Warp *w = &m->warps[wi];
+	if (md->pending_cell >= 0)
+		*map_at(&md->last_store, (uint64_t)md->pending_cell * 2 + 1, true) = m->steps;
+	if (w->status == WARP_RUN && w->entered && w->pc >= 0 && w->pc < c->p->nins)
+		mimd_enter(md, c->g, w->base, c->g->block_of[w->pc]);
+}
+
+static int cmp_mread(const void *a, const void *b)
+{
+	const MRead *x = a, *y = b;
+#define CMP(f)                                                                               \
+	if (x->f != y->f)                                                                        \
+		return x->f < y->f ? -1 : 1;
+	CMP(pc)
+	CMP(var)
+	CMP(warp)
+	CMP(inst)
+	CMP(tid)
+#undef CMP
+	return 0;
+}
+
+/* The reads kept, grouped by instance, against the analysis. */
+static void mimd_check(Ctx *c)
+{
+	Mimd *md = c->mimd;
+	qsort(md->rd, md->nrd, sizeof *md->rd, cmp_mread);
+	for (size_t i = 0; i < md->nrd;) {
+		size_t e = i + 1;
+		while (e < md->nrd && md->rd[e].pc == md->rd[i].pc && md->rd[e].var == md->rd[i].var &&
+		       md->rd[e].warp == md->rd[i].warp && md->rd[e].inst == md->rd[i].inst)
+			e++;
+		int32_t cnt = 0;
+		for (size_t k = i; k < e; k++) {
+			/* one read per thread (an instruction may name v twice) */
+			if (cnt > 0 && c->ct[cnt - 1] == md->rd[k].tid)
+				continue;
+			c->ct[cnt] = md->rd[k].tid;
+			c->cx[cnt++] = md->rd[k].value;
+		}
+		check_values(c, md->rd[i].pc, md->rd[i].var, cnt);
+		i = e;
+	}
+}
+
+static void mimd_free(Mimd *md, int32_t n)
+{
+	for (size_t i = 0; i < md->nrd; i++)
+		num_free(&md->rd[i].value);
+	free(md->rd);
+	for (int32_t t = 0; t < n; t++) {
+		free(md->lp[t]);
+		free(md->lc[t]);
+	}
+	free(md->lp);
+	free(md->lc);
+	free(md->ln);
+	free(md->lcap);
+	free(md->off);
+	free(md->header_loop);
+	free(md->first_load.s);
+	free(md->last_store.s);
+}
+
 /* ---- the driver ------------------------------------------------------------ */
 
+/* One run under sync or ipdom: the warp-synchronous oracle. */
 static void run_one(Ctx *c)
 {
 	Machine *m = c->m;
@@ -792,6 +1135,75 @@ static void run_one(Ctx *c)
 	c->at_barrier = NULL;
 }
 
+/* One run under mimd: reads kept per dynamic instance, checked at the end.
+** Returns false when the oracle ran out of room for the reads. */
+static bool run_one_mimd(Ctx *c, uint64_t max_reads)
+{
+	Machine *m = c->m;
+	const Cfg *g = c->g;
+	int32_t n = m->nthreads;
+	grow_threads(c, n, 1);
+	Mimd md = {0};
+	md.max = max_reads;
+	md.lp = xcalloc((size_t)n, sizeof *md.lp);
+	md.lc = xcalloc((size_t)n, sizeof *md.lc);
+	md.ln = xcalloc((size_t)n, sizeof *md.ln);
+	md.lcap = xcalloc((size_t)n, sizeof *md.lcap);
+	md.off = xcalloc((size_t)n, sizeof *md.off);
+	md.header_loop = xmalloc(((size_t)g->nblocks + 1) * sizeof *md.header_loop);
+	for (int32_t b = 0; b <= g->nblocks; b++)
+		md.header_loop[b] = -1;
+	for (int32_t l = 0; l < g->nloops; l++)
+		md.header_loop[g->loops[l].header] = l;
+	c->mimd = &md;
+	if (g->nblocks > 0)
+		for (int32_t t = 0; t < n; t++)
+			mimd_enter(&md, g, t, 0);
+	StepInfo info;
+	while (m->status == SEM_RUNNING && !md.overflow) {
+		int32_t w = sem_schedule(m);
+		if (w < 0)
+			break;
+		mimd_pre(c, w);
+		uint64_t before = m->steps;
+		sem_step(m, w, &info);
+		if (m->steps > before) {
+			sem_advance(m, w);
+			mimd_post(c, w);
+		}
+	}
+	bool ok = !md.overflow;
+	if (ok && m->status == SEM_OK)
+		mimd_check(c);
+	c->mimd = NULL;
+	mimd_free(&md, n);
+	return ok;
+}
+
+static VerifyUnfinished *add_unfinished(VerifyModel *vm, int32_t threads, const char *status)
+{
+	VEC_GROW(vm->un, vm->nun, vm->capun);
+	VerifyUnfinished *u = &vm->un[vm->nun++];
+	memset(u, 0, sizeof *u);
+	u->threads = threads;
+	u->status = status;
+	return u;
+}
+
+/* The reason a run did not finish, with where (the user's line). */
+static void describe(VerifyUnfinished *u, const Machine *m)
+{
+	const Program *p = m->prog;
+	Buf b = {0};
+	if (m->err.pc >= 0 && m->err.pc < p->nins) {
+		ir_print_where(&b, p, m->err.pc);
+		buf_printf(&b, " (line %d): ", (int)p->ins[m->err.pc].loc.line);
+	}
+	buf_puts(&b, m->err.msg ? m->err.msg : sem_status_name(m->status));
+	u->rule = m->err.rule ? xstrdup(m->err.rule) : NULL;
+	u->msg = buf_steal(&b);
+}
+
 VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOptions *o, Diags *d)
 {
 	VerifyResult *res = xcalloc(1, sizeof *res);
@@ -808,24 +1220,95 @@ VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOpt
 	mpz_init(c.t3);
 	if (c.deg >= 0)
 		poly_load(&c);
+	/* thread counts: 1..K, and the program's own .threads */
 	int32_t K = o->max_threads > 0 ? o->max_threads : 8;
-	for (int32_t k = 1; k <= K; k++) {
-		SemOptions so = o->sem;
-		so.model = MODEL_SYNC;
-		so.threads = k;
-		Machine *m = sem_new(gsa, &so, d);
-		if (!m) {
-			verify_free(res);
-			res = NULL;
-			break;
+	const Program *src = o->orig ? o->orig : gsa;
+	int32_t own = o->sem.threads > 0 ? o->sem.threads : src->threads;
+	res->counts = xmalloc(((size_t)K + 2) * sizeof *res->counts);
+	for (int32_t k = 1; k <= K; k++)
+		res->counts[res->ncounts++] = k;
+	if (own > K)
+		res->counts[res->ncounts++] = own;
+	unsigned want = o->models ? o->models : VERIFY_ALL;
+	uint64_t max_reads = o->max_reads ? o->max_reads : 4000000;
+	bool failed = false;
+	for (int model = MODEL_SYNC; model <= MODEL_MIMD && !failed; model++) {
+		if (!(want & (1u << model)))
+			continue;
+		VerifyModel *vm = &res->models[res->nmodels++];
+		vm->model = (Model)model;
+		c.model_reads = 0;
+		for (int32_t i = 0; i < res->ncounts && !failed; i++) {
+			int32_t k = res->counts[i];
+			SemOptions so = o->sem;
+			so.model = (Model)model;
+			so.threads = k;
+			/* the program itself first under sync, where the GSA form's implicit syncs may
+			** run where the program's syncs do not: a run it cannot finish says nothing
+			** (under ipdom and mimd the two behave alike: the program runs only when the
+			** GSA form does not finish, to tell which failed) */
+			if (o->orig && model == MODEL_SYNC) {
+				Machine *pm = sem_new(o->orig, &so, d);
+				if (!pm) {
+					failed = true;
+					break;
+				}
+				sem_run(pm, NULL, NULL);
+				if (pm->status != SEM_OK) {
+					vm->runs++;
+					res->runs++;
+					res->stuck++;
+					describe(add_unfinished(vm, k, sem_status_name(pm->status)), pm);
+					sem_free(pm);
+					continue;
+				}
+				sem_free(pm);
+			}
+			Machine *m = sem_new(gsa, &so, d);
+			if (!m) {
+				failed = true;
+				break;
+			}
+			c.m = m;
+			vm->runs++;
+			res->runs++;
+			bool ok = true;
+			if (model == MODEL_MIMD)
+				ok = run_one_mimd(&c, max_reads);
+			else
+				run_one(&c);
+			if (!ok) {
+				res->stuck++;
+				VerifyUnfinished *u = add_unfinished(vm, k, "oracle-limit");
+				Buf b = {0};
+				buf_printf(&b, "not checked: the oracle keeps at most %llu reads of a run under mimd",
+				           (unsigned long long)max_reads);
+				u->msg = buf_steal(&b);
+			} else if (m->status != SEM_OK) {
+				res->stuck++;
+				Machine *pm = NULL;
+				if (o->orig && model != MODEL_SYNC && (pm = sem_new(o->orig, &so, d)) != NULL)
+					sem_run(pm, NULL, NULL);
+				bool gsa_only = pm ? pm->status == SEM_OK : o->orig != NULL && model == MODEL_SYNC;
+				VerifyUnfinished *u = add_unfinished(vm, k, sem_status_name((pm && !gsa_only ? pm : m)->status));
+				describe(u, pm && !gsa_only ? pm : m);
+				u->gsa_only = gsa_only;
+				sem_free(pm);
+			} else {
+				vm->finished++;
+			}
+			sem_free(m);
+			c.m = NULL;
 		}
-		c.m = m;
-		res->runs++;
-		run_one(&c);
-		if (m->status != SEM_OK)
-			res->stuck++;
-		sem_free(m);
-		c.m = NULL;
+		vm->reads = c.model_reads;
+		vm->applicable = vm->finished > 0;
+		for (int32_t i = 0; i < vm->nun && !vm->applicable; i++)
+			vm->applicable = vm->un[i].gsa_only;
+		res->verified |= vm->finished > 0;
+	}
+	if (failed) {
+		verify_free(res);
+		res = NULL;
 	}
 	poly_free(&c);
 	for (int32_t i = 0; i < c.nry; i++)
@@ -861,6 +1344,15 @@ void verify_free(VerifyResult *v)
 		free(x->msg);
 	}
 	free(v->v);
+	for (int32_t i = 0; i < v->nmodels; i++) {
+		VerifyModel *vm = &v->models[i];
+		for (int32_t k = 0; k < vm->nun; k++) {
+			free(vm->un[k].rule);
+			free(vm->un[k].msg);
+		}
+		free(vm->un);
+	}
+	free(v->counts);
 	free(v);
 }
 

@@ -18,8 +18,22 @@
 ** A read of v is a violation when v is classified constant/uniform and the
 ** checked PEs see different values (or not that constant), or v has known
 ** coefficients a_k and no values of its unknown (⊥) lower coefficients fit
-** every observed (tid, value) pair. A run that gets stuck or reaches the
-** step limit is not a violation (it is counted).
+** every observed (tid, value) pair; a read outside a loop that assigns v,
+** when the loop's exits are divergent (ana_read_divergent), is divergent
+** whatever v's class and is not checked. A run that gets stuck or reaches
+** the step limit is not a violation: it is listed with its reason.
+**
+** Models (docs/analyses.md §4): under sync and ipdom the PEs checked
+** together are those of a warp in one step, as above (under ipdom the GSA
+** group is the IT step of the block; no implicit sync). Under mimd every
+** thread runs alone, so reads are matched by dynamic instance: the same
+** instruction, in the same iteration of every loop around it (each thread
+** counts the back edges it took since it entered each loop), by threads of
+** the same warp of the program's warp size; they are checked at the end of
+** the run. A thread whose load read a shared cell that another thread
+** stored between their two reads of one instance (a race under mimd: the
+** lock step the analyses assume for memory is gone) is not checked from
+** then on.
 ** Corollary 1 (simple U ⇒ poly uniform) is checked by verify_corollary1.
 */
 #ifndef MUSIMD_VERIFY_H
@@ -38,19 +52,57 @@ typedef struct Violation {
 	char *msg;         /* one line, e.g. "d.3 classified uniform (0·T + ⊥): threads {0,1} see 1, 2" */
 } Violation;
 
+/* A run that did not finish (under one model, with one thread count). */
+typedef struct VerifyUnfinished {
+	int32_t threads;
+	const char *status;  /* sem_status_name, or "oracle-limit" */
+	char *rule;          /* the stuck rule ("MM", "LD", "limit", ...), or NULL */
+	char *msg;           /* the run's error message, with where (label and line) */
+	bool gsa_only;       /* the program itself finished; only its GSA form did not */
+} VerifyUnfinished;
+
+/* What the oracle did under one model. */
+typedef struct VerifyModel {
+	Model model;
+	int32_t runs;        /* thread counts tried */
+	int32_t finished;    /* runs that ended with status ok and were checked */
+	uint64_t reads;      /* reads checked */
+	VerifyUnfinished *un;
+	int32_t nun, capun;
+	bool applicable;     /* some run of the program finished under this model */
+} VerifyModel;
+
 typedef struct VerifyResult {
-	int32_t runs;          /* runs performed (one per thread count) */
+	int32_t runs;          /* runs performed (thread counts × models) */
 	int32_t stuck;         /* runs that did not finish with status ok */
 	uint64_t reads;        /* reads checked */
 	Violation *v;
 	int32_t nv, capv;
+	VerifyModel models[3]; /* in the order sync, ipdom, mimd; nmodels used */
+	int32_t nmodels;
+	bool verified;         /* some run finished and was checked */
+	int32_t *counts;       /* the thread counts tried */
+	int32_t ncounts;
 } VerifyResult;
 
+/* --verify-model: which models the oracle runs the program under. */
+enum {
+	VERIFY_SYNC = 1 << MODEL_SYNC,
+	VERIFY_IPDOM = 1 << MODEL_IPDOM,
+	VERIFY_MIMD = 1 << MODEL_MIMD,
+	VERIFY_ALL = VERIFY_SYNC | VERIFY_IPDOM | VERIFY_MIMD,
+};
+
 typedef struct VerifyOptions {
-	int32_t max_threads;   /* K: thread counts 1..K (default 8) */
+	int32_t max_threads;   /* K: thread counts 1..K (default 8), and the program's .threads */
 	SemOptions sem;        /* base options: params, data, max_steps, warpsize (0: the
 	                       ** program's .warpsize, else one warp of the run's threads) */
 	int32_t max_violations; /* stop collecting after this many (0: 100) */
+	unsigned models;       /* VERIFY_* bits; 0: every model (VERIFY_ALL, those under
+	                       ** which the program never finishes are skipped) */
+	const Program *orig;   /* the program the GSA form was built from, or NULL: it runs
+	                       ** first, and a run it does not finish is not checked */
+	uint64_t max_reads;    /* mimd: reads the oracle may keep per run (0: 4000000) */
 } VerifyOptions;
 
 /* Check r (computed on gsa) against runs of gsa. Option errors (an unknown

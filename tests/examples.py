@@ -38,7 +38,9 @@ import sys
 EXPECT = re.compile(r"^\s*#\s*expect(?P<opts>[^:]*):\s*(?P<what>.*?)\s*$")
 
 
-def fmt_set(xs):
+def fmt_set(ranges):
+    """A set of threads as run --json writes it, [[first, last], ...]."""
+    xs = [t for first, last in ranges for t in range(first, last + 1)]
     return "{" + ",".join(str(x) for x in xs) + "}" if xs else "∅"
 
 

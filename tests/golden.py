@@ -19,8 +19,16 @@ import subprocess
 import sys
 
 
+# A transcript that takes longer is a hang (every golden command takes well
+# under a second): it fails instead of blocking the suite.
+TIMEOUT = 60
+
+
 def transcript(musimd, args, stdin):
-    p = subprocess.run([musimd] + args, capture_output=True, input=stdin)
+    try:
+        p = subprocess.run([musimd] + args, capture_output=True, input=stdin, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return "--- did not end within %d s\n" % TIMEOUT
     out = p.stdout.decode("utf-8", "replace")
     err = p.stderr.decode("utf-8", "replace")
     return "%s--- stderr\n%s--- exit %d\n" % (out, err, p.returncode)

@@ -5,10 +5,12 @@ Usage: repl_pty.py MUSIMD
 
 Scripted sessions (tests/golden/repl_*) read stdin as plain lines; this test
 drives `musimd repl` the way a person does, on a pty, so libedit is active:
-tab completion of commands and info subcommands, the empty line repeating
-`step`, the up arrow recalling history, Ctrl-A and backspace editing, Ctrl-C
-at the prompt and during a long run, and `quit`. Each expectation waits at most 10 s for the text
-to appear in what the terminal shows, so a hang fails instead of blocking.
+tab completion of commands, info subcommands, print's variables and break's
+labels, the empty line repeating `step`, the up arrow recalling history,
+Ctrl-A and backspace editing, Ctrl-C at the prompt and during a long run,
+next or grid, `quit`, and `repl -` (the program from a pipe, the commands
+from the terminal). Each expectation waits at most 10 s for the text to
+appear in what the terminal shows, so a hang fails instead of blocking.
 Run from the project root.
 """
 import os
@@ -81,6 +83,10 @@ class Session:
                 tail = plain[self.mark:].decode("utf-8", "replace")
                 raise AssertionError("%s: did not see %r; the terminal shows:\n%s" % (what, text, tail))
 
+    def shown(self, start):
+        """What the terminal showed (without escapes) from mark `start` to the current mark."""
+        return ANSI.sub(b"", self.seen)[start:self.mark].decode("utf-8", "replace")
+
     def send(self, s):
         os.write(self.master, s.encode() if isinstance(s, str) else s)
 
@@ -99,6 +105,7 @@ def main():
         ("info st\t\r", ["warp 0: Π, top first"], "Tab completes 'info st' to info stack"),
         ("rint i\x7fi\x01p\r", ["t0", "i       0*"], "backspace and Ctrl-A edit 'print i'"),
         ("watch x\x03", [], "Ctrl-C at the prompt drops the line"),
+        ("st\r", ["l3: x = tid + 1"], "st is step, as in gdb"),
         ("continue\r", ["The program finished"], "the session goes on after Ctrl-C"),
     ]
     checks = 0
@@ -110,6 +117,35 @@ def main():
                 s.expect(t, what)
             s.expect("(musimd) ", what + " (then a prompt)")
             checks += 1
+        # Tab after print offers the variables, the special variables and
+        # mem[ (not the labels); after break, the labels
+        start = s.mark
+        s.send("print \t\t")
+        s.expect("mem[", "Tab Tab after print lists mem[")
+        s.send("d\r")
+        s.expect("d ", "print d (typed after the list)")
+        s.expect("(musimd) ", "prompt")
+        listed = s.shown(start)
+        for want in ("tid", "warpsize"):
+            if want not in listed:
+                raise AssertionError("print Tab Tab: %r not offered:\n%s" % (want, listed))
+        if "l15" in listed:
+            raise AssertionError("print Tab Tab offers labels:\n%s" % listed)
+        checks += 1
+        start = s.mark
+        s.send("break l1\t\t")
+        s.expect("l19", "Tab Tab after break l1 lists the labels")
+        s.send("5\r")
+        s.expect("Breakpoint 1 at l15", "break l15 (typed after the list)")
+        s.expect("(musimd) ", "prompt")
+        if "mem[" in s.shown(start):
+            raise AssertionError("break Tab Tab offers mem[:\n%s" % s.shown(start))
+        s.send("p x\t\r")
+        s.expect("x ", "p (print's abbreviation) completes variables too")
+        s.expect("(musimd) ", "prompt")
+        s.send("delete\r")
+        s.expect("(musimd) ", "prompt")
+        checks += 1
         # Ctrl-C stops a long run; the state stays and the session goes on
         with open(os.path.join(tmp, "forever.simd"), "w") as f:
             f.write(".threads 4\nl0: i = 0\nl1: i = i + 1\nl2: jump l1\n")
@@ -125,10 +161,43 @@ def main():
         s.expect("status running", "the interrupted run can go on")
         s.expect("(musimd) ", "prompt")
         checks += 1
+        # ... and a long `next N` (one step at a time outside branches)
+        s.send("next 1000000000000\r")
+        time.sleep(0.5)
+        s.send("\x03")
+        s.expect("Interrupted after", "Ctrl-C during next N")
+        s.expect("(musimd) ", "prompt")
+        checks += 1
+        # ... and a long grid (replayed from a checkpoint)
+        s.send("set max-steps 3000000\r")
+        s.expect("(musimd) ", "prompt")
+        s.send("run\r")
+        s.expect("reached the step limit", "a run to the step limit")
+        s.expect("(musimd) ", "prompt")
+        s.send("grid 3000000\r")
+        s.expect("✓", "the grid starts")
+        s.send("\x03")
+        s.expect("the grid stopped early: interrupted", "Ctrl-C during grid")
+        s.expect("(musimd) ", "prompt")
+        checks += 1
         s.send("quit\r")
         rc = s.wait(10)
         if rc != 0:
             raise AssertionError("quit: exit status %d" % rc)
+        checks += 1
+        # `repl -`: the program from a pipe, the commands from the terminal
+        s = Session(["sh", "-c", "printf '.threads 2\\nx = tid\\nstop\\n' | exec \"$0\" repl -q -",
+                     sys.argv[1]])
+        s.expect("<stdin>: 2 threads in 1 warp of 2", "repl - loads standard input")
+        s.expect("(musimd) ", "then prompts on the terminal")
+        s.send("step\r")
+        s.expect("x = tid", "a command typed on the terminal")
+        s.send("reload\r")
+        s.expect("was not read from a file", "reload of <stdin> is refused")
+        s.send("quit\r")
+        rc = s.wait(10)
+        if rc != 0:
+            raise AssertionError("repl -: exit status %d" % rc)
         checks += 1
     except Exception as e:  # noqa: BLE001 - report any failure with the transcript
         print("FAIL:", e)

@@ -583,6 +583,80 @@ static Loaded load_example(const char *name)
 	return l;
 }
 
+/* Issue 9's user trial: a short-circuit with a shared else block and a loop
+** counter read after a loop with a break. The merged value is divergent in
+** every domain and solver (a γ on the inner predicate alone, or no η, made
+** it uniform); inside the loop i stays uniform. */
+static Program *gsa_of_example(const char *name, Loaded *l)
+{
+	*l = load_example(name);
+	Diags d;
+	diag_init(&d, name, "", 0);
+	Program *g = gsa_build(l->p, &d);
+	cr_assert(g && d.nerrors == 0, "%s: no GSA form", name);
+	diag_free(&d);
+	return g;
+}
+
+Test(ana_unstructured, user_trial_divergent_in_every_domain)
+{
+	static const struct {
+		const char *file, *merged, *inside, *uniform_branch, *divergent_branch;
+	} cases[] = {
+		{"short_circuit.simd", "y.2", "y.0", "c2.0", "c1.0"},
+		{"break_loop.simd", "i.3", "i.1", "p.0", "q.0"},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		Loaded l;
+		Program *g = gsa_of_example(cases[c].file, &l);
+		for (int solver = 0; solver < 2; solver++) {
+			AnaResult *r = run(g, simple_opt(ANA_SIMPLE, solver == 1));
+			EXPECT_SIMPLE(r, cases[c].merged, "D");
+			EXPECT_SIMPLE(r, cases[c].inside, "U");
+			ana_free(r);
+		}
+		for (int32_t deg = 0; deg <= 3; deg++) {
+			AnaResult *r = run_poly(g, deg);
+			EXPECT_CLASS(r, cases[c].merged, CLASS_DIVERGENT);
+			if (deg == 0) { /* constant propagation: only constants are not ⊥ */
+				ana_free(r);
+				continue;
+			}
+			cr_expect(r->cls[var(g, cases[c].inside)] == CLASS_CONSTANT ||
+			          r->cls[var(g, cases[c].inside)] == CLASS_UNIFORM,
+			          "%s: %s at degree %d", cases[c].file, cases[c].inside, (int)deg);
+			for (int32_t pc = 0; pc < g->nins; pc++) {
+				const Ins *ins = &g->ins[pc];
+				if (!ir_is_branch((Op)ins->op) || ins->a.kind != OPND_VAR)
+					continue;
+				const char *pn = g->vars[ins->a.var].name;
+				if (!strcmp(pn, cases[c].divergent_branch))
+					cr_expect(r->branch_divergent[pc], "%s: branch on %s", cases[c].file, pn);
+				if (!strcmp(pn, cases[c].uniform_branch))
+					cr_expect(!r->branch_divergent[pc], "%s: branch on %s", cases[c].file, pn);
+			}
+			ana_free(r);
+		}
+		ir_free(g);
+		unload_file(&l);
+	}
+}
+
+/* η after a loop with a divergent break is divergent even where its own
+** exit test is uniform (temporal divergence, docs/analyses.md): the loop's
+** exit branches decide when each thread leaves. */
+Test(ana_unstructured, eta_temporal_divergence)
+{
+	Loaded l;
+	Program *g = gsa_of_example("break_loop.simd", &l);
+	AnaResult *r = run_poly(g, 2);
+	EXPECT_CLASS(r, "i.4", CLASS_DIVERGENT); /* η on the loop test p.0, uniform */
+	EXPECT_CLASS(r, "i.5", CLASS_DIVERGENT); /* η on the break's test q.0 */
+	ana_free(r);
+	ir_free(g);
+	unload_file(&l);
+}
+
 /* T11 (seed 001 §4.6, Figure 3.10's table; examples/row_init.simd):
 ** degree 1: n (0,⊥), i0 (⊥,0), i1 (⊥,⊥), i2 (⊥,⊥), k (⊥,⊥);
 ** degree 2: n (0,0,⊥), i0 (0,⊥,0), i1 (0,⊥,⊥), i2 (0,⊥,⊥), k (0,⊥,⊥). */
@@ -1120,8 +1194,9 @@ Test(ana_rules, undefined)
 	unload(&pr);
 }
 
-/* A plain φ left in the program (its controlling branch not found) is
-** divergent / all ⊥, whatever its operands. */
+/* A plain φ is gated by the branches that choose its edge (sync
+** dependence, docs/analyses.md §2): uniform when they are, divergent when
+** one of them is, whatever its operands. */
 Test(ana_rules, plain_phi)
 {
 	Prog pr = load_checked("      k = 1\n"
@@ -1134,12 +1209,31 @@ Test(ana_rules, plain_phi)
 	                       "      stop\n",
 	                       "phi");
 	AnaResult *r = run_simple(pr.p);
-	EXPECT_SIMPLE(r, "x", "D");
-	EXPECT_SIMPLE(r, "y", "D");
+	EXPECT_SIMPLE(r, "x", "U");
+	EXPECT_SIMPLE(r, "y", "U");
 	EXPECT_SIMPLE(r, "k", "U");
 	ana_free(r);
 	r = run_poly(pr.p, 1);
-	EXPECT_COEFFS(r, "x", "bot,bot");
+	EXPECT_COEFFS(r, "x", "0,bot");
+	EXPECT_COEFFS(r, "y", "0,bot");
+	ana_free(r);
+	unload(&pr);
+
+	pr = load_checked("      k = tid % 2\n"
+	                  "      c = 3\n"
+	                  "      bz k, b\n"
+	                  "      jump j\n"
+	                  "b:    k2 = 3\n"
+	                  "j:    x = φ(c, c)\n"
+	                  "      y = φ(k, k2)\n"
+	                  "      stop\n",
+	                  "phi, divergent branch");
+	r = run_simple(pr.p);
+	EXPECT_SIMPLE(r, "x", "U"); /* one value on both edges */
+	EXPECT_SIMPLE(r, "y", "D");
+	ana_free(r);
+	r = run_poly(pr.p, 1);
+	EXPECT_COEFFS(r, "x", "0,3");
 	EXPECT_COEFFS(r, "y", "bot,bot");
 	ana_free(r);
 	unload(&pr);

@@ -453,7 +453,17 @@ Test(cfg, nested_loops)
 	cr_assert_eq(g->nloops, 2);
 	int32_t outer = loop_with_header(g, 1), inner = loop_with_header(g, 3);
 	const Loop *O = &g->loops[outer], *I = &g->loops[inner];
-	expect_list("outer body", 1, O->blocks, O->nblocks, I32S(1, 2, 3, 4, 5), 5, __LINE__);
+	/* cfg.h: a body lists its own blocks, then each inner loop's, contiguously */
+	expect_list("outer body", 1, O->blocks, O->nblocks, I32S(1, 2, 5, 3, 4), 5, __LINE__);
+	cr_expect_eq(O->nown, 3);
+	cr_expect_eq(I->nown, 2);
+	cr_expect_eq(I->blocks, O->blocks + 3, "the inner body is a range of the outer one");
+	cr_expect_eq(O->depth, 1);
+	cr_expect_eq(I->depth, 2);
+	for (int32_t b = 0; b < 7; b++) {
+		cr_expect_eq(cfg_loop_contains(g, outer, b), b >= 1 && b <= 5, "B%d in the outer loop", b);
+		cr_expect_eq(cfg_loop_contains(g, inner, b), b == 3 || b == 4, "B%d in the inner loop", b);
+	}
 	expect_list("outer latches", 1, O->latches, O->nlatches, I32S(5), 1, __LINE__);
 	expect_list("inner body", 3, I->blocks, I->nblocks, I32S(3, 4), 2, __LINE__);
 	expect_list("inner latches", 3, I->latches, I->nlatches, I32S(4), 1, __LINE__);
@@ -629,7 +639,8 @@ Test(cfg, print_text)
 		snprintf(row, sizeof row, "\nB%d ", k);
 		expect_has(s, row);
 	}
-	expect_has(s, "header B1 (l1)  body B1 B2 B3 B4 B5  latches B5  depth 1\n");
+	/* the inner loop (L0: its latch comes first) stands for its blocks */
+	expect_has(s, "L1  header B1 (l1)  body B1 B2 L0 B5  latches B5  depth 1\n");
 	expect_has(s, "header B3 (l4)  body B3 B4  latches B4  depth 2  parent L");
 	buf_free(&b);
 	unload(&r);
@@ -676,4 +687,712 @@ Test(cfg, print_dot)
 	}
 	buf_free(&b);
 	unload(&r);
+}
+
+/* ---- against the definitions, on random graphs ---------------------------- */
+
+/* A random program of at most 45 instructions (so its blocks and the exit
+** fit one 64-bit set): assignments, syncs, bz/bnz/jump to random labels,
+** stop and exit, then a final stop. Irreducible graphs, unreachable code,
+** endless loops and self loops all occur. */
+static char *random_program(unsigned *seed)
+{
+	int n = 2 + rand_r(seed) % 43, nlab = 1 + rand_r(seed) % 8;
+	int where[8];
+	for (int l = 0; l < nlab; l++)
+		where[l] = rand_r(seed) % n;
+	Buf b = {0};
+	for (int i = 0; i < n; i++) {
+		for (int l = 0; l < nlab; l++)
+			if (where[l] == i)
+				buf_printf(&b, "L%d: ", l);
+		int r = rand_r(seed) % 100, t = rand_r(seed) % nlab;
+		if (r < 30)
+			buf_puts(&b, "x = tid\n");
+		else if (r < 50)
+			buf_printf(&b, "bz x, L%d\n", t);
+		else if (r < 62)
+			buf_printf(&b, "bnz x, L%d\n", t);
+		else if (r < 74)
+			buf_printf(&b, "jump L%d\n", t);
+		else if (r < 80)
+			buf_puts(&b, "stop\n");
+		else if (r < 84)
+			buf_puts(&b, "exit\n");
+		else
+			buf_puts(&b, "sync\n");
+	}
+	buf_puts(&b, "stop\n");
+	return buf_steal(&b);
+}
+
+static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+
+/* The immediate (post-)dominator from the sets: the strict one that the
+** others (post-)dominate, i.e. the one with the most (post-)dominators. */
+static int32_t immediate(const uint64_t *set, int32_t b)
+{
+	uint64_t strict = set[b] & ~(1ull << b);
+	int32_t best = -1;
+	for (int32_t d = 0; d < 64; d++)
+		if ((strict >> d & 1) && (best < 0 || popcount64(set[d]) > popcount64(set[best])))
+			best = d;
+	return best;
+}
+
+static void check_against_definitions(const Program *p, const Cfg *g, const char *src)
+{
+	int32_t nb = g->nblocks, X = nb;
+	cr_assert(nb + 1 <= 64);
+	uint64_t all = nb + 1 == 64 ? ~0ull : (1ull << (nb + 1)) - 1;
+	/* reachability, dominators: Dom(b) = {b} ∪ ⋂ Dom(reachable preds) */
+	uint64_t reach = 1, dom[64], pdom[64];
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (int32_t b = 0; b < nb; b++)
+			if (reach >> b & 1)
+				for (int32_t k = 0; k < g->blocks[b].nsucc; k++)
+					if (!(reach >> g->blocks[b].succ[k] & 1)) {
+						reach |= 1ull << g->blocks[b].succ[k];
+						changed = true;
+					}
+	}
+	for (int32_t b = 0; b < nb; b++) {
+		cr_expect_eq(g->blocks[b].reachable, (bool)(reach >> b & 1), "%s: reachable B%d", src, b);
+		dom[b] = b == 0 ? 1 : all;
+	}
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (int32_t b = 1; b < nb; b++) {
+			if (!(reach >> b & 1))
+				continue;
+			uint64_t m = all;
+			for (int32_t j = 0; j < g->blocks[b].npred; j++)
+				if (reach >> g->blocks[b].pred[j] & 1)
+					m &= dom[g->blocks[b].pred[j]];
+			m |= 1ull << b;
+			if (m != dom[b]) {
+				dom[b] = m;
+				changed = true;
+			}
+		}
+	}
+	/* post-dominators on the reverse graph, with an edge to the exit from
+	** every block that cannot reach it */
+	uint64_t to_exit = 1ull << X;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (int32_t b = 0; b < nb; b++)
+			for (int32_t k = 0; k < g->blocks[b].nsucc; k++)
+				if ((to_exit >> g->blocks[b].succ[k] & 1) && !(to_exit >> b & 1)) {
+					to_exit |= 1ull << b;
+					changed = true;
+				}
+	}
+	for (int32_t b = 0; b <= nb; b++)
+		pdom[b] = b == X ? 1ull << X : all;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (int32_t b = 0; b < nb; b++) {
+			uint64_t m = to_exit >> b & 1 ? all : pdom[X];
+			for (int32_t k = 0; k < g->blocks[b].nsucc; k++)
+				m &= pdom[g->blocks[b].succ[k]];
+			m |= 1ull << b;
+			if (m != pdom[b]) {
+				pdom[b] = m;
+				changed = true;
+			}
+		}
+	}
+	for (int32_t b = 0; b < nb; b++) {
+		int32_t id = b > 0 && (reach >> b & 1) ? immediate(dom, b) : -1;
+		cr_expect_eq(g->blocks[b].idom, id, "%s: idom(B%d) = %d, want %d", src, b, g->blocks[b].idom, id);
+		int32_t ipd = immediate(pdom, b);
+		cr_expect_eq(g->blocks[b].ipdom, ipd, "%s: ipdom(B%d) = %d, want %d", src, b, g->blocks[b].ipdom, ipd);
+		for (int32_t a = 0; a < nb; a++) {
+			bool d = (reach >> b & 1) ? (bool)(dom[b] >> a & 1) : a == b;
+			cr_expect_eq(cfg_dominates(g, a, b), d, "%s: dominates(B%d, B%d)", src, a, b);
+			cr_expect_eq(cfg_postdominates(g, a, b), (bool)(pdom[b] >> a & 1), "%s: postdominates(B%d, B%d)",
+			             src, a, b);
+		}
+		cr_expect(cfg_postdominates(g, X, b));
+		cr_expect(!cfg_postdominates(g, b, X));
+		/* φ index: the position among the predecessors, O(1) through the edge */
+		for (int32_t q = 0; q < nb; q++) {
+			int32_t want = -1;
+			for (int32_t j = 0; j < g->blocks[b].npred; j++)
+				if (g->blocks[b].pred[j] == q)
+					want = j;
+			cr_expect_eq(cfg_phi_index(g, b, q), want, "%s: phi_index(B%d, B%d)", src, b, q);
+		}
+	}
+
+	/* natural loops: one per header, in program order of the first back
+	** edge's source; body = header + what reaches a latch avoiding it */
+	int32_t hdr[64], nl = 0;
+	uint64_t body[64], latch[64];
+	for (int32_t u = 0; u < nb; u++) {
+		if (!(reach >> u & 1))
+			continue;
+		for (int32_t k = 0; k < g->blocks[u].nsucc; k++) {
+			int32_t h = g->blocks[u].succ[k];
+			if (h >= nb || !(dom[u] >> h & 1))
+				continue;
+			int32_t l = 0;
+			while (l < nl && hdr[l] != h)
+				l++;
+			if (l == nl) {
+				hdr[nl] = h;
+				latch[nl] = 0;
+				nl++;
+			}
+			latch[l] |= 1ull << u;
+		}
+	}
+	cr_assert_eq(g->nloops, nl, "%s: %d loops, want %d", src, g->nloops, nl);
+	for (int32_t l = 0; l < nl; l++) {
+		body[l] = (1ull << hdr[l]) | latch[l];
+		for (bool changed = true; changed;) {
+			changed = false;
+			for (int32_t b = 0; b < nb; b++)
+				if ((body[l] >> b & 1) && b != hdr[l])
+					for (int32_t j = 0; j < g->blocks[b].npred; j++) {
+						int32_t q = g->blocks[b].pred[j];
+						if ((reach >> q & 1) && !(body[l] >> q & 1)) {
+							body[l] |= 1ull << q;
+							changed = true;
+						}
+					}
+		}
+	}
+	for (int32_t l = 0; l < nl; l++) {
+		const Loop *L = &g->loops[l];
+		cr_expect_eq(L->header, hdr[l], "%s: header of L%d", src, l);
+		uint64_t got = 0, lat = 0;
+		for (int32_t i = 0; i < L->nblocks; i++)
+			got |= 1ull << L->blocks[i];
+		for (int32_t i = 0; i < L->nlatches; i++) {
+			lat |= 1ull << L->latches[i];
+			cr_expect(i == 0 || L->latches[i - 1] < L->latches[i], "%s: latches ascending", src);
+		}
+		cr_expect_eq(L->nblocks, popcount64(body[l]), "%s: size of L%d", src, l);
+		cr_expect_eq(got, body[l], "%s: body of L%d", src, l);
+		cr_expect_eq(lat, latch[l], "%s: latches of L%d", src, l);
+		/* parent: the smallest other loop holding the header */
+		int32_t par = -1;
+		for (int32_t m = 0; m < nl; m++)
+			if (m != l && (body[m] >> hdr[l] & 1) && (par < 0 || popcount64(body[m]) < popcount64(body[par])))
+				par = m;
+		cr_expect_eq(L->parent, par, "%s: parent of L%d", src, l);
+		cr_expect_eq(L->depth, par < 0 ? 1 : g->loops[par].depth + 1, "%s: depth of L%d", src, l);
+		/* layout: own blocks ascending first, inner bodies nested in the range */
+		for (int32_t i = 0; i < L->nown; i++) {
+			cr_expect_eq(g->blocks[L->blocks[i]].loop, l, "%s: own block of L%d", src, l);
+			cr_expect(i == 0 || L->blocks[i - 1] < L->blocks[i], "%s: own blocks ascending", src);
+		}
+		if (par >= 0) {
+			const Loop *P = &g->loops[par];
+			cr_expect(L->blocks >= P->blocks + P->nown && L->blocks + L->nblocks <= P->blocks + P->nblocks,
+			          "%s: L%d's body within its parent's", src, l);
+		}
+		for (int32_t b = 0; b < nb; b++)
+			cr_expect_eq(cfg_loop_contains(g, l, b), (bool)(body[l] >> b & 1), "%s: L%d contains B%d", src, l,
+			             b);
+	}
+	for (int32_t b = 0; b < nb; b++) {
+		int32_t inner = -1;
+		for (int32_t l = 0; l < nl; l++)
+			if ((body[l] >> b & 1) && (inner < 0 || popcount64(body[l]) < popcount64(body[inner])))
+				inner = l;
+		cr_expect_eq(g->blocks[b].loop, inner, "%s: innermost loop of B%d", src, b);
+	}
+	(void)p;
+}
+
+Test(cfg, random_graphs_against_definitions)
+{
+	unsigned seed = 12345;
+	int loops = 0, irreducible_or_endless = 0;
+	for (int i = 0; i < 1500; i++) {
+		char *src = random_program(&seed);
+		Diags d;
+		diag_init(&d, "t.simd", src, strlen(src));
+		Program *p = ir_load("t.simd", src, strlen(src), &d);
+		if (p->cfg) {
+			check_against_definitions(p, p->cfg, src);
+			loops += p->cfg->nloops > 0;
+			for (int32_t b = 0; b < p->cfg->nblocks; b++)
+				irreducible_or_endless += p->cfg->blocks[b].ipdom == p->cfg->nblocks &&
+				                          p->cfg->blocks[b].nsucc > 0 &&
+				                          p->cfg->blocks[b].succ[0] != p->cfg->nblocks;
+		}
+		ir_free(p);
+		diag_free(&d);
+		free(src);
+	}
+	cr_expect_gt(loops, 300, "the generator makes loops (%d programs with loops)", loops);
+	cr_expect_gt(irreducible_or_endless, 100);
+}
+
+/* ---- deep and wide graphs: linear output, no recursion ------------------- */
+
+/* n ifs nested in one another: a dominator tree n + 1 deep. */
+static char *nested_ifs(int n)
+{
+	Buf b = {0};
+	for (int i = 0; i < n; i++)
+		buf_printf(&b, "p = tid < %d\nbz p, E%d\n", n - i, i);
+	buf_puts(&b, "x = 1\n");
+	for (int i = n - 1; i >= 0; i--)
+		buf_printf(&b, "E%d: sync\n", i);
+	buf_puts(&b, "stop\n");
+	return buf_steal(&b);
+}
+
+/* Trees deeper than the indentation cap (16 levels) keep the cap's
+** indentation and state each line's depth: the output grows linearly. */
+Test(cfg, print_deep_tree_capped)
+{
+	char *src = nested_ifs(40);
+	Prog r = load(src);
+	Buf b = {0};
+	cfg_print(&b, r.p, r.g);
+	const char *s = buf_str(&b);
+	/* B0 at depth 0 .. B39 at depth 39 (each bz block is the next one's idom) */
+	char want[128];
+	snprintf(want, sizeof want, "\n%*sB16\n", 2 * 17, "");
+	expect_has(s, want);
+	snprintf(want, sizeof want, "\n%*sB17  (depth 17)\n", 2 * 17, "");
+	expect_has(s, want);
+	snprintf(want, sizeof want, "\n%*sB39  (depth 39)\n", 2 * 17, "");
+	expect_has(s, want);
+	/* no line is indented beyond the cap */
+	snprintf(want, sizeof want, "\n%*s", 2 * 18 + 1, "");
+	cr_expect(strstr(s, want) == NULL, "a line indented beyond the cap:\n%s", s);
+	size_t small = b.len;
+	buf_free(&b);
+	unload(&r);
+	free(src);
+
+	/* ten times deeper: about ten times the output, not a hundred */
+	src = nested_ifs(400);
+	r = load(src);
+	cfg_print(&b, r.p, r.g);
+	cr_expect_lt(b.len, 14 * small, "%zu bytes for 400 levels, %zu for 40", b.len, small);
+	buf_free(&b);
+	unload(&r);
+	free(src);
+}
+
+/* 3000 nested loops and 3000 branches into one block: dominators, loops
+** and their nesting, the numbering and the printer, without recursion and
+** in near-linear time (the unit suite's time limit guards it). */
+static char *nested_loops(int n)
+{
+	Buf b = {0};
+	for (int i = 0; i < n; i++)
+		buf_printf(&b, "i%d = 0\nH%d: p = i%d < 2\nbz p, X%d\n", i, i, i, i);
+	buf_puts(&b, "x = 1\n");
+	for (int i = n - 1; i >= 0; i--)
+		buf_printf(&b, "i%d = i%d + 1\njump H%d\nX%d: sync\n", i, i, i, i);
+	buf_puts(&b, "stop\n");
+	return buf_steal(&b);
+}
+
+static size_t cfg_text_size(const char *src)
+{
+	Prog r = load(src);
+	Buf b = {0};
+	cfg_print(&b, r.p, r.g);
+	size_t n = b.len;
+	buf_free(&b);
+	unload(&r);
+	return n;
+}
+
+/* 3000 nested loops and 3000 branches into one block: dominators, loops
+** and their nesting, the numbering and the printer, without recursion and
+** in near-linear time (the unit suite's time limit guards it). */
+Test(cfg, deep_loops_and_wide_joins)
+{
+	int n = 3000;
+	char *src = nested_loops(n);
+	Prog r = load(src);
+	const Cfg *g = r.g;
+	cr_assert_eq(g->nloops, n);
+	/* latches come innermost first: L0 is the innermost loop, L(n-1) the
+	** outermost. Own blocks: the header, the block before the inner loop's
+	** header and the inner loop's exit (the latch); innermost: the header
+	** and the body, which is the latch. */
+	for (int32_t l = 0; l < n; l++) {
+		const Loop *L = &g->loops[l];
+		cr_expect_eq(L->depth, n - l);
+		cr_expect_eq(L->parent, l == n - 1 ? -1 : l + 1);
+		cr_expect_eq(L->nown, l == 0 ? 2 : 3);
+		cr_expect_eq(L->nblocks, 3 * (l + 1) - 1);
+		cr_expect(cfg_loop_contains(g, l, L->header));
+		if (l > 0)
+			cr_expect(!cfg_loop_contains(g, l - 1, L->header));
+	}
+	unload(&r);
+	/* the printout grows linearly: ten times the loops, ten times the text */
+	char *small = nested_loops(n / 10);
+	size_t big_len = cfg_text_size(src), small_len = cfg_text_size(small);
+	cr_expect_lt(big_len, 12 * small_len, "%zu bytes for %d loops, %zu for %d", big_len, n, small_len, n / 10);
+	free(small);
+	free(src);
+
+	Buf b = {0};
+	for (int i = 0; i < n; i++)
+		buf_printf(&b, "p = tid == %d\nbnz p, T\nx = %d\n", i, i);
+	buf_puts(&b, "T: sync\nstop\n");
+	src = buf_steal(&b);
+	r = load(src);
+	g = r.g;
+	int32_t t = g->nblocks - 1;
+	cr_assert_eq(g->blocks[t].npred, n + 1);
+	for (int32_t k = 0; k < g->blocks[t].npred; k++) {
+		cr_expect_eq(cfg_phi_index(g, t, g->blocks[t].pred[k]), k);
+		cr_expect_eq(g->blocks[k].ipdom, t);
+	}
+	cr_expect_eq(g->blocks[t].idom, 0);
+	unload(&r);
+	free(src);
+}
+
+/* ---- reads before assignment (validate.c) ------------------------------- */
+
+/* The warnings of a program that loads, one "LINE:COL: message" line each. */
+static char *warnings_of(const char *src)
+{
+	Prog r = load(src);
+	Buf b = {0};
+	for (int i = 0; i < r.d.n; i++)
+		if (r.d.v[i].sev == SEV_WARNING)
+			buf_printf(&b, "%d:%d: %s\n", r.d.v[i].loc.line, r.d.v[i].loc.col, r.d.v[i].msg);
+	unload(&r);
+	return buf_steal(&b);
+}
+
+#define EXPECT_WARNINGS(src, want)                                                   \
+	do {                                                                             \
+		char *w_ = warnings_of(src);                                                 \
+		cr_expect_str_eq(w_, want, "program:\n%s", src);                             \
+		free(w_);                                                                    \
+	} while (0)
+
+/* Assigned on both sides of an if-else: no assignment dominates the read,
+** yet every path assigns; a variable read and never assigned is named as
+** such. */
+Test(validate, reads_after_if_else)
+{
+	EXPECT_WARNINGS("p = tid & 1\n"
+	                "bz p, E\n"
+	                "y = 1\n"
+	                "jump J\n"
+	                "E: y = 2\n"
+	                "J: sync\n"
+	                "z = y + w\n"
+	                "mem[tid] = z\n"
+	                "stop\n",
+	                "7:9: variable 'w' is never assigned: reading it is an error at run time (rule MV)\n");
+	EXPECT_WARNINGS("p = tid & 1\n"
+	                "bz p, J\n"
+	                "y = 1\n"
+	                "J: sync\n"
+	                "mem[tid] = y\n"
+	                "stop\n",
+	                "5:12: variable 'y' may be read before it is assigned\n");
+}
+
+/* One warning per variable, at its first read in reverse post-order: the
+** taken side of a branch comes before the fall-through side there, so the
+** read on line 5 is named, not the one on line 3. */
+Test(validate, reads_warned_once_in_reverse_post_order)
+{
+	EXPECT_WARNINGS("p = tid & 1\n"
+	                "bz p, B\n"
+	                "mem[tid] = x\n"
+	                "jump J\n"
+	                "B: mem[tid] = x\n"
+	                "J: sync\n"
+	                "x = 1\n"
+	                "stop\n",
+	                "5:15: variable 'x' may be read before it is assigned\n");
+}
+
+/* A loop: s is assigned in the body only; the first read in reverse
+** post-order is after the loop (line 8), which the zero-trip path reaches
+** without an assignment. An assignment in the same block after the read
+** does not count. */
+Test(validate, reads_around_loops)
+{
+	EXPECT_WARNINGS("i = 0\n"
+	                "H: p = i < 3\n"
+	                "bz p, X\n"
+	                "s = s + i\n"
+	                "i = i + 1\n"
+	                "jump H\n"
+	                "X: sync\n"
+	                "mem[tid] = s\n"
+	                "stop\n",
+	                "8:12: variable 's' may be read before it is assigned\n");
+	EXPECT_WARNINGS("x = x + 1\n"
+	                "x = 2\n"
+	                "stop\n",
+	                "1:5: variable 'x' may be read before it is assigned\n");
+}
+
+/* μ operands are read at the end of the edge they come from: i3 is not
+** assigned on the path through L; a μ in the first block reads its entry
+** operand on entry, where only parameters are assigned. */
+Test(validate, reads_of_mu_operands)
+{
+	EXPECT_WARNINGS("i0 = 0\n"
+	                "H: i1 = mu(i0, i3)\n"
+	                "p = i1 < 3\n"
+	                "bz p, X\n"
+	                "q = tid & 1\n"
+	                "bz q, L\n"
+	                "i2 = i1 + 1\n"
+	                "i3 = i2\n"
+	                "L: jump H\n"
+	                "X: stop\n",
+	                "2:16: variable 'i3' may be read before it is assigned\n");
+	EXPECT_WARNINGS(".param n = 3\n"
+	                "H: i1 = mu(i0, i2)\n"
+	                "j1 = mu(n, j2)\n"
+	                "i2 = i1 + 1\n"
+	                "j2 = j1 + 1\n"
+	                "p = i2 < 3\n"
+	                "bnz p, H\n"
+	                "i0 = 5\n"
+	                "stop\n",
+	                "2:12: variable 'i0' may be read before it is assigned\n");
+}
+
+/* The GSA group at the start of a block assigns its destinations together,
+** after it: a γ whose predicate is another γ of the group reads it
+** unassigned; of γ only the predicate is read on every path. */
+Test(validate, reads_in_gsa_groups)
+{
+	EXPECT_WARNINGS("p = tid & 1\n"
+	                "bz p, J\n"
+	                "y = 1\n"
+	                "J: a = gamma(p, y, 0)\n"
+	                "b = gamma(a, 1, 2)\n"
+	                "c = a + b\n"
+	                "mem[tid] = c\n"
+	                "stop\n",
+	                "5:11: variable 'a' may be read before it is assigned\n");
+}
+
+/* The analysis against its definition, on random programs: the data-flow
+** problem solved densely (the sets of variables assigned on every path
+** into each block, to a fixpoint over the reverse post-order), then the
+** reads visited in the documented order, each variable warned at most
+** once. Programs in SSA form exercise μ, φ and γ (misplaced ones too: the
+** check runs on programs with GSA placement errors). */
+static char *random_reads_program(unsigned *seed, bool ssa)
+{
+	static const char *const vars[] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+	int n = 3 + rand_r(seed) % 35, nlab = 1 + rand_r(seed) % 6;
+	int where[6];
+	for (int l = 0; l < nlab; l++)
+		where[l] = rand_r(seed) % n;
+	bool assigned[8] = {false};
+	Buf b = {0};
+	buf_puts(&b, ".param n = 3\n");
+#define OPND() (rand_r(seed) % 5 == 0 ? "n" : rand_r(seed) % 6 == 0 ? "tid" : vars[rand_r(seed) % 8])
+	for (int i = 0; i < n; i++) {
+		for (int l = 0; l < nlab; l++)
+			if (where[l] == i)
+				buf_printf(&b, "L%d: ", l);
+		int r = rand_r(seed) % 100, t = rand_r(seed) % nlab, v = rand_r(seed) % 8;
+		if (ssa && r < 50 && assigned[v])
+			r = 90; /* SSA: one assignment per variable; a store instead */
+		if (r < 30)
+			buf_printf(&b, "%s = %s + %s\n", vars[v], OPND(), OPND());
+		else if (r < 34)
+			buf_printf(&b, "%s = %s\n", vars[v], OPND());
+		else if (r < 38 && ssa)
+			buf_printf(&b, "%s = phi(%s, %s)\n", vars[v], OPND(), OPND());
+		else if (r < 44 && ssa)
+			buf_printf(&b, "%s = mu(%s, %s)\n", vars[v], OPND(), OPND());
+		else if (r < 50 && ssa)
+			buf_printf(&b, "%s = gamma(%s, %s, %s)\n", vars[v], OPND(), OPND(), OPND());
+		else if (r < 50)
+			buf_printf(&b, "%s = %s * 2\n", vars[v], OPND());
+		else if (r < 62)
+			buf_printf(&b, "bz %s, L%d\n", OPND(), t);
+		else if (r < 70)
+			buf_printf(&b, "bnz %s, L%d\n", OPND(), t);
+		else if (r < 78)
+			buf_printf(&b, "jump L%d\n", t);
+		else if (r < 82)
+			buf_puts(&b, "stop\n");
+		else if (r < 86)
+			buf_puts(&b, "sync\n");
+		else
+			buf_printf(&b, "mem[%s] = %s\n", OPND(), OPND());
+		if (r < 50)
+			assigned[v] = true;
+	}
+#undef OPND
+	buf_puts(&b, "stop\n");
+	return buf_steal(&b);
+}
+
+typedef struct RefRead {
+	const Opnd *o;
+	uint64_t defined;
+} RefRead;
+
+static void ref_warn(const Program *p, const Opnd *o, uint64_t defined, bool *warned, Buf *out)
+{
+	if (o->kind != OPND_VAR || (defined >> o->var & 1) || warned[o->var])
+		return;
+	warned[o->var] = true;
+	bool assigned = false;
+	for (int32_t pc = 0; pc < p->nins; pc++)
+		assigned |= p->ins[pc].dst == o->var;
+	if (!assigned)
+		buf_printf(out, "%d:%d: variable '%s' is never assigned: reading it is an error at run time (rule MV)\n",
+		           o->loc.line, o->loc.col, p->vars[o->var].name);
+	else
+		buf_printf(out, "%d:%d: variable '%s' may be read before it is assigned\n", o->loc.line, o->loc.col,
+		           p->vars[o->var].name);
+}
+
+static void reference_reads(const Program *p, const Cfg *g, Buf *out)
+{
+	uint64_t entry = 0, in[64], outs[64];
+	for (int32_t v = 0; v < p->nvars; v++)
+		if (p->vars[v].is_param)
+			entry |= 1ull << v;
+	for (int32_t b = 0; b < g->nblocks; b++)
+		outs[b] = ~0ull;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (int32_t k = 0; k < g->nrpo; k++) {
+			int32_t b = g->rpo[k];
+			const Block *bb = &g->blocks[b];
+			uint64_t cur = b == 0 ? entry : ~0ull;
+			for (int32_t j = 0; j < bb->npred; j++)
+				if (g->blocks[bb->pred[j]].reachable)
+					cur &= outs[bb->pred[j]];
+			in[b] = cur;
+			for (int32_t pc = bb->first; pc <= bb->last; pc++)
+				if (p->ins[pc].dst >= 0)
+					cur |= 1ull << p->ins[pc].dst;
+			if (cur != outs[b]) {
+				outs[b] = cur;
+				changed = true;
+			}
+		}
+	}
+	bool warned[64] = {false};
+	Diags d;
+	diag_init(&d, "t.simd", p->src, p->srclen);
+	Buf raw = {0};
+	for (int32_t k = 0; k < g->nrpo; k++) {
+		int32_t b = g->rpo[k];
+		const Block *bb = &g->blocks[b];
+		uint64_t cur = in[b];
+		for (int32_t pc = bb->first; pc < bb->first + bb->ngsa; pc++) {
+			const Ins *ins = &p->ins[pc];
+			if (ins->op != OP_MU && ins->op != OP_PHI)
+				continue;
+			for (int32_t j = 0; j < bb->npred; j++) {
+				int32_t q = bb->pred[j];
+				if (!g->blocks[q].reachable)
+					continue;
+				int32_t ix = ins->op == OP_MU ? cfg_mu_index(g, b, q) : j;
+				if (ix < ins->nargs)
+					ref_warn(p, &ins->args[ix], outs[q], warned, &raw);
+			}
+			if (b == 0 && ins->op == OP_MU && ins->nargs > 0)
+				ref_warn(p, &ins->args[0], entry, warned, &raw);
+		}
+		for (int32_t pc = bb->first; pc <= bb->last; pc++) {
+			const Ins *ins = &p->ins[pc];
+			if (!ir_is_gsa(ins->op)) {
+				ref_warn(p, &ins->a, cur, warned, &raw);
+				ref_warn(p, &ins->b, cur, warned, &raw);
+				ref_warn(p, &ins->c, cur, warned, &raw);
+			} else if (ins->op == OP_GAMMA || ins->op == OP_ETA) {
+				ref_warn(p, &ins->a, cur, warned, &raw);
+			}
+			if (ins->dst >= 0 && pc >= bb->first + bb->ngsa)
+				cur |= 1ull << ins->dst;
+			if (pc == bb->first + bb->ngsa - 1)
+				for (int32_t j = bb->first; j <= pc; j++)
+					if (p->ins[j].dst >= 0)
+						cur |= 1ull << p->ins[j].dst;
+		}
+	}
+	/* ir_load sorts its diagnostics by position: sort the lines alike */
+	int nl = 0;
+	char *lines[64];
+	for (char *s = raw.s, *e; s && *s; s = e + 1) {
+		e = strchr(s, '\n');
+		*e = '\0';
+		lines[nl++] = s;
+	}
+	for (int i = 1; i < nl; i++)
+		for (int j = i; j > 0; j--) {
+			int l1, c1, l2, c2;
+			sscanf(lines[j - 1], "%d:%d", &l1, &c1);
+			sscanf(lines[j], "%d:%d", &l2, &c2);
+			if (l1 < l2 || (l1 == l2 && c1 <= c2))
+				break;
+			char *t = lines[j];
+			lines[j] = lines[j - 1];
+			lines[j - 1] = t;
+		}
+	for (int i = 0; i < nl; i++)
+		buf_printf(out, "%s\n", lines[i]);
+	buf_free(&raw);
+	diag_free(&d);
+}
+
+Test(validate, reads_against_dense_reference)
+{
+	unsigned seed = 777;
+	int compared = 0, warned = 0;
+	for (int i = 0; i < 3000; i++) {
+		char *src = random_reads_program(&seed, i % 2 == 1);
+		size_t len = strlen(src);
+		Diags pd;
+		diag_init(&pd, "t.simd", src, len);
+		Program *parsed = ir_parse("t.simd", src, len, &pd);
+		bool parses = pd.nerrors == 0 && parsed->nins > 0;
+		ir_free(parsed);
+		diag_free(&pd);
+		if (!parses) {
+			free(src);
+			continue;
+		}
+		Diags d;
+		diag_init(&d, "t.simd", src, len);
+		Program *p = ir_load("t.simd", src, len, &d);
+		Buf got = {0}, want = {0};
+		for (int k = 0; k < d.n; k++)
+			if (d.v[k].sev == SEV_WARNING && strstr(d.v[k].msg, "assigned"))
+				buf_printf(&got, "%d:%d: %s\n", d.v[k].loc.line, d.v[k].loc.col, d.v[k].msg);
+		Cfg *g = cfg_build(p);
+		cr_assert(g->nblocks < 64 && p->nvars < 64);
+		reference_reads(p, g, &want);
+		cr_expect_str_eq(buf_str(&got), buf_str(&want), "program:\n%s", src);
+		compared++;
+		warned += got.len > 0;
+		cfg_free(g);
+		buf_free(&got);
+		buf_free(&want);
+		ir_free(p);
+		diag_free(&d);
+		free(src);
+	}
+	cr_expect_gt(compared, 1500, "%d programs compared", compared);
+	cr_expect_gt(warned, 500, "%d programs with warnings", warned);
 }

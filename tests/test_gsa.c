@@ -47,9 +47,9 @@ static void collect(void *ctx, int64_t addr, Num value)
 }
 
 /* Status and Σ after a run with `threads` threads, as text. */
-static char *outcome(const Program *p, int32_t threads)
+static char *outcome_model(const Program *p, int32_t threads, Model model)
 {
-	SemOptions o = {.threads = threads, .max_steps = 200000};
+	SemOptions o = {.threads = threads, .max_steps = 200000, .model = model};
 	Diags d;
 	diag_init(&d, p->path, p->src, p->srclen);
 	Machine *m = sem_new(p, &o, &d);
@@ -65,6 +65,11 @@ static char *outcome(const Program *p, int32_t threads)
 
 /* The round trip: same status and Σ for 1..8 threads. Returns the number
 ** of thread counts that agreed (all 8, or the test has failed). */
+static char *outcome(const Program *p, int32_t threads)
+{
+	return outcome_model(p, threads, MODEL_SYNC);
+}
+
 static int same_outcomes(const Program *p, const Program *g)
 {
 	int ok = 0;
@@ -190,14 +195,16 @@ Test(gsa, shared_reconvergence_point)
 	unload(&r);
 	cr_expect_eq(round_trip_src(src), 8);
 
-	/* with both branches jumping to the first sync, the outer branch's
-	** deferred threads would cross both syncs: the semantics gets stuck
-	** (SP on an empty stack), the join is left ungated and so does the GSA form */
+	/* with both branches jumping to the first sync (a short-circuit `a && b`),
+	** the outer branch's deferred threads would cross both syncs: the
+	** semantics gets stuck (SP on an empty stack) when the outer branch
+	** diverges, and so does the GSA form, whose γ composes both predicates
+	** (Tu & Padua's gate) and replaces the first sync */
 	const char *bad = "x = 0\na = tid < 3\nbz a, j\nb = tid % 2\nbz b, j\nx = 5\nj: sync\nsync\n"
 	                  "mem[tid] = x\nstop\n";
 	r = load(bad);
 	t = gsa_text(r.p);
-	EXPECT_HAS(t, "phi(x.0, x.0, x.1)");
+	EXPECT_HAS(t, "j: x.2 = gamma(a.0, gamma(b.0, x.1, x.0), x.0)\n   sync\n   mem[tid] = x.2");
 	free(t);
 	unload(&r);
 	cr_expect_eq(round_trip_src(bad), 8);
@@ -344,6 +351,157 @@ Test(gsa, idempotent)
 	free(twice);
 	unload(&r2);
 	unload(&r);
+}
+
+/* Issue 9's user trial. The short-circuit's γ composes both predicates,
+** innermost inside; the loop with a break gets one η block per exit edge and
+** a γ on the loop test joining them. Both GSA forms run like the programs
+** under ipdom and mimd (the sync model gets stuck on both, as the programs
+** do). */
+Test(gsa, short_circuit_and_break)
+{
+	static const char *const files[] = {"short_circuit.simd", "break_loop.simd", "unstructured.simd"};
+	static const char *const want[][3] = {
+		{"join: y.2 = gamma(c1.0, gamma(c2.0, y.0, y.1), y.1)", "      sync\n      mem[tid] = y.2", NULL},
+		{"exit1: i.4 = eta(p.0, i.1)", "exit2: i.5 = eta(q.0, i.1)", "done:  i.3 = gamma(p.0, i.5, i.4)"},
+		{NULL, NULL, NULL},
+	};
+	for (size_t f = 0; f < 3; f++) {
+		Buf path = {0};
+		buf_printf(&path, "%s/%s", examples_dir(), files[f]);
+		size_t len = 0;
+		char *src = read_file(buf_str(&path), &len);
+		cr_assert(src);
+		Prog r = load(src);
+		Program *g = gsa_of(r.p);
+		Buf t = {0};
+		ir_print(&t, g);
+		for (int k = 0; k < 3; k++)
+			if (want[f][k])
+				EXPECT_HAS(buf_str(&t), want[f][k]);
+		for (int32_t th = 1; th <= 8; th++)
+			for (int model = MODEL_IPDOM; model <= MODEL_MIMD; model++) {
+				char *a = outcome_model(r.p, th, (Model)model), *b = outcome_model(g, th, (Model)model);
+				cr_expect_str_eq(a, b, "%s, %d threads, model %s", files[f], (int)th,
+				                 sem_model_name((Model)model));
+				free(a);
+				free(b);
+			}
+		buf_free(&t);
+		buf_free(&path);
+		ir_free(g);
+		unload(&r);
+		free(src);
+	}
+}
+
+/* A program already in SSA form keeps its names (x.1 is not renamed
+** x.1.0); the η the construction adds takes the next free suffix. */
+Test(gsa, ssa_input_keeps_names)
+{
+	const char *src = "i.0 = 0\n"
+	                  "h: p.1 = tid < 2\n"
+	                  "bz p.1, out\n"
+	                  "jump h\n"
+	                  "out: sync\n"
+	                  "x.1 = p.1 + 1\n"
+	                  "mem[tid] = x.1\n"
+	                  "stop\n";
+	Prog r = load(src);
+	char *t = gsa_text(r.p);
+	EXPECT_HAS(t, "x.1 = p.2 + 1");
+	EXPECT_HAS(t, "p.2 = eta(p.1, p.1)");
+	EXPECT_LACKS(t, "x.1.0");
+	EXPECT_LACKS(t, "i.0.0");
+	free(t);
+	unload(&r);
+}
+
+/* musimd syncs: where it places the syncs, the program runs under the sync
+** model as it does under ipdom (status and Σ), on every example it
+** accepts and on random structured programs stripped of their syncs; it
+** refuses the loop with a break and the short-circuit, naming why. */
+static int placed_like_ipdom(const char *src, const char *what)
+{
+	Prog r = load(src);
+	Diags d;
+	diag_init(&d, what, "", 0);
+	Buf b = {0};
+	int ok = -1;
+	if (gsa_place_syncs(r.p, &b, &d)) {
+		Prog s = load(buf_str(&b));
+		ok = 0;
+		for (int32_t th = 1; th <= 8; th++) {
+			char *a = outcome_model(r.p, th, MODEL_IPDOM), *c = outcome_model(s.p, th, MODEL_SYNC);
+			cr_expect_str_eq(a, c, "%s, %d threads: ipdom vs syncs placed under sync\n%s", what, (int)th,
+			                 buf_str(&b));
+			ok += !strcmp(a, c);
+			free(a);
+			free(c);
+		}
+		unload(&s);
+	}
+	buf_free(&b);
+	diag_free(&d);
+	unload(&r);
+	return ok;
+}
+
+Test(gsa, syncs_placed_run_like_ipdom, .timeout = 120)
+{
+	int n = 0, placed = 0;
+	char **files = example_files(&n);
+	for (int i = 0; i < n; i++) {
+		size_t len = 0;
+		char *src = read_file(files[i], &len);
+		int k = placed_like_ipdom(src, files[i]);
+		placed += k >= 0;
+		if (k >= 0)
+			cr_expect_eq(k, 8, "%s", files[i]);
+		free(src);
+	}
+	free_names(files, n);
+	cr_expect_geq(placed, 15, "syncs placed in only %d examples", placed);
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		GenOptions o = {.seed = seed, .size = 30, .max_depth = 3, .nvars = 4, .no_atomics = true};
+		Buf b = {0}, stripped = {0};
+		gen_program(&b, &o);
+		/* drop the generator's syncs: musimd syncs must find their places */
+		for (const char *line = buf_str(&b); *line;) {
+			const char *end = strchr(line, '\n');
+			size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+			const char *sy = strstr(line, "sync");
+			if (sy && sy < line + len)
+				buf_putn(&stripped, line, (size_t)(sy - line)), buf_puts(&stripped, "x0 = x0\n");
+			else
+				buf_putn(&stripped, line, len);
+			line += len;
+		}
+		cr_expect_eq(placed_like_ipdom(buf_str(&stripped), "gen"), 8, "seed %llu", (unsigned long long)seed);
+		buf_free(&b);
+		buf_free(&stripped);
+	}
+	/* refused, with the reason */
+	static const char *const refused[][2] = {
+		{"break_loop.simd", "several exit edges"}, {"short_circuit.simd", "shared target"}};
+	for (int i = 0; i < 2; i++) {
+		Buf path = {0};
+		buf_printf(&path, "%s/%s", examples_dir(), refused[i][0]);
+		size_t len = 0;
+		char *src = read_file(buf_str(&path), &len);
+		Prog r = load(src);
+		Diags d;
+		diag_init(&d, refused[i][0], src, len);
+		Buf b = {0};
+		cr_expect(!gsa_place_syncs(r.p, &b, &d), "%s placed", refused[i][0]);
+		cr_expect(d.nerrors == 1 && strstr(d.v[0].msg, refused[i][1]), "%s: %s", refused[i][0],
+		          d.n ? d.v[0].msg : "no message");
+		buf_free(&b);
+		diag_free(&d);
+		unload(&r);
+		free(src);
+		buf_free(&path);
+	}
 }
 
 /* Every example: same status and Σ for 1..8 threads. */

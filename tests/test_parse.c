@@ -637,17 +637,47 @@ Test(parse, literal_above_max_bits)
 	              "    1 | x = 0x1ffffffffffffffff\n"
 	              "      |     ^~~~~~~~~~~~~~~~~~~\n");
 	num_max_bits = saved;
-	/* a huge literal is refused before GMP converts it */
-	size_t n = 4u << 20;
+	/* a huge literal (10 MB) is refused before GMP converts it, at its
+	** place, and the diagnostic shows a window of the line, not 10 MB */
+	size_t n = 10u << 20;
 	Buf src = {0};
-	buf_puts(&src, "x = ");
+	buf_puts(&src, "stop\nx = ");
 	for (size_t i = 0; i < n; i++)
 		buf_putc(&src, '7');
 	buf_puts(&src, "\nstop\n");
 	Parsed r = parse(buf_str(&src));
 	cr_expect_eq(r.d.nerrors, 1);
-	cr_expect(strstr(r.out, "t.simd:1:5: error: integer literal '7777"), "%.200s", r.out);
-	cr_expect(strstr(r.out, "...' is too large (more than 1048576 bits)"), "%.200s", r.out);
+	cr_expect(strstr(r.out, "t.simd:2:5: error: integer literal '7777"), "%.200s", r.out);
+	cr_expect(strstr(r.out, "...' is too large (more than 1048576 bits)\n"
+	                        "    2 | x = 7777"), "%.300s", r.out);
+	cr_expect(strstr(r.out, "777...\n      |     ^~~~"), "%.600s", r.out);
+	cr_expect_lt(strlen(r.out), 600, "%.1000s", r.out);
+	done(&r);
+	buf_free(&src);
+}
+
+/* A long line is cut around the caret, which stays under its column. */
+Test(parse, long_line_window)
+{
+	Buf src = {0};
+	buf_puts(&src, ".data 0:");
+	for (int i = 0; i < 400; i++)
+		buf_puts(&src, " 1");
+	buf_puts(&src, " )");
+	for (int i = 0; i < 400; i++)
+		buf_puts(&src, " 2");
+	buf_puts(&src, "\nstop\n");
+	Parsed r = parse(buf_str(&src));
+	cr_assert_eq(r.d.nerrors, 1, "%s", r.out);
+	const char *line = strstr(r.out, "    1 | ...");
+	const char *caret = strstr(r.out, "      |    ");
+	cr_assert(line && caret, "%s", r.out);
+	const char *paren = strchr(line, ')');
+	const char *hat = strchr(caret, '^');
+	cr_assert(paren && hat, "%s", r.out);
+	cr_expect_eq(paren - line, hat - caret, "%s", r.out);
+	cr_expect(strstr(line, "...\n"), "%s", r.out);
+	cr_expect_lt(strlen(r.out), 500);
 	done(&r);
 	buf_free(&src);
 }
@@ -1166,4 +1196,143 @@ Test(parse, many_names)
 	cr_expect_eq(ir_find_var(r.p, "v12345"), 12345);
 	done(&r);
 	buf_free(&b);
+}
+
+/* ---- did you mean ------------------------------------------------------ */
+
+Test(suggest, distance)
+{
+	cr_expect_eq(str_distance("sync", 4, "sync", 4), 0);
+	cr_expect_eq(str_distance("snyc", 4, "sync", 4), 1); /* a swap of neighbours */
+	cr_expect_eq(str_distance("BZ", 2, "bz", 2), 0);     /* case is free */
+	cr_expect_eq(str_distance("anaylze", 7, "analyze", 7), 1);
+	cr_expect_eq(str_distance("", 0, "bnz", 3), 3);
+	cr_expect_eq(str_distance("kitten", 6, "sitting", 7), 3);
+	char long_word[SUGGEST_MAX_LEN + 2];
+	memset(long_word, 'a', sizeof long_word);
+	cr_expect_eq(str_distance(long_word, sizeof long_word, "a", 1), SIZE_MAX);
+}
+
+static char *suggested(const char *word, const char *const *words)
+{
+	Suggest g;
+	suggest_init(&g, word, strlen(word));
+	for (int i = 0; words[i]; i++)
+		suggest_add(&g, words[i]);
+	Buf b = {0};
+	suggest_print(&g, &b, "--");
+	return buf_steal(&b);
+}
+
+Test(suggest, closest)
+{
+	static const char *const opts[] = {"max-steps", "max-cells", "max-memory", "trace", "threads", "json", NULL};
+	char *s = suggested("trcae", opts);
+	cr_expect_str_eq(s, "did you mean '--trace'?");
+	free(s);
+	s = suggested("max", opts); /* a prefix of several: all of them */
+	cr_expect_str_eq(s, "did you mean '--max-steps', '--max-cells' or '--max-memory'?");
+	free(s);
+	s = suggested("x", opts); /* nothing close: nothing said */
+	cr_expect_str_eq(s, "");
+	free(s);
+	s = suggested("zzzzzzzzz", opts);
+	cr_expect_str_eq(s, "");
+	free(s);
+	static const char *const models[] = {"sync", "ipdom", "mimd", NULL};
+	s = suggested("simt", models); /* two letters of four: too far */
+	cr_expect_str_eq(s, "");
+	free(s);
+}
+
+Test(suggest, program_text)
+{
+	expect_errors(".thread 4\n"
+	              "  snyc\n"
+	              "  BZ x, l\n"
+	              "l2: br x, l\n"
+	              "  ad(y, x, 1)\n"
+	              "  mme[x] = 1\n"
+	              "  jump lop\n"
+	              "loop: stop\n",
+	              "t.simd:1:1: error: unknown directive '.thread'; did you mean '.threads'?\n"
+	              "    1 | .thread 4\n"
+	              "      | ^~~~~~~\n"
+	              "t.simd:2:3: error: unknown instruction 'snyc'; did you mean 'sync'?\n"
+	              "    2 |   snyc\n"
+	              "      |   ^~~~\n"
+	              "t.simd:3:3: error: unknown instruction 'BZ'; did you mean 'bz'?\n"
+	              "    3 |   BZ x, l\n"
+	              "      |   ^~\n"
+	              "t.simd:4:5: error: unknown instruction 'br'; did you mean 'bz' or 'branch'?\n"
+	              "    4 | l2: br x, l\n"
+	              "      |     ^~\n"
+	              "t.simd:5:3: error: unknown operation 'ad'; did you mean 'add' or 'and'?\n"
+	              "    5 |   ad(y, x, 1)\n"
+	              "      |   ^~\n"
+	              "t.simd:6:3: error: unknown instruction 'mme'; did you mean 'mem'?\n"
+	              "    6 |   mme[x] = 1\n"
+	              "      |   ^~~\n"
+	              "t.simd:7:8: error: undefined label 'lop'; did you mean 'loop'?\n"
+	              "    7 |   jump lop\n"
+	              "      |        ^~~\n");
+	/* an identifier that is no near miss keeps the syntax error */
+	expect_errors("x y\nstop\n",
+	              "t.simd:1:3: error: syntax error, unexpected identifier 'y', expecting '=', ':', '(' or '<-a'\n"
+	              "    1 | x y\n"
+	              "      |   ^\n");
+	/* an unknown operation is named even without a near miss */
+	expect_errors("frob(y, 1, 2)\nstop\n",
+	              "t.simd:1:1: error: unknown operation 'frob'\n"
+	              "    1 | frob(y, 1, 2)\n"
+	              "      | ^~~~\n");
+}
+
+/* Many undefined labels: each one is reported; only the first ones look
+** for a near miss among the labels (so this stays linear). */
+Test(suggest, many_undefined_labels)
+{
+	Buf b = {0};
+	for (int i = 0; i < 20000; i++)
+		buf_printf(&b, "l%d: jump m%d\n", i, i);
+	buf_puts(&b, "stop\n");
+	Parsed r = parse(buf_str(&b));
+	cr_expect_eq(r.d.nerrors, 20000);
+	cr_expect(strstr(r.out, "undefined label 'm0'; did you mean 'l0'?"), "%.300s", r.out);
+	done(&r);
+	buf_free(&b);
+}
+
+/* An error in the very first token does not end the parse: the lines
+** after it are still checked. */
+Test(parse, error_in_the_first_token)
+{
+	expect_errors("$ 4\nx y\nstop\n",
+	              "t.simd:1:1: error: invalid character '$'\n"
+	              "    1 | $ 4\n"
+	              "      | ^\n"
+	              "t.simd:2:3: error: syntax error, unexpected identifier 'y', expecting '=', ':', '(' or '<-a'\n"
+	              "    2 | x y\n"
+	              "      |   ^\n");
+	Parsed r = parse(".frob\nx = 1\nstop\n");
+	cr_expect_eq(r.d.nerrors, 1, "%s", r.out);
+	cr_expect_eq(r.p->nins, 2);
+	done(&r);
+}
+
+/* A kernel may be named by any word, a reserved one too. */
+Test(parse, kernel_named_by_a_keyword)
+{
+	static const char *const names[] = {"sync", "bz", "tid", "mu", "load", "k1"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char src[64];
+		snprintf(src, sizeof src, ".kernel %s\nstop\n", names[i]);
+		Parsed r = ok(src);
+		cr_expect_str_eq(r.p->kernel, names[i]);
+		done(&r);
+	}
+	expect_errors(".kernel 5\nstop\n",
+	              "t.simd:1:9: error: syntax error, unexpected integer '5', expecting name\n"
+	              "    1 | .kernel 5\n"
+	              "      |         ^\n");
 }

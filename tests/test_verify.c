@@ -140,10 +140,15 @@ static int32_t pc_of(const Program *p, const char *label)
 	return p->labels[l].ins;
 }
 
+/* The hand-written results test the warp-synchronous oracle under the
+** papers' model (they carry no control sets, which the mimd oracle needs
+** for the reads after a loop); the real analyses are checked under every
+** model below. */
 static VerifyResult *verify(const Program *p, const AnaResult *r, int32_t K)
 {
 	VerifyOptions o = {0};
 	o.max_threads = K;
+	o.models = VERIFY_SYNC;
 	Diags d;
 	diag_init(&d, "t.simd", "", 0);
 	VerifyResult *v = verify_run(p, r, &o, &d);
@@ -476,9 +481,19 @@ Test(verify, stuck_runs_are_counted_not_violations)
 	diag_init(&d, "t.simd", "", 0);
 	v = verify_run(t.p, r, &o, &d);
 	cr_assert(v);
-	cr_assert_eq(v->runs, 2);
-	cr_assert_eq(v->stuck, 2);
+	/* every model (the default): 2 counts each, none finished */
+	cr_assert_eq(v->runs, 6);
+	cr_assert_eq(v->stuck, 6);
 	cr_assert_eq(v->nv, 0);
+	cr_assert(!v->verified, "nothing finished: nothing verified");
+	cr_assert_eq(v->nmodels, 3);
+	for (int32_t i = 0; i < 3; i++) {
+		cr_assert_eq(v->models[i].finished, 0);
+		cr_assert(!v->models[i].applicable);
+		cr_assert_eq(v->models[i].nun, 2);
+		cr_assert_str_eq(v->models[i].un[0].status, "step-limit");
+		cr_assert_str_eq(v->models[i].un[0].rule, "limit");
+	}
 	verify_free(v);
 	diag_free(&d);
 	unmk(r);
@@ -505,7 +520,8 @@ Test(verify, option_errors)
 	diag_init(&d, "t.simd", "", 0);
 	v = verify_run(t.p, r, &o, &d);
 	cr_assert(v);
-	cr_assert_eq(v->runs, 8);
+	cr_assert_eq(v->runs, 24); /* 1..8 threads × sync, ipdom, mimd */
+	cr_assert(v->verified);
 	verify_free(v);
 	diag_free(&d);
 	unmk(r);
@@ -739,6 +755,7 @@ Test(verify, max_violations_and_dedup)
 	VerifyOptions o = {0};
 	o.max_threads = 8;
 	o.max_violations = 2;
+	o.models = VERIFY_SYNC;
 	Diags d;
 	diag_init(&d, "t.simd", "", 0);
 	v = verify_run(t.p, r, &o, &d);
@@ -860,7 +877,7 @@ static const char *const examples[] = {
 	"nested_else.simd", "nested_else_coutinho.simd", "row_init.simd", "spin_lock.simd",
 	"store_race.simd", "stuck_stop.simd", "stuck_sync.simd", "sum_triangle.simd",
 	"sum_triangle_gsa.simd", "tid_loop.simd", "two_warps.simd", "uniform_false.simd",
-	"uniform_true.simd", "unstructured.simd",
+	"uniform_true.simd", "unstructured.simd", "short_circuit.simd", "break_loop.simd",
 };
 
 /* Every example, in GSA form (as written, or converted by gsa_build where
@@ -900,6 +917,69 @@ Test(verify_real, examples_sound, .timeout = 120)
 	}
 	cr_assert_eq(gsa_written, 2);
 	cr_assert_geq(converted, 15, "gsa_build converted only %d examples", converted);
+}
+
+/* Issue 9's user trial, under the hardware models: the real analyses pass
+** with every run finished and checked (the sync model gets stuck on both:
+** skipped), and a verdict calling the merged value uniform — what the
+** construction gave before it composed the predicates — is caught under
+** ipdom and under mimd, each on its own. */
+Test(verify_real, user_trial_checked_under_ipdom_and_mimd)
+{
+	/* break_loop's data has rows for 4 threads: with 5 or more a thread reads
+	** past them and the run gets stuck (listed, not checked) */
+	static const char *const files[][2] = {{"short_circuit.simd", "y.2"}, {"break_loop.simd", "i.3"}};
+	static const int32_t finish[] = {8, 4};
+	for (size_t f = 0; f < 2; f++) {
+		char *src = example_text(files[f][0]);
+		Prog t = load(src);
+		free(src);
+		Diags d;
+		diag_init(&d, files[f][0], "", 0);
+		Program *gsa = gsa_build(t.p, &d);
+		cr_assert(gsa);
+		AnaOptions ao = {.domain = ANA_POLY, .degree = 2};
+		AnaResult *r = ana_run(gsa, &ao);
+		VerifyOptions o = {0};
+		o.max_threads = 8;
+		o.orig = t.p;
+		VerifyResult *v = verify_run(gsa, r, &o, &d);
+		cr_assert(v);
+		char *m = all_msgs(v);
+		cr_expect_eq(v->nv, 0, "%s:\n%s", files[f][0], m);
+		free(m);
+		cr_assert(v->verified);
+		cr_assert_eq(v->nmodels, 3);
+		cr_expect(!v->models[0].applicable, "%s: sync should get stuck", files[f][0]);
+		cr_expect_eq(v->models[1].finished, finish[f], "%s under ipdom", files[f][0]);
+		cr_expect_eq(v->models[2].finished, finish[f], "%s under mimd", files[f][0]);
+		verify_free(v);
+		/* the old verdict: the merged value uniform */
+		int32_t x = var(gsa, files[f][1]);
+		VarClass keep = r->cls[x];
+		Coef *a = &r->coef[(size_t)x * 3];
+		Coef old[3] = {a[0], a[1], a[2]};
+		a[0] = cbot();
+		a[1] = cint(0);
+		a[2] = cint(0);
+		r->cls[x] = CLASS_UNIFORM;
+		for (unsigned model = VERIFY_IPDOM; model <= VERIFY_MIMD; model <<= 1) {
+			o.models = model;
+			v = verify_run(gsa, r, &o, &d);
+			cr_assert(v);
+			cr_expect_gt(v->nv, 0, "%s: a uniform %s not caught under %s", files[f][0], files[f][1],
+			             model == VERIFY_IPDOM ? "ipdom" : "mimd");
+			verify_free(v);
+		}
+		a[0] = old[0];
+		a[1] = old[1];
+		a[2] = old[2];
+		r->cls[x] = keep;
+		diag_free(&d);
+		ana_free(r);
+		ir_free(gsa);
+		unload(&t);
+	}
 }
 
 /* The data-only analysis (Stratton's variance analysis) misses the

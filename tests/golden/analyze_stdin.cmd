@@ -1,0 +1,2 @@
+# analyze reads the program from standard input too
+analyze -

@@ -1,0 +1,2 @@
+# cfg reads standard input; an error names <stdin>
+cfg -

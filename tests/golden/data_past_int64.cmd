@@ -1,0 +1,1 @@
+run examples/if_else.simd --data 9223372036854775807=1,2

@@ -1,0 +1,1 @@
+repl --echo examples/if_else.simd

@@ -1,0 +1,1 @@
+run tests/golden/addr_past_int64.simd

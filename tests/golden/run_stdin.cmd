@@ -1,0 +1,2 @@
+# run reads standard input too
+run - --quiet

@@ -1,0 +1,2 @@
+# nested branches reconverging at one point: one join block each, innermost first
+syncs examples/nested_else.simd

@@ -1,0 +1,1 @@
+check --jsn examples/if_else.simd

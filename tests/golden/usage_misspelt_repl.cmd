@@ -1,0 +1,1 @@
+repl --ehco examples/if_else.simd

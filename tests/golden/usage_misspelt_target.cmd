@@ -1,0 +1,1 @@
+emit-llvm examples/if_else.simd --target=amd

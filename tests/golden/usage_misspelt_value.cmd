@@ -1,0 +1,1 @@
+run examples/if_else.simd --model ipdm

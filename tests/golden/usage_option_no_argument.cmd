@@ -1,0 +1,1 @@
+analyze --json=1 examples/if_else.simd
