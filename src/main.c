@@ -865,6 +865,7 @@ static int cmd_gen(int argc, char **argv)
 	static const struct option opts[] = {
 		{"seed", 1, NULL, 0}, {"size", 1, NULL, 0}, {"depth", 1, NULL, 0}, {"vars", 1, NULL, 0},
 		{"no-memory", 0, NULL, 0}, {"no-atomics", 0, NULL, 0}, {"no-loops", 0, NULL, 0},
+		{"unstructured", 0, NULL, 0}, {"deterministic", 0, NULL, 0},
 		{"help", 0, NULL, 0}, {NULL, 0, NULL, 0},
 	};
 	GenOptions o = {.seed = 1, .size = 40, .max_depth = 3, .nvars = 6};
