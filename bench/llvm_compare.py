@@ -2,11 +2,14 @@
 """Compare musimd's divergence analyses with LLVM 16's uniformity analysis.
 
 usage: bench/llvm_compare.py MUSIMD [FILES...] [--random N] [--seed S]
-                             [--size Z] [--no-examples] [--degree D] [--target amdgpu|nvptx]
-                             [--opt OPT] [--keep DIR] [--verbose]
+                             [--size Z] [--unstructured] [--no-examples] [--degree D]
+                             [--target amdgpu|nvptx] [--opt OPT] [--keep DIR]
+                             [--cases DIR] [--strict] [--verbose]
 
 For every file (default: examples/*.simd) and N random programs
-(`MUSIMD gen --seed S+i --size Z`, i = 0..N-1):
+(`MUSIMD gen --seed S+i --size Z [--unstructured]`, i = 0..N-1; with
+--unstructured: break, continue, short-circuit, early exit, loops with
+several exits):
   MUSIMD analyze --json --degree D FILE     (affine/polynomial, default D = 2)
   MUSIMD analyze --json --domain simple FILE
   MUSIMD emit-llvm FILE [--target T]
@@ -22,18 +25,28 @@ Per file it lists, for each musimd analysis:
   less precise: LLVM calls it uniform, musimd does not (each needs a reason);
   more precise: musimd calls it uniform/constant, LLVM calls it divergent
                 (e.g. cancellations the affine domain sees).
-and a summary table at the end. Files that fail to load or convert are
-listed as skipped.
+and at the end a summary table, the totals in both directions, and two
+lists, one line per case with the program file (random programs are saved
+in --cases DIR), the variable or branch, every analysis's verdict and
+LLVM's: every case where LLVM 16 is more precise (with its explanation, or
+UNEXPLAINED), and every case where even --domain simple, which has no
+arithmetic to cancel the thread id, calls uniform what LLVM calls divergent
+(LLVM's imprecision or an unsound verdict: `musimd analyze --verify` tells).
+Files that fail to load or convert are listed as skipped.
 
-Both analyses assume structured reconvergence at the immediate
-post-dominator, and both are aware of temporal divergence (values leaving a
-loop with a divergent exit: musimd's η, LLVM's "cycles with divergent exit").
+Both analyses assume reconvergence at the immediate post-dominator, and
+both are aware of temporal divergence (values leaving a loop with a
+divergent exit: musimd's η, LLVM's "cycles with divergent exit").
 LLVM assumes any value may differ between threads unless it proves otherwise.
 
-Exit status: 1 if musimd is less precise than LLVM on a BRANCH that has no
-entry in KNOWN_BRANCH_REASONS below, or if the export does not pass opt-16
-(an exporter bug); 0 otherwise. Soundness (musimd vs the semantics) is the
-job of `musimd analyze --verify`, not of this script.
+Exit status: 1 if musimd is less precise than LLVM on a variable or a
+branch with no explanation (an entry in KNOWN_BRANCH_REASONS or
+KNOWN_VARIABLE_REASONS below, or the LLVM 16 bug recognised automatically),
+or if the export does not pass opt-16 (an exporter bug); 0 otherwise. With
+--unstructured, unexplained cases give 77 (SKIP, "PENDING") instead of 1
+while musimd has no `analyze --verify-model` (issue 9 rewrites the analyses
+of such programs), unless --strict. Soundness (musimd vs the semantics) is
+the job of `musimd analyze --verify`, not of this script.
 """
 
 import argparse
@@ -41,6 +54,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -53,6 +67,10 @@ import tempfile
 # has been seen on the examples or on random programs.
 KNOWN_BRANCH_REASONS = {
     # ("example.simd", "l7"): "why LLVM may call it uniform and musimd not",
+}
+# The same for variables, keyed by (program, variable).
+KNOWN_VARIABLE_REASONS = {
+    # ("example.simd", "x.3"): "why LLVM may call it uniform and musimd not",
 }
 
 # Recognised automatically (see missed_joins): LLVM 16 calls uniform a phi
@@ -219,11 +237,27 @@ def ipdoms(order, succ):
     return {b: (None if j == EXIT else j) for b, j in ipd.items() if b != EXIT}
 
 
+def side_preds(succ, b, s, j):
+    """The predecessors of join j that the side s of the branch in block b
+    reaches without going through j (b itself when s is j: the edge b → j)."""
+    if s == j:
+        return {b}
+    seen, work = {s}, [s]
+    while work:
+        x = work.pop()
+        for t in succ.get(x, []):
+            if t != j and t not in seen:
+                seen.add(t)
+                work.append(t)
+    return {x for x in seen if j in succ.get(x, [])}
+
+
 def missed_joins(ll, lvals_all, lbrs):
-    """Values LLVM calls uniform although they are phis, with different incoming
-    values, at the immediate post-dominator of a branch LLVM itself calls
-    divergent (LLVM 16 misses such joins: llvm-project#137277), and every value
-    LLVM calls uniform that depends on one. name → the divergent branch's block."""
+    """Values LLVM calls uniform although they are phis at the immediate
+    post-dominator of a branch LLVM itself calls divergent, with different
+    incoming values from the two sides of that branch (LLVM 16 misses such
+    joins: llvm-project#137277), and every value LLVM calls uniform that
+    depends on one. name → the divergent branch's block."""
     order, succ, phis, uses, cond = parse_function(ll)
     if not order:
         return {}, cond
@@ -233,8 +267,14 @@ def missed_joins(ll, lvals_all, lbrs):
         j = ipd.get(b)
         if not div or j is None or j not in phis:
             continue
+        sides = [side_preds(succ, b, s, j) for s in succ.get(b, [])]
         for name, inc in phis[j]:
-            if len({v for v, _ in inc}) > 1 and not lvals_all.get(name, True):
+            val = dict((p, v) for v, p in inc)
+            # two sides of the branch bring different values into the join
+            differ = any(val.get(p1) != val.get(p2)
+                         for k, s1 in enumerate(sides) for s2 in sides[k + 1:]
+                         for p1 in s1 for p2 in s2 if p1 in val and p2 in val)
+            if differ and not lvals_all.get(name, True):
                 missed.setdefault(name, b)
     users = {}
     for v, us in uses.items():
@@ -286,7 +326,15 @@ class Result:
         self.opt_error = None     # opt-16 rejected the export
         self.nvars = self.nbranches = 0
         self.diff = {}            # analysis → {"var_less": [...], ...}
-        self.unknown = []         # less-precise branches without a known reason
+        self.unknown = []         # less-precise verdicts without a known reason
+        # per variable or branch where some analysis differs from LLVM:
+        # (kind, name) → {"musimd": {analysis: verdict}, "llvm": verdict,
+        #                 "llvm_text": LLVM's line, "why": explanation or None}
+        self.cases = {}
+
+    def case(self, kind, name, llvm, text):
+        return self.cases.setdefault((kind, name), {"musimd": {}, "llvm": llvm, "llvm_text": text,
+                                                    "why": None})
 
 
 def branch_key(b):
@@ -347,11 +395,19 @@ def compare(args, path, key, tmp):
             l_div = lvals[v["name"]]
             if m_uni and l_div:
                 d["var_more"].append((v["name"], cls, ldefs[v["name"]]))
+                res.case("variable", v["name"], "divergent", ldefs[v["name"]])
             elif not m_uni and not l_div:
                 why = ""
-                if v["name"] in missed:
+                c = res.case("variable", v["name"], "uniform", ldefs[v["name"]])
+                known = KNOWN_VARIABLE_REASONS.get((key, v["name"]))
+                if known:
+                    why = " — known: " + known
+                elif v["name"] in missed:
                     why = MISSED_JOIN % missed[v["name"]]
                     d["explained"] += 1
+                else:
+                    res.unknown.append("%s [%s]: variable %s" % (key, name, v["name"]))
+                c["why"] = why[3:] if why else None
                 d["var_less"].append((v["name"], cls, ldefs[v["name"]] + why))
         nb = 0
         for b in j.get("branches", []):
@@ -362,7 +418,9 @@ def compare(args, path, key, tmp):
             nb += 1
             blk, l_div = hit
             where = "%s (line %d, LLVM block %s)" % (branch_key(b), b["line"], blk)
+            cname = "%s (line %d, LLVM block %s)" % (branch_key(b), b["line"], blk)
             if b["divergent"] and not l_div:
+                c = res.case("branch", cname, "uniform", "block %s" % blk)
                 known = KNOWN_BRANCH_REASONS.get((key, branch_key(b)))
                 if known:
                     where += " — known: " + known
@@ -371,11 +429,24 @@ def compare(args, path, key, tmp):
                     d["explained"] += 1
                 else:
                     res.unknown.append("%s [%s]: %s" % (key, name, where))
+                c["why"] = where[len(cname) + 3:] if where != cname else None
                 d["br_less"].append(where)
             elif not b["divergent"] and l_div:
+                res.case("branch", cname, "divergent", "block %s" % blk)
                 d["br_more"].append(where)
         res.diff[name] = d
         res.nvars, res.nbranches = max(res.nvars, nv), max(res.nbranches, nb)
+    # every analysis's verdict on each case
+    for name, _ in analyses:
+        vcls = {v["name"]: v.get("class") for v in mus[name].get("variables", [])}
+        bdiv = {}
+        for b in mus[name].get("branches", []):
+            hit = br_by_line.get(b["line"])
+            if hit:
+                bdiv["%s (line %d, LLVM block %s)" % (branch_key(b), b["line"], hit[0])] = \
+                    "divergent" if b["divergent"] else "uniform"
+        for (kind, cname), c in res.cases.items():
+            c["musimd"][name] = vcls.get(cname, "?") if kind == "variable" else bdiv.get(cname, "?")
     return res
 
 
@@ -405,6 +476,66 @@ def report(res, verbose):
             print("   [%s] branches not in the export (unreachable): %s" % (name, ", ".join(d["unmapped"])))
         if not any(d[k] for k in ("var_less", "var_more", "br_less", "br_more")):
             print("   [%s] same verdicts as LLVM" % name)
+
+
+def counts(results, analyses):
+    """Totals in both directions, per analysis."""
+    print()
+    for a in analyses:
+        t = {k: sum(len(r.diff[a][k]) for r in results if a in r.diff)
+             for k in ("var_less", "var_more", "br_less", "br_more")}
+        print("[%s] musimd more precise (musimd uniform, LLVM 16 divergent): %d variables, %d branches; "
+              "LLVM 16 more precise (LLVM uniform, musimd divergent): %d variables, %d branches"
+              % (a, t["var_more"], t["br_more"], t["var_less"], t["br_less"]))
+
+
+def program_file(r, args):
+    """A file the case lists can name: the program itself, or a copy of a
+    random program in --cases DIR."""
+    if args.keep or not r.key.startswith("random"):
+        return r.path
+    os.makedirs(args.cases, exist_ok=True)
+    dst = os.path.join(args.cases, re.sub(r'[^A-Za-z0-9_.-]', '_', r.key) + ".simd")
+    shutil.copyfile(r.path, dst)
+    return dst
+
+
+def verdicts(c):
+    return ", ".join("%s %s" % (a, v) for a, v in c["musimd"].items())
+
+
+def list_cases(results, args):
+    """Every variable and branch LLVM 16 calls uniform and musimd does not
+    (to explain or fix), and every one that --domain simple calls uniform and
+    LLVM divergent: the simple domain has no arithmetic that could cancel the
+    thread id, so each is LLVM's imprecision or an unsound verdict of
+    musimd's (check it with `musimd analyze FILE --verify`)."""
+    less, simple_more = [], []
+    for r in results:
+        for (kind, name), c in sorted(r.cases.items()):
+            if c["llvm"] == "uniform":
+                less.append((r, kind, name, c))
+            elif c["musimd"].get("simple") in UNIFORM_CLASSES:
+                simple_more.append((r, kind, name, c))
+    if less:
+        print("\nLLVM 16 more precise than musimd (%d; each needs an explanation or a fix):" % len(less))
+        for r, kind, name, c in less:
+            print("  %s: %s %s: musimd %s; LLVM 16 uniform: %s — %s"
+                  % (program_file(r, args), kind, name, verdicts(c), c["llvm_text"],
+                     c["why"] or "UNEXPLAINED"))
+    if simple_more:
+        print("\n--domain simple uniform where LLVM 16 is divergent (%d; LLVM's imprecision or an "
+              "unsound verdict of musimd's: check with analyze --verify):" % len(simple_more))
+        for r, kind, name, c in simple_more:
+            print("  %s: %s %s: musimd %s; LLVM 16 divergent: %s"
+                  % (program_file(r, args), kind, name, verdicts(c), c["llvm_text"]))
+
+
+def has_verify_model(musimd):
+    """Whether analyze has --verify-model (issue 9: the analyses of
+    unstructured programs are in place)."""
+    rc, out, _ = run([musimd, "analyze", "--help"])
+    return "--verify-model" in out
 
 
 def summary(results, analyses):
@@ -444,6 +575,8 @@ def main():
     ap.add_argument("--random", type=int, default=0, metavar="N", help="N random programs")
     ap.add_argument("--seed", type=int, default=1, metavar="S", help="first seed (default 1)")
     ap.add_argument("--size", type=int, default=60, metavar="Z", help="size of random programs (default 60)")
+    ap.add_argument("--unstructured", action="store_true",
+                    help="random programs with break, continue, short-circuit, early exit (gen --unstructured)")
     ap.add_argument("--no-examples", action="store_true",
                     help="without FILES: no examples, only the random programs")
     ap.add_argument("--degree", type=int, default=2, help="degree of the polynomial analysis (default 2)")
@@ -452,6 +585,11 @@ def main():
     ap.add_argument("--opt", default="opt-16", help="LLVM opt binary (default opt-16)")
     ap.add_argument("--keep", metavar="DIR", help="keep the .ll files and LLVM's verdicts in DIR")
     ap.add_argument("--verbose", "-v", action="store_true", help="show LLVM's definition of each difference")
+    ap.add_argument("--cases", metavar="DIR", default=os.path.join(tempfile.gettempdir(), "llvm_compare-cases"),
+                    help="where random programs named in the case lists are saved (default %(default)s; "
+                         "with --keep: there)")
+    ap.add_argument("--strict", action="store_true",
+                    help="--unstructured: fail on unexplained cases even before issue 9's analyses land")
     args = ap.parse_args()
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -466,8 +604,9 @@ def main():
         for i in range(args.random):
             seed = args.seed + i
             path = os.path.join(tmp, "random-%d.simd" % seed)
-            rc, out, err = run([args.musimd, "gen", "--seed", str(seed), "--size", str(args.size)])
-            key = "random:%d:%d" % (seed, args.size)
+            rc, out, err = run([args.musimd, "gen", "--seed", str(seed), "--size", str(args.size)]
+                               + (["--unstructured"] if args.unstructured else []))
+            key = "random%s:%d:%d" % ("-u" if args.unstructured else "", seed, args.size)
             if rc != 0:
                 r = Result(key, path)
                 r.skipped = "gen: " + first_line(err)
@@ -481,11 +620,14 @@ def main():
             r = compare(args, path, key, tmp)
             results.append(r)
             report(r, args.verbose)
-    summary(results, analyses)
-    expl = sum(d["explained"] for r in results for d in r.diff.values())
-    if expl:
-        print("\nless-precise verdicts explained by LLVM 16 missing a join of its own "
-              "divergent branch: %d" % expl)
+        # inside the with: list_cases copies random programs from tmp
+        summary(results, analyses)
+        counts(results, analyses)
+        expl = sum(d["explained"] for r in results for d in r.diff.values())
+        if expl:
+            print("\nless-precise verdicts explained by LLVM 16 missing a join of its own "
+                  "divergent branch: %d" % expl)
+        list_cases(results, args)
     skipped = [r for r in results if r.skipped]
     if skipped:
         print("\nskipped: " + ", ".join(r.key for r in skipped))
@@ -496,10 +638,14 @@ def main():
         bad = True
     unknown = [u for r in results for u in r.unknown]
     if unknown:
-        print("\nmusimd less precise than LLVM on branches with no known reason "
-              "(add a reason to KNOWN_BRANCH_REASONS once understood):")
-        for u in unknown:
-            print("  " + u)
+        print("\nmusimd less precise than LLVM with no known reason (marked UNEXPLAINED above; "
+              "explain it in KNOWN_BRANCH_REASONS / KNOWN_VARIABLE_REASONS once understood, "
+              "or fix musimd): %d verdict(s)" % len(unknown))
+        if args.unstructured and not args.strict and not has_verify_model(args.musimd):
+            print("llvm_compare.py: SKIP: PENDING on issue 9 (musimd has no analyze "
+                  "--verify-model yet): the analyses of unstructured programs are being "
+                  "rewritten; --strict to fail")
+            return 1 if bad else 77
         bad = True
     return 1 if bad else 0
 

@@ -1,7 +1,8 @@
 /*
-** gen.c — random well-structured μ-SIMD programs (gen.h, analyses.md §4).
+** gen.c — random μ-SIMD programs, well-structured or with the control flow of
+** real kernels (gen.h, analyses.md §4).
 **
-** Shapes (nested up to max_depth, loops at most GEN_MAX_LOOPS deep):
+** Structured shapes (nested up to max_depth, loops at most GEN_MAX_LOOPS deep):
 **
 **   if-then          p = C          if-then-else     p = C
 **                    bz p, J                         bz p, E
@@ -51,6 +52,69 @@
 ** race-free region from address 64 on (one row per thread), then `stop`;
 ** with no_memory there is no memory access at all.
 **
+** Unstructured mode (GenOptions.unstructured): the control flow of real
+** kernels, which no sync stack can match, so there is no sync at all; the
+** program terminates under the ipdom and mimd models (not under sync). Its
+** CFG is reducible: every backward edge goes to the header of an enclosing
+** loop, every other edge forwards. Shapes:
+**
+**   short circuit    if (a && (b || c)) T else E: one branch per test, the
+**                    tests p<d>, p<d>_1, ... jumping into the shared targets
+**                       p = A               p_1 = B
+**                       bz p, E             bnz p_1, T'
+**                       p_2 = C
+**                       bz p_2, E
+**                    T': ... jump J     E: ...     J: ...
+**   if-else chain    if (C1) A else if (C2) B else D: every arm jumps to one
+**                    join (three or more edges into one block)
+**   jump statement   if (COND) break / continue / return, the condition
+**                    short-circuit, its branches jumping to the target itself
+**   guarded tail     if (COND) { S; break / continue / return } [else { S }]
+**   return           `exit` or `stop` in the threads that take it, maybe
+**                    after storing their results, or a jump to the epilogue
+**                    (the results and the final `stop`)
+**
+** and four kinds of loop, each with an optional second exit block X2 (a
+** loop that breaks to X2 and ends normally at X: two exit blocks):
+**
+**   for              i = I          while            i = I
+**                 H: p = i < N                    H: p = i < N
+**                    bz p, X                         bz p, X
+**                    ...                             i = i + 1
+**                 C: i = i + 1                       ...
+**                    jump H                          jump H
+**   (continue jumps to C)           (continue jumps to H: several back edges)
+**
+**   do-while         i = I          mid-test         i = I
+**                 H: i = i + 1                    H: i = i + 1
+**                    ...                             ...   (no continue here)
+**                 C: p = i < N                       p = i > N
+**                    bnz p, H                        bnz p, X
+**   (or bz p, X; jump H;                             ...
+**    continue jumps to C)                            jump H
+**
+**   after            X: ... jump J  X2: ...  J: ...     (x<k> = i<l> now and then)
+**
+** Inside a loop a break goes to X or X2 of the innermost loop or of an
+** enclosing one (out of the inner and the outer loop at once), a continue to
+** C or H of any enclosing loop (from an inner loop: the next iteration of the
+** outer one), a return anywhere. Every iteration increments the counter
+** before any continue can skip the test (hence none before a mid-test), so a
+** loop runs at most 5 times. Bounds: a continue reduces the variables to the
+** bounds of its loop's head first, as the end of the body does; the bounds
+** at an exit block are the maximum over the edges into it.
+**
+** Deterministic mode (GenOptions.deterministic, either shape): a result no
+** schedule can change. No atomics; memory is a read-only input (cells 0..31,
+** `.data`) and one row of GEN_ROW cells per thread from address 64 on
+** (`rw = tid * 16 + 64`): loads from the input or from the thread's own row,
+** stores to its own row only (scratch cells 0..7, the results from 8 on), so
+** no cell is written by one thread and read or written by another, and the
+** final memory is the same under every model, warp size, lane order and
+** interleaving. Unstructured programs use the rows for their results too;
+** without the flag their loads, stores and atomics go to the window as above.
+** An unstructured program declares `.warpsize 2..4` half of the time.
+**
 ** GenOptions: size, max_depth and nvars 0 mean the defaults (40, 3, 6);
 ** a negative max_depth generates straight-line code. max_depth is clamped to
 ** GEN_MAX_DEPTH and nvars to [1, 64], so recursion stays shallow.
@@ -70,7 +134,22 @@ enum {
 	GEN_STORE = 32,     /* values stored to memory stay below this */
 	GEN_MEMBITS = 44,   /* bound of a loaded value or an atomic's result */
 	GEN_OUT = 64,       /* first address of the output region */
+	GEN_INPUT = 32,     /* deterministic mode: read-only input cells 0..31 */
+	GEN_SCRATCH = 8,    /* row cells 0..7: loads and stores of the thread */
+	GEN_ROW = 16,       /* row width: scratch, then the results (at most 8) */
 };
+
+/* A loop of the unstructured generator enclosing the current point: where
+** break, continue and the second exit jump, and the bit-length bounds the
+** jumps must respect (see the file comment). */
+typedef struct ULoop {
+	int32_t head_label, cont_label, exit_label, exit2_label; /* exit2_label 0: none */
+	bool cont_ok;       /* a continue may jump to cont_label from here */
+	bool exit2_used;
+	int32_t *head;      /* bounds assumed at the head */
+	int32_t *exit;      /* at the exit block: the maximum over the edges into it */
+	int32_t *exit2;
+} ULoop;
 
 typedef struct Gen {
 	Buf *b;
@@ -85,8 +164,16 @@ typedef struct Gen {
 	int32_t nparams;
 	int64_t pval[2];
 	bool base;          /* the window starts at parameter `base` */
-	char pend[96];      /* labels for the next instruction */
-	size_t npend;
+	Buf pend;           /* labels for the next instruction */
+	/* unstructured mode */
+	bool unstructured;
+	bool det;           /* memory accesses that no schedule can change */
+	bool rows;          /* per-thread rows at rw (unstructured or det) */
+	int32_t nout;       /* variables stored to the row at the end */
+	int32_t ret;        /* label of the epilogue (early returns jump there) */
+	ULoop uloop[GEN_MAX_LOOPS]; /* enclosing loops, outermost first */
+	bool *used;         /* per label: a branch or jump goes there */
+	int32_t capused;
 } Gen;
 
 typedef struct Op {
@@ -156,18 +243,37 @@ static int32_t new_label(Gen *g)
 /* Attach label L to the next instruction. */
 static void pend_label(Gen *g, int32_t l)
 {
-	int n = snprintf(g->pend + g->npend, sizeof g->pend - g->npend, "L%d: ", (int)l);
-	if (n > 0 && (size_t)n < sizeof g->pend - g->npend)
-		g->npend += (size_t)n;
+	buf_printf(&g->pend, "L%d: ", (int)l);
+}
+
+/* A branch or jump to label l: returns l for the format, and records that
+** the label is needed. */
+static int target(Gen *g, int32_t l)
+{
+	if (l >= g->capused) {
+		int32_t cap = imax(64, 2 * l);
+		g->used = xrealloc(g->used, (size_t)cap * sizeof *g->used);
+		memset(g->used + g->capused, 0, (size_t)(cap - g->capused) * sizeof *g->used);
+		g->capused = cap;
+	}
+	g->used[l] = true;
+	return (int)l;
+}
+
+/* pend_label for a forward label, when some branch or jump goes there. */
+static void pend_target(Gen *g, int32_t l)
+{
+	if (l < g->capused && g->used[l])
+		pend_label(g, l);
 }
 
 static void emit(Gen *g, const char *fmt, ...) MU_PRINTF(2, 3);
 
 static void emit(Gen *g, const char *fmt, ...)
 {
-	if (g->npend) {
-		buf_putn(g->b, g->pend, g->npend);
-		g->npend = 0;
+	if (g->pend.len) {
+		buf_putn(g->b, buf_str(&g->pend), g->pend.len);
+		buf_reset(&g->pend);
 	}
 	buf_pad(g->b, 8);
 	va_list ap;
@@ -394,28 +500,57 @@ static void st_memory(Gen *g)
 	}
 }
 
+/* Deterministic mode: loads from the input (never written) or from the
+** thread's own row, stores to the thread's own row, no atomics. */
+static void st_memory_det(Gen *g)
+{
+	int32_t dst = rnd(g, g->nv);
+	int32_t r = rnd(g, 100);
+	Op a = operand(g, false, 40);
+	if (r < 40) {
+		emit(g, "ad = %s & %d", a.s, GEN_INPUT - 1);
+		emit(g, "x%d = mem[ad]", (int)dst);
+		g->bits[dst] = GEN_MEMBITS;
+		return;
+	}
+	emit(g, "ad = %s & %d", a.s, GEN_SCRATCH - 1);
+	emit(g, "ad = ad + rw");
+	if (r < 65) {
+		emit(g, "x%d = mem[ad]", (int)dst);
+		g->bits[dst] = GEN_MEMBITS;
+	} else {
+		Op v = storable(g);
+		emit(g, "mem[ad] = %s", v.s);
+	}
+}
+
 static void st_simple(Gen *g)
 {
-	if (g->mem && chance(g, 25))
-		st_memory(g);
-	else
+	if (g->mem && chance(g, 25)) {
+		if (g->det)
+			st_memory_det(g);
+		else
+			st_memory(g);
+	} else {
 		st_assign(g, rnd(g, g->nv));
+	}
 }
 
 /* ---- control flow ------------------------------------------------------------------ */
 
 static void gen_block(Gen *g, int32_t depth, int32_t budget);
 
-/* Compute the predicate of a branch at nesting level lvl into name
-** (p<lvl>, or a data variable read directly). Mostly thread-dependent. */
-static void predicate(Gen *g, int32_t lvl, char *name, size_t n)
+/* Compute the predicate of a branch into pname and put the name of the
+** variable to test in name (pname, or now and then a data variable read
+** directly). Mostly thread-dependent. */
+static void predicate(Gen *g, const char *pname, char *name, size_t n)
 {
 	int32_t r = rnd(g, 100);
 	if (r < 10) {
 		snprintf(name, n, "x%d", (int)rnd(g, g->nv));
 		return;
 	}
-	snprintf(name, n, "p%d", (int)lvl);
+	snprintf(name, n, "%s", pname);
 	if (r < 65) {
 		static const char *const cmps[] = {"<", "<=", ">", ">=", "==", "!="};
 		Op a = operand(g, false, 45), b = operand(g, true, 0);
@@ -449,8 +584,9 @@ static int32_t body_budget(Gen *g, int32_t rem, int32_t cap)
 
 static void gen_if(Gen *g, int32_t depth, int32_t rem, bool with_else)
 {
-	char p[16];
-	predicate(g, depth, p, sizeof p);
+	char pname[16], p[16];
+	snprintf(pname, sizeof pname, "p%d", (int)depth);
+	predicate(g, pname, p, sizeof p);
 	int32_t cap = imax(4, g->size / 3);
 	int32_t e = new_label(g), j = with_else ? new_label(g) : e;
 	emit(g, "%s %s, L%d", chance(g, 80) ? "bz" : "bnz", p, (int)e);
@@ -592,6 +728,354 @@ static void gen_block(Gen *g, int32_t depth, int32_t budget)
 	} while (g->emitted - start < budget);
 }
 
+/* ---- unstructured control flow (GenOptions.unstructured) ------------------------------ */
+
+static void ug_block(Gen *g, int32_t depth, int32_t budget);
+
+static int32_t *bits_copy(const Gen *g)
+{
+	int32_t *c = xmalloc((size_t)g->nv * sizeof *c);
+	memcpy(c, g->bits, (size_t)g->nv * sizeof *c);
+	return c;
+}
+
+/* The results of the thread, x0..x{nout-1}, to its row (after the scratch cells). */
+static void emit_output(Gen *g)
+{
+	for (int32_t k = 0; k < g->nout; k++) {
+		if (k == 0)
+			emit(g, "ad = rw + %d", GEN_SCRATCH);
+		else
+			emit(g, "ad = ad + 1");
+		emit(g, "mem[ad] = x%d", (int)k);
+	}
+}
+
+/* Where a jump statement goes. */
+typedef enum JumpKind { J_BREAK, J_BREAK2, J_CONTINUE, J_RETURN } JumpKind;
+
+typedef struct Target {
+	JumpKind kind;
+	int32_t loop;       /* index into uloop (break, continue) */
+	int32_t label;
+} Target;
+
+/* A random target from here: break, the second exit or continue of an
+** enclosing loop (mostly the innermost), or an early return. */
+static Target pick_target(Gen *g)
+{
+	Target t = {.kind = J_RETURN, .loop = -1, .label = g->ret};
+	if (g->nloops == 0 || chance(g, 20))
+		return t;
+	int32_t k = g->nloops - 1;
+	if (k > 0 && chance(g, 50))
+		k = rnd(g, k);
+	const ULoop *u = &g->uloop[k];
+	int32_t r = rnd(g, 100);
+	t.loop = k;
+	if (r < 35 && u->cont_ok) {
+		t.kind = J_CONTINUE;
+		t.label = u->cont_label;
+	} else if (r < 65 && u->exit2_label) {
+		t.kind = J_BREAK2;
+		t.label = u->exit2_label;
+	} else {
+		t.kind = J_BREAK;
+		t.label = u->exit_label;
+	}
+	return t;
+}
+
+/* Code before control leaves for t: a continue brings the bounds back to
+** those of the loop head (every iteration starts within them). */
+static void before_jump(Gen *g, Target t)
+{
+	if (t.kind == J_CONTINUE)
+		loop_reduce(g, g->uloop[t.loop].head);
+}
+
+/* Control leaves for t with the current bounds: the exit block's bounds are
+** the maximum over its edges. */
+static void after_jump(Gen *g, Target t)
+{
+	if (t.kind == J_BREAK || t.kind == J_BREAK2) {
+		ULoop *u = &g->uloop[t.loop];
+		int32_t *e = t.kind == J_BREAK ? u->exit : u->exit2;
+		for (int32_t k = 0; k < g->nv; k++)
+			e[k] = imax(e[k], g->bits[k]);
+		u->exit2_used |= t.kind == J_BREAK2;
+	}
+}
+
+/* Nesting of a condition: one test, or && / || of tests, or of those. */
+static int32_t cond_nest(Gen *g)
+{
+	int32_t r = rnd(g, 100);
+	return r < 45 ? 0 : r < 85 ? 1 : 2;
+}
+
+/* Short-circuit code (C's && and ||) for a random condition of nesting nest:
+** one branch per test, control reaches label t where the condition holds and
+** f where it does not, and the code falls through to t when fall_true, to f
+** otherwise. The tests are p<lvl>, p<lvl>_1, p<lvl>_2, ... (*leaf counts). */
+static void ug_cond(Gen *g, int32_t lvl, int32_t nest, int32_t t, int32_t f, bool fall_true,
+	int32_t *leaf)
+{
+	if (nest == 0) {
+		char pname[24], p[24];
+		if (*leaf == 0)
+			snprintf(pname, sizeof pname, "p%d", (int)lvl);
+		else
+			snprintf(pname, sizeof pname, "p%d_%d", (int)lvl, (int)*leaf);
+		(*leaf)++;
+		predicate(g, pname, p, sizeof p);
+		if (fall_true)
+			emit(g, "bz %s, L%d", p, target(g, f));
+		else
+			emit(g, "bnz %s, L%d", p, target(g, t));
+		return;
+	}
+	bool and = chance(g, 50);
+	int32_t n = nest == 1 ? range(g, 2, 3) : 2;
+	for (int32_t k = 0; k < n; k++) {
+		int32_t sub = nest > 1 && chance(g, 60) ? nest - 1 : 0;
+		if (k == n - 1) {
+			ug_cond(g, lvl, sub, t, f, fall_true, leaf);
+			break;
+		}
+		/* the next operand starts at `next`: where an && operand holds and
+		** where an || operand does not */
+		int32_t next = new_label(g);
+		if (and)
+			ug_cond(g, lvl, sub, next, f, true, leaf);
+		else
+			ug_cond(g, lvl, sub, t, next, false, leaf);
+		pend_target(g, next);
+	}
+}
+
+/* `if (COND) goto t` without a body: the condition's branches jump to t. */
+static void ug_jump(Gen *g, int32_t depth, Target t)
+{
+	before_jump(g, t);
+	int32_t j = new_label(g), leaf = 0;
+	ug_cond(g, depth, cond_nest(g), t.label, j, false, &leaf);
+	after_jump(g, t);
+	pend_target(g, j);
+}
+
+/* The unconditional end of a then-part that leaves: break, continue, or an
+** early return (exit or stop, maybe after storing the results, or a jump to
+** the epilogue). */
+static void ug_tail(Gen *g, Target t)
+{
+	before_jump(g, t);
+	if (t.kind != J_RETURN) {
+		emit(g, "jump L%d", target(g, t.label));
+		after_jump(g, t);
+		return;
+	}
+	int32_t r = rnd(g, 100);
+	if (r < 25) {
+		emit(g, "jump L%d", target(g, t.label));
+		return;
+	}
+	if (chance(g, 50))
+		emit_output(g);
+	emit(g, r < 70 ? "exit" : "stop");
+}
+
+/* if-then or if-then-else on a short-circuit condition; with a tail, the
+** then-part ends by leaving (so control reaches the join from the else side
+** only). */
+static void ug_if(Gen *g, int32_t depth, int32_t rem, bool with_else, const Target *tail)
+{
+	int32_t cap = imax(4, g->size / 3);
+	int32_t t = new_label(g), f = new_label(g), leaf = 0;
+	ug_cond(g, depth, cond_nest(g), t, f, true, &leaf);
+	pend_target(g, t);
+	int32_t *saved = bits_copy(g);
+	int32_t then_b = body_budget(g, with_else ? rem / 2 : rem, cap);
+	int32_t else_b = with_else ? body_budget(g, rem / 2, cap) : 0;
+	ug_block(g, depth + 1, then_b);
+	if (tail) {
+		ug_tail(g, *tail);
+		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
+		pend_target(g, f);
+		if (with_else)
+			ug_block(g, depth + 1, else_b);
+	} else if (with_else) {
+		int32_t j = new_label(g);
+		emit(g, "jump L%d", target(g, j));
+		int32_t *after_then = bits_copy(g);
+		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
+		pend_target(g, f);
+		ug_block(g, depth + 1, else_b);
+		bits_join(g, after_then);
+		free(after_then);
+		pend_target(g, j);
+	} else {
+		bits_join(g, saved);
+		pend_target(g, f);
+	}
+	free(saved);
+}
+
+/* if / else if / ... / else: every arm jumps to one join. */
+static void ug_chain(Gen *g, int32_t depth, int32_t rem)
+{
+	int32_t cap = imax(4, g->size / 4);
+	int32_t arms = range(g, 2, 3), j = new_label(g), leaf = 0;
+	bool with_else = chance(g, 60);
+	int32_t *saved = bits_copy(g), *joined = bits_copy(g);
+	for (int32_t a = 0; a < arms; a++) {
+		int32_t t = new_label(g), f = new_label(g);
+		ug_cond(g, depth, cond_nest(g), t, f, true, &leaf);
+		pend_target(g, t);
+		ug_block(g, depth + 1, body_budget(g, rem / (arms + 1), cap));
+		emit(g, "jump L%d", target(g, j));
+		bits_join(g, joined);
+		memcpy(joined, g->bits, (size_t)g->nv * sizeof *joined);
+		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
+		pend_target(g, f);
+	}
+	if (with_else)
+		ug_block(g, depth + 1, body_budget(g, rem / (arms + 1), cap));
+	bits_join(g, joined);
+	pend_target(g, j);
+	free(saved);
+	free(joined);
+}
+
+/* A loop of one of four kinds (file comment), maybe with a second exit
+** block; its body may break, continue and return. */
+static void ug_loop(Gen *g, int32_t depth, int32_t rem)
+{
+	int32_t l = g->nloops;
+	int32_t kind = rnd(g, 4);
+	char bound[16];
+	counter_init(g, l, false);
+	loop_bound(g, l, bound, sizeof bound);
+	ULoop *u = &g->uloop[l];
+	u->head = xmalloc((size_t)g->nv * sizeof *u->head);
+	u->exit = xcalloc((size_t)g->nv, sizeof *u->exit);
+	u->exit2 = xcalloc((size_t)g->nv, sizeof *u->exit2);
+	for (int32_t k = 0; k < g->nv; k++)
+		u->head[k] = g->bits[k] = imax(g->bits[k], GEN_HEAD);
+	u->head_label = new_label(g);
+	u->exit_label = new_label(g);
+	u->exit2_label = chance(g, 35) ? new_label(g) : 0;
+	u->cont_label = kind == 0 || kind == 2 ? new_label(g) : u->head_label;
+	u->cont_ok = kind != 3;
+	u->exit2_used = false;
+	Target brk = {.kind = J_BREAK, .loop = l, .label = u->exit_label};
+	int32_t body = body_budget(g, rem, imin(32, imax(4, g->size / 4)));
+
+	pend_label(g, u->head_label);
+	if (kind <= 1) {
+		emit(g, "p%d = i%d < %s", (int)depth, (int)l, bound);
+		emit(g, "bz p%d, L%d", (int)depth, target(g, u->exit_label));
+		after_jump(g, brk);
+	}
+	if (kind >= 1)
+		emit(g, "i%d = i%d + 1", (int)l, (int)l);
+	g->nloops++;
+	if (kind == 3) {
+		/* the exit test in the middle; no continue before it, which would skip it */
+		int32_t first = 1 + rnd(g, imax(1, body / 2));
+		ug_block(g, depth + 1, first);
+		emit(g, "p%d = i%d > %s", (int)depth, (int)l, bound);
+		emit(g, "bnz p%d, L%d", (int)depth, target(g, u->exit_label));
+		after_jump(g, brk);
+		u->cont_ok = true;
+		ug_block(g, depth + 1, imax(1, body - first));
+	} else {
+		ug_block(g, depth + 1, body);
+	}
+	if (u->exit2_label && !u->exit2_used) {
+		Target t = {.kind = J_BREAK2, .loop = l, .label = u->exit2_label};
+		ug_jump(g, depth + 1, t);
+	}
+	g->nloops--;
+	loop_reduce(g, u->head);
+	if (kind == 0) {
+		pend_target(g, u->cont_label);
+		emit(g, "i%d = i%d + 1", (int)l, (int)l);
+		emit(g, "jump L%d", target(g, u->head_label));
+	} else if (kind == 2) {
+		pend_target(g, u->cont_label);
+		emit(g, "p%d = i%d < %s", (int)depth, (int)l, bound);
+		if (chance(g, 50)) {
+			emit(g, "bnz p%d, L%d", (int)depth, target(g, u->head_label));
+		} else {
+			emit(g, "bz p%d, L%d", (int)depth, target(g, u->exit_label));
+			emit(g, "jump L%d", target(g, u->head_label));
+		}
+		after_jump(g, brk);
+	} else {
+		emit(g, "jump L%d", target(g, u->head_label));
+	}
+
+	/* after the loop: the exit blocks, and now and then the counter (its
+	** value leaving the loop differs between threads) */
+	pend_target(g, u->exit_label);
+	memcpy(g->bits, u->exit, (size_t)g->nv * sizeof *g->bits);
+	if (chance(g, 30)) {
+		int32_t k = rnd(g, g->nv);
+		emit(g, "x%d = i%d", (int)k, (int)l);
+		g->bits[k] = 3;
+	}
+	if (u->exit2_label) {
+		int32_t j = new_label(g);
+		for (int32_t n = range(g, 1, 2); n > 0; n--)
+			st_simple(g);
+		emit(g, "jump L%d", target(g, j));
+		int32_t *after = bits_copy(g);
+		memcpy(g->bits, u->exit2, (size_t)g->nv * sizeof *g->bits);
+		pend_target(g, u->exit2_label);
+		for (int32_t n = range(g, 1, 2); n > 0; n--)
+			st_simple(g);
+		bits_join(g, after);
+		free(after);
+		pend_target(g, j);
+	}
+	free(u->head);
+	free(u->exit);
+	free(u->exit2);
+	memset(u, 0, sizeof *u);
+}
+
+/* Statements and constructs until about budget instructions (at least one). */
+static void ug_block(Gen *g, int32_t depth, int32_t budget)
+{
+	int32_t start = g->emitted;
+	do {
+		int32_t rem = budget - (g->emitted - start);
+		int32_t r = rnd(g, 100);
+		int32_t jumps = g->depth == 0 ? 0 : g->nloops > 0 ? 14 : 3;
+		bool nest = depth < g->depth && rem >= 4;
+		if (nest && r < 30) {
+			int32_t c = rnd(g, 100);
+			if (g->loops && g->nloops < GEN_MAX_LOOPS && c < 35) {
+				ug_loop(g, depth, rem - 6);
+			} else if (c < 55) {
+				ug_if(g, depth, rem - 3, false, NULL);
+			} else if (c < 70) {
+				ug_if(g, depth, rem - 5, true, NULL);
+			} else if (c < 82) {
+				ug_chain(g, depth, rem - 8);
+			} else {
+				Target t = pick_target(g);
+				ug_if(g, depth, rem - 4, chance(g, 30), &t);
+			}
+		} else if (r >= 30 && r < 30 + jumps) {
+			ug_jump(g, depth, pick_target(g));
+		} else {
+			st_simple(g);
+		}
+	} while (g->emitted - start < budget);
+}
+
 /* ---- the program ---------------------------------------------------------------------- */
 
 void gen_program(Buf *b, const GenOptions *o)
@@ -604,24 +1088,37 @@ void gen_program(Buf *b, const GenOptions *o)
 	g.depth = o->max_depth == 0 ? 3 : o->max_depth < 0 ? 0 : imin(o->max_depth, GEN_MAX_DEPTH);
 	g.nv = o->nvars > 0 ? imin(o->nvars, GEN_MAX_VARS) : 6;
 	g.mem = !o->no_memory;
-	g.atom = g.mem && !o->no_atomics;
+	g.det = o->deterministic;
+	g.atom = g.mem && !o->no_atomics && !g.det;
 	g.loops = !o->no_loops;
+	g.unstructured = o->unstructured;
+	g.rows = g.mem && (g.unstructured || g.det);
 	g.bits = xcalloc((size_t)g.nv, sizeof *g.bits);
 
-	buf_printf(b, "# musimd gen --seed %llu --size %d --depth %d --vars %d%s%s%s\n",
+	buf_printf(b, "# musimd gen --seed %llu --size %d --depth %d --vars %d%s%s%s%s%s\n",
 		(unsigned long long)o->seed, (int)g.size, (int)g.depth, (int)g.nv,
+		o->unstructured ? " --unstructured" : "", o->deterministic ? " --deterministic" : "",
 		o->no_memory ? " --no-memory" : "", o->no_atomics ? " --no-atomics" : "",
 		o->no_loops ? " --no-loops" : "");
 	if (g.mem)
 		buf_puts(b, ".memory zero\n");
+	if (g.unstructured && chance(&g, 50))
+		buf_printf(b, ".warpsize %d\n", (int)range(&g, 2, 4));
 	g.nparams = 1 + rnd(&g, 2);
 	for (int32_t k = 0; k < g.nparams; k++) {
 		g.pval[k] = chance(&g, 80) ? range(&g, 1, 20) : range(&g, -8, 100);
 		buf_printf(b, ".param c%d = %lld\n", (int)k, (long long)g.pval[k]);
 	}
-	if (g.mem && chance(&g, 30)) {
+	if (g.mem && !g.det && chance(&g, 30)) {
 		g.base = true;
 		buf_puts(b, ".param base = 32\n");
+	}
+	if (g.mem && g.det) {
+		/* the input: read, never written */
+		buf_puts(b, ".data 0:");
+		for (int32_t k = 0; k < GEN_INPUT; k++)
+			buf_printf(b, " %d", (int)range(&g, -20, 200));
+		buf_putc(b, '\n');
 	}
 
 	/* every data variable is assigned first */
@@ -637,20 +1134,37 @@ void gen_program(Buf *b, const GenOptions *o)
 	}
 	g.ninit = g.nv;
 
-	int32_t nout = g.mem ? imax(1, imin(g.nv, g.size / 10)) : 0;
-	int32_t body = imax(1, g.size - g.nv - 2 * nout - 2);
-	gen_block(&g, 0, body);
-
-	/* the result: a race-free row per thread from address GEN_OUT on */
-	if (nout > 0) {
-		emit(&g, "ad = tid * %d", (int)nout);
-		emit(&g, "ad = ad + %d", GEN_OUT);
+	if (g.rows) {
+		/* the thread's row: scratch cells, then the results */
+		g.nout = imax(1, imin(imin(g.nv, g.size / 10), GEN_ROW - GEN_SCRATCH));
+		emit(&g, "rw = tid * %d", GEN_ROW);
+		emit(&g, "rw = rw + %d", GEN_OUT);
+	} else if (g.mem) {
+		g.nout = imax(1, imin(g.nv, g.size / 10));
 	}
-	for (int32_t k = 0; k < nout; k++) {
-		if (k > 0)
-			emit(&g, "ad = ad + 1");
-		emit(&g, "mem[ad] = x%d", (int)k);
+	int32_t body = imax(1, g.size - g.nv - 2 * g.nout - 2);
+	if (g.unstructured) {
+		g.ret = new_label(&g);
+		ug_block(&g, 0, body);
+		pend_target(&g, g.ret);
+	} else {
+		gen_block(&g, 0, body);
+	}
+
+	if (g.rows) {
+		emit_output(&g);
+	} else if (g.nout > 0) {
+		/* the result: a race-free row per thread from address GEN_OUT on */
+		emit(&g, "ad = tid * %d", (int)g.nout);
+		emit(&g, "ad = ad + %d", GEN_OUT);
+		for (int32_t k = 0; k < g.nout; k++) {
+			if (k > 0)
+				emit(&g, "ad = ad + 1");
+			emit(&g, "mem[ad] = x%d", (int)k);
+		}
 	}
 	emit(&g, "stop");
 	free(g.bits);
+	buf_free(&g.pend);
+	free(g.used);
 }

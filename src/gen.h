@@ -1,5 +1,5 @@
 /*
-** gen.h — random well-structured μ-SIMD programs (analyses.md §4): the
+** gen.h — random μ-SIMD programs (analyses.md §4): the
 ** input of the property tests (soundness oracle, GSA round trip,
 ** Corollary 1), the LLVM comparison and the analysis benchmarks.
 **
@@ -10,6 +10,14 @@
 ** stores and atomics on a bounded window of shared memory (`.memory zero`).
 ** It always terminates, never divides by zero and never gets stuck under
 ** the sync model, for any thread count.
+**
+** With `unstructured`, the control flow of real kernels instead (break,
+** continue, short-circuit && and ||, early exit and stop, loops with several
+** exits, nested loops left from the inner loop): reducible, no sync; it
+** terminates without errors under the ipdom and mimd models for any thread
+** count and warp size. With `deterministic` (either shape), no atomics and
+** no cell shared between a writer and another thread: the final memory is
+** the same under every model and schedule.
 */
 #ifndef MUSIMD_GEN_H
 #define MUSIMD_GEN_H
@@ -24,6 +32,8 @@ typedef struct GenOptions {
 	bool no_memory;     /* no loads or stores */
 	bool no_atomics;
 	bool no_loops;
+	bool unstructured;  /* break, continue, short-circuit, early exit, ... (gen.c) */
+	bool deterministic; /* a result no schedule can change (gen.c) */
 } GenOptions;
 
 /* Append the program's text to b (deterministic for a given seed). */

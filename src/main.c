@@ -834,8 +834,8 @@ static int cmd_emit_llvm(int argc, char **argv)
 /* ---- musimd gen -------------------------------------------------------------------------- */
 
 static const char gen_help[] =
-	"Usage: musimd gen [--seed N] [--size N] [--depth N] [--vars N]\n"
-	"                  [--no-memory] [--no-atomics] [--no-loops]\n"
+	"Usage: musimd gen [--seed N] [--size N] [--depth N] [--vars N] [--unstructured]\n"
+	"                  [--deterministic] [--no-memory] [--no-atomics] [--no-loops]\n"
 	"Print a random well-structured μ-SIMD program (plain, not GSA): nested\n"
 	"if-then, if-then-else and loops with thread-dependent trip counts, arithmetic\n"
 	"on tid, laneid, parameters and literals, loads, stores and atomics on a small\n"
@@ -846,6 +846,15 @@ static const char gen_help[] =
 	"  --size N     about N instructions (default 40)\n"
 	"  --depth N    nesting of branches and loops (default 3, at most 32)\n"
 	"  --vars N     source variables (default 6, at most 64)\n"
+	"  --unstructured\n"
+	"               the control flow of real kernels instead: break, continue,\n"
+	"               short-circuit && and ||, early exit and stop, loops with several\n"
+	"               exits, nested loops left from the inner loop; reducible, no\n"
+	"               syncs: it terminates under the ipdom and mimd models (not sync)\n"
+	"  --deterministic\n"
+	"               no atomics; each thread stores only to its own row of memory and\n"
+	"               loads from it or from read-only input, so the final memory is the\n"
+	"               same under every model and schedule\n"
 	"  --no-memory, --no-atomics, --no-loops\n"
 	"               leave out loads and stores, atomics, loops\n"
 	"\n"
@@ -856,6 +865,7 @@ static int cmd_gen(int argc, char **argv)
 	static const struct option opts[] = {
 		{"seed", 1, NULL, 0}, {"size", 1, NULL, 0}, {"depth", 1, NULL, 0}, {"vars", 1, NULL, 0},
 		{"no-memory", 0, NULL, 0}, {"no-atomics", 0, NULL, 0}, {"no-loops", 0, NULL, 0},
+		{"unstructured", 0, NULL, 0}, {"deterministic", 0, NULL, 0},
 		{"help", 0, NULL, 0}, {NULL, 0, NULL, 0},
 	};
 	GenOptions o = {.seed = 1, .size = 40, .max_depth = 3, .nvars = 6};
@@ -871,6 +881,10 @@ static int cmd_gen(int argc, char **argv)
 			o.no_atomics = true;
 		else if (!strcmp(a, "--no-loops"))
 			o.no_loops = true;
+		else if (!strcmp(a, "--unstructured"))
+			o.unstructured = true;
+		else if (!strcmp(a, "--deterministic"))
+			o.deterministic = true;
 		else {
 			/* --seed, --size, --depth, --vars: N as the next argument or after '=' */
 			char name[16];

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Property tests of musimd on random well-structured programs (analyses.md §4).
+"""Property tests of musimd on random programs (analyses.md §4).
 
-    python3 tests/property.py MUSIMD [--count N] [--seed S] [--long] [--jobs J] [-v]
+    python3 tests/property.py MUSIMD [--unstructured] [--count N] [--seed S] [--long]
+                              [--jobs J] [--strict] [-v]
 
-For each of N seeds S, S+1, ... the script generates a program with
-`MUSIMD gen --seed SEED --size Z --depth D --vars V [--no-...]` (size, depth,
-variables and flags drawn from the seed, so a seed always means the same
-command) and checks:
+Well-structured programs (the default). For each of N seeds S, S+1, ... the
+script generates a program with `MUSIMD gen --seed SEED --size Z --depth D
+--vars V [--no-...]` (size, depth, variables and flags drawn from the seed,
+so a seed always means the same command) and checks:
 
 1. GSA round trip: `MUSIMD gsa F > G`; `MUSIMD check G` is clean; for threads
    1..8, `MUSIMD run F --threads T --json` and `MUSIMD run G --threads T --json`
@@ -14,19 +15,51 @@ command) and checks:
    programs that terminate and never get stuck) and the same `shared` memory.
 2. Soundness: `MUSIMD analyze G --verify=8 --json` with `--domain simple`,
    `--degree 1`, `--degree 2` (and `--degree 2 --no-cmp-rule` for every third
-   seed) exits 0 and reports no violations (`verify.violations` empty).
+   seed) exits 0 and reports no violations (`verify.violations` empty), and
+   not `"verified": false` where the field exists.
 3. Corollary 1: every variable that `--domain simple` calls uniform (or
    constant) is constant or uniform under degree 1 and under degree 2
    (variables compared by name).
 
+Unstructured programs (--unstructured): `MUSIMD gen --unstructured ...`
+(break, continue, short-circuit, early exit, loops with several exits; no
+syncs: they run under the ipdom and mimd models, not under sync), every
+other seed with `--deterministic` (a final memory no schedule can change).
+For each seed:
+
+0. The generator's promise: for the thread counts below, `MUSIMD run F
+   --model ipdom|mimd --threads T --json` ends with status "ok"; for a
+   --deterministic program both models leave the same `shared` memory.
+1. GSA round trip: `MUSIMD gsa F > G`, `MUSIMD check G` clean; `MUSIMD run G`
+   under both models ends with status "ok", and for a --deterministic
+   program with the same `shared` memory as F.
+2. Soundness: `MUSIMD analyze G --verify=8 --verify-model all --json` with
+   `--domain simple`, `--degree 1`, `--degree 2` exits 0, reports no
+   violations and `"verified": true`, and under ipdom and mimd every run of
+   the oracle finished (`verify.models[].unfinished` empty: the program
+   terminates under both).
+3. Corollary 1, as above.
+
+Thread counts: 1..8 for every model with --long; the quick suite checks two
+of them per seed, T and T + 4 for T = 1 + seed mod 4 (so each count on a
+quarter of the seeds: the unit tests of gen run every count on every seed).
+
+Checks 1-3 on unstructured programs need the GSA construction, analyses and
+oracle for every reducible CFG (issue 9). While MUSIMD has no
+`--verify-model` (`analyze --help` does not mention it), they are PENDING:
+1 is run and its failures are printed as "PENDING", 2 and 3 cannot run and
+are skipped, and the script exits 77 (meson's SKIP) instead of 0 or 1 unless
+a check that counts failed, saying so; --strict makes everything count.
+
 A failure prints the seed, the failing command and what went wrong, and
 saves the program as /tmp/musimd-prop-SEED.simd (its GSA form next to it as
-/tmp/musimd-prop-SEED.gsa.simd). Exit status: 0 all passed; 1 some seed
-failed (the count is printed last); 2 usage error; 77 (the "skipped"
-convention of meson and automake) when MUSIMD has no `gen` subcommand yet.
+/tmp/musimd-prop-SEED.gsa.simd; unstructured: musimd-prop-u-SEED...). Exit
+status: 0 all passed; 1 some seed failed (the count is printed last); 2 usage
+error; 77 (the "skipped" convention of meson and automake) when MUSIMD has no
+`gen` subcommand yet, or only pending checks failed.
 
-The default count keeps a run under a minute on a 2-core machine; --long
-runs 20 times as many seeds, with larger programs among them.
+The default count (600 seeds) keeps a run under two minutes on a 2-core
+machine; --long runs 20 times as many seeds, with larger programs among them.
 """
 
 import argparse
@@ -34,6 +67,7 @@ import concurrent.futures
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -46,10 +80,11 @@ UNIFORM = ("uniform", "constant")
 
 
 class Failure(Exception):
-    def __init__(self, cmd, what):
+    def __init__(self, cmd, what, pending=False):
         super().__init__(what)
         self.cmd = cmd
         self.what = what
+        self.pending = pending  # a check that needs the work of issue 9 (see above)
 
 
 def quote(args):
@@ -64,14 +99,14 @@ def call(args, timeout=120):
     return p
 
 
-def call_json(args, ok_codes=(0,)):
+def call_json(args, ok_codes=(0,), pending=False):
     p = call(args)
     if p.returncode not in ok_codes:
-        raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]))
+        raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]), pending)
     try:
         j = json.loads(p.stdout)
     except ValueError as e:
-        raise Failure(args, "output is not JSON (%s): %s" % (e, p.stdout[:500]))
+        raise Failure(args, "output is not JSON (%s): %s" % (e, p.stdout[:500]), pending)
     if isinstance(j, list):  # analyze prints an array for several files
         j = j[0]
     return j, p.returncode
@@ -92,86 +127,195 @@ def gen_args(musimd, seed, long_mode):
     return args
 
 
+def unstructured_gen_args(musimd, seed, long_mode):
+    """The generator's command for unstructured seed SEED (deterministic)."""
+    r = random.Random(seed * 6151 + 29)
+    if long_mode and r.random() < 0.1:
+        size = r.randint(300, 1200)
+    else:
+        size = r.choice([10, 20, 30, 50, 80, 120, 160, 200])
+    args = [musimd, "gen", "--unstructured", "--seed", str(seed), "--size", str(size),
+            "--depth", str(r.randint(1, 5)), "--vars", str(r.randint(1, 10))]
+    if seed % 2 == 1:
+        args.append("--deterministic")
+    for flag, pct in (("--no-memory", 8), ("--no-atomics", 10), ("--no-loops", 8)):
+        if r.randrange(100) < pct:
+            args.append(flag)
+    return args
+
+
+def thread_counts(seed, long_mode):
+    """1..8 with --long; else two of them, rotating with the seed (every count
+    is checked on a quarter of the seeds)."""
+    if long_mode:
+        return list(THREADS)
+    return sorted({1 + seed % 8, 1 + (seed + 4) % 8})
+
+
 def classes(j):
     return {v["name"]: v["class"] for v in j.get("variables", [])}
 
 
-def check_seed(musimd, seed, long_mode, tmp):
-    """Run every property on one seed; returns None or (cmd, what, program text)."""
-    f = os.path.join(tmp, "p%d.simd" % seed)
-    g = os.path.join(tmp, "p%d.gsa.simd" % seed)
-    src = None
-    try:
-        args = gen_args(musimd, seed, long_mode)
-        p = call(args)
-        if p.returncode != 0:
-            raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()))
-        src = p.stdout
-        with open(f, "w") as out:
-            out.write(src)
+def shared_diff(other, r1, r2):
+    """What differs between the shared memory of run r2 and that of run r1
+    (described as `other`), or None."""
+    if r1.get("shared") != r2.get("shared"):
+        s1, s2 = r1.get("shared") or {}, r2.get("shared") or {}
+        diff = sorted(set(k for k in set(s1) | set(s2) if s1.get(k) != s2.get(k)), key=int)
+        return ("shared memory differs from %s at %s: %s vs %s"
+                % (other, ",".join(diff[:8]), [s2.get(k) for k in diff[:8]], [s1.get(k) for k in diff[:8]]))
+    return None
 
-        # 1. GSA round trip
-        args = [musimd, "gsa", f]
-        p = call(args)
-        if p.returncode != 0:
-            raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]))
-        with open(g, "w") as out:
-            out.write(p.stdout)
-        args = [musimd, "check", g]
-        p = call(args)
-        if p.returncode != 0 or ": error:" in p.stderr:
-            raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]))
-        for t in THREADS:
-            a1 = [musimd, "run", f, "--threads", str(t), "--json"]
-            a2 = [musimd, "run", g, "--threads", str(t), "--json"]
-            r1, c1 = call_json(a1, ok_codes=(0, 1))
-            r2, c2 = call_json(a2, ok_codes=(0, 1))
-            if r1.get("status") != "ok":
-                raise Failure(a1, "a generated program must run to the end: status %s, error %s"
-                              % (r1.get("status"), json.dumps(r1.get("error"))))
-            if r2.get("status") != r1.get("status") or c1 != c2:
-                raise Failure(a2, "status %s (exit %d), the original's %s (exit %d): %s"
-                              % (r2.get("status"), c2, r1.get("status"), c1, json.dumps(r2.get("error"))))
-            if r1.get("shared") != r2.get("shared"):
-                s1, s2 = r1.get("shared") or {}, r2.get("shared") or {}
-                diff = sorted(set(k for k in set(s1) | set(s2) if s1.get(k) != s2.get(k)), key=int)
-                raise Failure(a2, "shared memory differs from the original's at %s: %s vs %s"
-                              % (",".join(diff[:8]), [s2.get(k) for k in diff[:8]], [s1.get(k) for k in diff[:8]]))
 
-        # 2. soundness
+def soundness(musimd, g, variants, extra, pending, check_models):
+    """Checks 2 and 3 on the GSA form g: analyze --verify with every variant;
+    returns nothing, raises Failure."""
+    results = []
+    for v in variants:
+        args = [musimd, "analyze", g, "--verify=8"] + extra + ["--json"] + v
+        j, _ = call_json(args, ok_codes=(0,), pending=pending)
+        ver = j.get("verify")
+        if not isinstance(ver, dict) or "violations" not in ver:
+            raise Failure(args, "no verify.violations in the output", pending)
+        if ver["violations"]:
+            raise Failure(args, "%d violation(s), first: %s"
+                          % (len(ver["violations"]), json.dumps(ver["violations"][0])[:1000]), pending)
+        if ver.get("verified") is False or (check_models and ver.get("verified") is not True):
+            raise Failure(args, "nothing verified: %s" % json.dumps(ver)[:1000], pending)
+        for model in check_models:
+            entry = [m for m in ver.get("models", []) if m.get("model") == model]
+            if not entry:
+                raise Failure(args, "verify.models has no %s entry: %s" % (model, json.dumps(ver)[:1000]), pending)
+            if entry[0].get("unfinished") or not entry[0].get("finished"):
+                raise Failure(args, "runs under %s that did not finish (the program terminates under %s): %s"
+                              % (model, model, json.dumps(entry[0])[:1000]), pending)
+        results.append((args, classes(j)))
+
+    # 3. Corollary 1: simple U => affine/polynomial uniform or constant
+    simple = results[0][1]
+    for args, poly in results[1:3]:
+        for name, cls in simple.items():
+            if cls in UNIFORM and poly.get(name) not in UNIFORM:
+                raise Failure(args, "Corollary 1: %s is %s under --domain simple but %s here"
+                              % (name, cls, poly.get(name)), pending)
+
+
+def generate(args, f):
+    """Run the generator into file f; returns the program's text."""
+    p = call(args)
+    if p.returncode != 0:
+        raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()))
+    with open(f, "w") as out:
+        out.write(p.stdout)
+    return p.stdout
+
+
+def to_gsa(musimd, f, g, pending=False):
+    """`gsa F > G` and `check G` clean."""
+    args = [musimd, "gsa", f]
+    p = call(args)
+    if p.returncode != 0:
+        raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]), pending)
+    with open(g, "w") as out:
+        out.write(p.stdout)
+    args = [musimd, "check", g]
+    p = call(args)
+    if p.returncode != 0 or ": error:" in p.stderr:
+        raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]), pending)
+
+
+def check_structured(musimd, seed, long_mode, f, g, state, pending):
+    state["src"] = generate(gen_args(musimd, seed, long_mode), f)
+
+    # 1. GSA round trip
+    to_gsa(musimd, f, g)
+    for t in THREADS:
+        a1 = [musimd, "run", f, "--threads", str(t), "--json"]
+        a2 = [musimd, "run", g, "--threads", str(t), "--json"]
+        r1, c1 = call_json(a1, ok_codes=(0, 1))
+        r2, c2 = call_json(a2, ok_codes=(0, 1))
+        if r1.get("status") != "ok":
+            raise Failure(a1, "a generated program must run to the end: status %s, error %s"
+                          % (r1.get("status"), json.dumps(r1.get("error"))))
+        if r2.get("status") != r1.get("status") or c1 != c2:
+            raise Failure(a2, "status %s (exit %d), the original's %s (exit %d): %s"
+                          % (r2.get("status"), c2, r1.get("status"), c1, json.dumps(r2.get("error"))))
+        diff = shared_diff("the original's", r1, r2)
+        if diff:
+            raise Failure(a2, diff)
+
+    # 2. soundness, 3. Corollary 1
+    variants = [["--domain", "simple"], ["--degree", "1"], ["--degree", "2"]]
+    if seed % 3 == 0:
+        variants.append(["--degree", "2", "--no-cmp-rule"])
+    soundness(musimd, g, variants, [], False, ())
+
+
+MODELS = ("ipdom", "mimd")
+
+
+def check_unstructured(musimd, seed, long_mode, f, g, state, pending):
+    args = unstructured_gen_args(musimd, seed, long_mode)
+    det = "--deterministic" in args
+    state["src"] = generate(args, f)
+    threads = thread_counts(seed, long_mode)
+
+    # 0. the generator's promise: runs to the end under ipdom and mimd
+    ref = {}
+    for t in threads:
+        for model in MODELS:
+            a = [musimd, "run", f, "--model", model, "--threads", str(t), "--json"]
+            r, _ = call_json(a, ok_codes=(0, 1))
+            if r.get("status") != "ok":
+                raise Failure(a, "a generated program must run to the end under ipdom and mimd: "
+                              "status %s, error %s" % (r.get("status"), json.dumps(r.get("error"))))
+            if det and t in ref:
+                diff = shared_diff("--model %s" % ref[t][0], ref[t][1], r)
+                if diff:
+                    raise Failure(a, "--deterministic: " + diff)
+            ref.setdefault(t, (model, r))
+
+    # 1. GSA round trip
+    to_gsa(musimd, f, g, pending)
+    for t in threads:
+        for model in MODELS:
+            a = [musimd, "run", g, "--model", model, "--threads", str(t), "--json"]
+            r, _ = call_json(a, ok_codes=(0, 1), pending=pending)
+            if r.get("status") != "ok":
+                raise Failure(a, "status %s (the original's: ok), error %s"
+                              % (r.get("status"), json.dumps(r.get("error"))), pending)
+            if det:
+                diff = shared_diff("the original under --model %s" % ref[t][0], ref[t][1], r)
+                if diff:
+                    raise Failure(a, diff, pending)
+
+    # 2. soundness, 3. Corollary 1 (only with --verify-model)
+    if state["verify_model"]:
         variants = [["--domain", "simple"], ["--degree", "1"], ["--degree", "2"]]
-        if seed % 3 == 0:
-            variants.append(["--degree", "2", "--no-cmp-rule"])
-        results = []
-        for v in variants:
-            args = [musimd, "analyze", g, "--verify=8", "--json"] + v
-            j, _ = call_json(args, ok_codes=(0,))
-            ver = j.get("verify")
-            if not isinstance(ver, dict) or "violations" not in ver:
-                raise Failure(args, "no verify.violations in the output")
-            if ver["violations"]:
-                raise Failure(args, "%d violation(s), first: %s"
-                              % (len(ver["violations"]), json.dumps(ver["violations"][0])[:1000]))
-            results.append((args, classes(j)))
+        soundness(musimd, g, variants, ["--verify-model", "all"], pending, MODELS)
 
-        # 3. Corollary 1: simple U => affine/polynomial uniform or constant
-        simple = results[0][1]
-        for args, poly in results[1:3]:
-            for name, cls in simple.items():
-                if cls in UNIFORM and poly.get(name) not in UNIFORM:
-                    raise Failure(args, "Corollary 1: %s is %s under --domain simple but %s here"
-                                  % (name, cls, poly.get(name)))
+
+def check_seed(musimd, seed, long_mode, tmp, unstructured, pending, verify_model):
+    """Run every property on one seed; returns None or (cmd, what, saved program, pending)."""
+    tag = "u%d" % seed if unstructured else "%d" % seed
+    f = os.path.join(tmp, "p%s.simd" % tag)
+    g = os.path.join(tmp, "p%s.gsa.simd" % tag)
+    state = {"src": None, "verify_model": verify_model}
+    try:
+        (check_unstructured if unstructured else check_structured)(musimd, seed, long_mode, f, g, state, pending)
         return None
     except Failure as e:
         # keep the program (and its GSA form) where the report says
-        saved, saved_g = "/tmp/musimd-prop-%d.simd" % seed, "/tmp/musimd-prop-%d.gsa.simd" % seed
+        saved, saved_g = "/tmp/musimd-prop-%s.simd" % tag.replace("u", "u-"), \
+            "/tmp/musimd-prop-%s.gsa.simd" % tag.replace("u", "u-")
+        src = state["src"]
         if src is not None:
             with open(saved, "w") as out:
                 out.write(src)
         if os.path.exists(g):
             shutil.copyfile(g, saved_g)
         cmd = [saved if a == f else saved_g if a == g else a for a in e.cmd]
-        return (cmd, e.what, saved if src is not None else None)
+        return (cmd, e.what, saved if src is not None else None, e.pending)
     finally:
         for x in (f, g):
             if os.path.exists(x):
@@ -181,13 +325,33 @@ def check_seed(musimd, seed, long_mode, tmp):
                     pass
 
 
+def category(cmd, what):
+    """A short class of a failure, for the summary of pending failures."""
+    model = cmd[cmd.index("--model") + 1] if "--model" in cmd else None
+    first = re.sub(r"\d+", "N", what.split("\n")[0])[:70]
+    return "%s%s: %s" % (cmd[1] if len(cmd) > 1 else "?", " --model " + model if model else "", first)
+
+
+def has_verify_model(musimd):
+    """Whether analyze has --verify-model (issue 9, deliverable 3)."""
+    p = subprocess.run([musimd, "analyze", "--help"], capture_output=True, text=True)
+    return "--verify-model" in p.stdout
+
+
+PENDING_SHOWN = 20
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("musimd")
+    ap.add_argument("--unstructured", action="store_true",
+                    help="unstructured programs (gen --unstructured), under ipdom and mimd")
     ap.add_argument("--count", type=int, help="seeds to try (default %d, --long: 20 times that)" % DEFAULT_COUNT)
     ap.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
     ap.add_argument("--long", action="store_true", help="20 times as many seeds, some larger programs")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="seeds checked in parallel")
+    ap.add_argument("--strict", action="store_true",
+                    help="unstructured: pending checks count as failures (see the description)")
     ap.add_argument("-v", "--verbose", action="store_true")
     o = ap.parse_args()
     count = o.count if o.count is not None else DEFAULT_COUNT * (20 if o.long else 1)
@@ -198,13 +362,22 @@ def main():
         print("property.py: `%s gen` does not work yet (exit %d): %s"
               % (musimd, probe.returncode, probe.stderr.strip()[:300]), file=sys.stderr)
         return 77
+    verify_model = has_verify_model(musimd)
+    pending = o.unstructured and not verify_model and not o.strict
+    if pending:
+        print("property.py: PENDING: `%s analyze` has no --verify-model yet (issue 9): on unstructured "
+              "programs the GSA round trip is checked but its failures are reported as PENDING, and "
+              "soundness and Corollary 1 are not checked; the generator's own checks count. "
+              "--strict makes everything count." % os.path.basename(musimd), flush=True)
+    gen_cmd = unstructured_gen_args if o.unstructured else gen_args
 
     tmp = tempfile.mkdtemp(prefix="musimd-prop-")
     t0 = time.monotonic()
-    failed = []
+    failed, held = [], {}
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
-            futs = {pool.submit(check_seed, musimd, s, o.long, tmp): s
+            futs = {pool.submit(check_seed, musimd, s, o.long, tmp, o.unstructured, pending,
+                                verify_model or o.strict): s
                     for s in range(o.seed, o.seed + count)}
             for fut in concurrent.futures.as_completed(futs):
                 seed = futs[fut]
@@ -213,19 +386,38 @@ def main():
                     if o.verbose:
                         print("seed %d: ok" % seed)
                     continue
-                cmd, what, saved = res
-                failed.append(seed)
-                print("FAIL seed %d: %s\n  command: %s\n  program: %s\n  (generated by: %s)"
-                      % (seed, what.replace("\n", "\n    "), quote(cmd),
-                         saved or "(not generated)", quote(gen_args(musimd, seed, o.long))), flush=True)
+                cmd, what, saved, is_pending = res
+                if is_pending:
+                    held.setdefault(category(cmd, what), []).append(seed)
+                    if sum(len(v) for v in held.values()) > PENDING_SHOWN:
+                        continue
+                else:
+                    failed.append(seed)
+                print("%s seed %d: %s\n  command: %s\n  program: %s\n  (generated by: %s)"
+                      % ("PENDING" if is_pending else "FAIL", seed, what.replace("\n", "\n    "),
+                         quote(cmd), saved or "(not generated)", quote(gen_cmd(musimd, seed, o.long))),
+                      flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     dt = time.monotonic() - t0
-    print("property.py: %d seeds (%d..%d), %d failed, %.1f s"
-          % (count, o.seed, o.seed + count - 1, len(failed), dt))
+    npending = sum(len(v) for v in held.values())
+    print("property.py: %d %sseeds (%d..%d), %d failed, %s%.1f s"
+          % (count, "unstructured " if o.unstructured else "", o.seed, o.seed + count - 1, len(failed),
+             "%d pending, " % npending if pending else "", dt))
+    if held:
+        print("pending failures (the first %d printed above in full), by kind:" % PENDING_SHOWN)
+        for kind, seeds in sorted(held.items(), key=lambda kv: -len(kv[1])):
+            seeds.sort()
+            print("  %4d  %s\n        seeds %s%s" % (len(seeds), kind, " ".join(map(str, seeds[:30])),
+                                                  " ..." if len(seeds) > 30 else ""))
     if failed:
         print("failed seeds: %s" % " ".join(str(s) for s in sorted(failed)))
         return 1
+    if pending:
+        print("property.py: SKIP: soundness and Corollary 1 not checked on unstructured programs "
+              "(no --verify-model yet), %d pending failure(s) of the GSA round trip; --strict to "
+              "check and count everything" % npending)
+        return 77
     return 0
 
 

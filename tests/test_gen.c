@@ -8,6 +8,15 @@
 ** warp, and with several warps; the same seed gives the same text; the
 ** options are obeyed; a program of 10^5 instructions is generated quickly
 ** and validates.
+**
+** Unstructured mode (--unstructured): the programs load cleanly, have no
+** sync, have a reducible CFG, and run to the end under ipdom and mimd for
+** 1..8 threads with the warp size they pick; every shape of the file comment
+** of gen.c shows up, found in the CFG (loops with several exits, several back
+** edges, breaks out of two loops, short-circuit branches sharing a target,
+** ...). Deterministic mode (--deterministic): no cell is written by one
+** thread and read or written by another, and the final memory is the same
+** under every model and schedule (while without the flag it is not).
 */
 #include <criterion/criterion.h>
 
@@ -55,22 +64,65 @@ static Prog load_clean(const char *src, uint64_t seed)
 	return r;
 }
 
-/* Run under model with the given threads and warp size (0: one warp). */
-static SemStatus run(const Program *p, Model model, int32_t threads, int32_t warpsize, char **err)
+/* A machine for p (warpsize 0: one warp; -1: the program's .warpsize). */
+static Machine *machine(const Program *p, const SemOptions *base, Model model, int32_t threads,
+	int32_t warpsize)
 {
 	SemOptions o;
-	memset(&o, 0, sizeof o);
+	if (base)
+		o = *base;
+	else
+		memset(&o, 0, sizeof o);
 	o.model = model;
 	o.threads = threads;
-	o.warpsize = warpsize ? warpsize : threads;
+	o.warpsize = warpsize > 0 ? warpsize : warpsize == 0 ? threads : 0;
 	Diags d;
 	diag_init(&d, "t.simd", NULL, 0);
 	Machine *m = sem_new(p, &o, &d);
 	cr_assert(m, "sem_new failed");
 	diag_free(&d);
+	return m;
+}
+
+/* Run under model with the given threads and warp size (machine()). */
+/* gen.c keeps every value below 2^48 (GEN_CAP); a little margin. */
+static bool bounded(Num v)
+{
+	return !v.z && v.i > -(INT64_C(1) << 50) && v.i < (INT64_C(1) << 50);
+}
+
+static void check_cell(void *ctx, int64_t addr, Num value)
+{
+	(void)addr;
+	*(bool *)ctx &= bounded(value);
+}
+
+/* Whether every variable and every cell holds a bounded value. */
+static bool values_bounded(const Machine *m)
+{
+	bool ok = true;
+	for (int32_t v = 0; v < m->nvars; v++) {
+		for (int32_t t = 0; t < m->nthreads; t++) {
+			Num x;
+			if (sem_get(m, v, t, &x))
+				ok &= bounded(x);
+		}
+	}
+	mem_each(&m->shared, check_cell, &ok);
+	return ok;
+}
+
+/* Run; *err says why the run did not end with status ok or left an
+** unbounded value. */
+static SemStatus run(const Program *p, Model model, int32_t threads, int32_t warpsize, char **err)
+{
+	Machine *m = machine(p, NULL, model, threads, warpsize);
 	SemStatus s = sem_run(m, NULL, NULL);
 	*err = NULL;
-	if (s != SEM_OK) {
+	if (s == SEM_OK && !values_bounded(m)) {
+		*err = xstrdup("a value beyond 2^50");
+		s = SEM_STUCK;
+	} else if (s != SEM_OK) {
 		Buf b = {0};
 		buf_printf(&b, "%s: rule %s: %s", sem_status_name(s), m->err.rule ? m->err.rule : "?",
 			m->err.msg ? m->err.msg : "");
@@ -189,29 +241,35 @@ Test(gen, defaults)
 	free(src);
 }
 
+/* --no-memory, --no-loops and --no-atomics, in either shape. */
+static void check_options(uint64_t seed, bool unstructured)
+{
+	GenOptions o = {.seed = seed, .size = 200, .no_memory = true, .no_loops = true,
+		.unstructured = unstructured};
+	char *src = gen_text(&o);
+	Prog r = load_clean(src, seed);
+	cr_expect(!strstr(src, "mem[") && !strstr(src, "= atom"), "seed %llu: memory used", (unsigned long long)seed);
+	cr_expect(!strstr(src, "i0 ="), "seed %llu: a loop", (unsigned long long)seed);
+	for (int32_t pc = 0; pc < r.p->nins; pc++) {
+		const Ins *in = &r.p->ins[pc];
+		if (in->target >= 0)
+			cr_expect(in->target > pc, "seed %llu: backward jump at %d", (unsigned long long)seed, (int)pc);
+	}
+	unload(&r);
+	free(src);
+
+	GenOptions a = {.seed = seed, .size = 200, .no_atomics = true, .unstructured = unstructured};
+	src = gen_text(&a);
+	cr_expect(!strstr(src, "= atom"), "seed %llu: an atomic", (unsigned long long)seed);
+	free(src);
+}
+
 Test(gen, options_obeyed)
 {
 	for (uint64_t seed = 1; seed <= 40; seed++) {
-		GenOptions o = {.seed = seed, .size = 200, .no_memory = true, .no_loops = true};
-		char *src = gen_text(&o);
-		Prog r = load_clean(src, seed);
-		cr_expect(!strstr(src, "mem[") && !strstr(src, "= atom"), "seed %llu: memory used", (unsigned long long)seed);
-		cr_expect(!strstr(src, "i0 ="), "seed %llu: a loop", (unsigned long long)seed);
-		for (int32_t pc = 0; pc < r.p->nins; pc++) {
-			const Ins *in = &r.p->ins[pc];
-			if (in->target >= 0)
-				cr_expect(in->target > pc, "seed %llu: backward jump at %d", (unsigned long long)seed, (int)pc);
-		}
-		unload(&r);
-		free(src);
-
-		GenOptions a = {.seed = seed, .size = 200, .no_atomics = true};
-		src = gen_text(&a);
-		cr_expect(!strstr(src, "= atom"), "seed %llu: an atomic", (unsigned long long)seed);
-		free(src);
-
+		check_options(seed, false);
 		GenOptions v = {.seed = seed, .size = 100, .nvars = 2};
-		src = gen_text(&v);
+		char *src = gen_text(&v);
 		cr_expect(strstr(src, "x1 =") && !strstr(src, "x2"), "seed %llu: two variables", (unsigned long long)seed);
 		free(src);
 	}
@@ -271,17 +329,472 @@ Test(gen, shapes)
 	buf_free(&all);
 }
 
-/* Benchmark size: 10^5 instructions in well under a second, valid, and it runs. */
+/* Benchmark size: 10^5 instructions in well under a second, valid, and it
+** runs under model with 4 threads (warp size as machine()). */
+static void check_large(const GenOptions *o, int32_t max_ins, Model model, int32_t warpsize)
+{
+	clock_t t0 = clock();
+	char *src = gen_text(o);
+	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	cr_expect(secs < 1.0, "generation took %.3f s", secs);
+	Prog r = load_clean(src, o->seed);
+	cr_expect(r.p->nins >= 95000 && r.p->nins <= max_ins, "size 10^5, got %d", (int)r.p->nins);
+	check_runs(src, r.p, o->seed, model, 4, warpsize);
+	unload(&r);
+	free(src);
+}
+
 Test(gen, large)
 {
 	GenOptions o = {.seed = 42, .size = 100000};
-	clock_t t0 = clock();
-	char *src = gen_text(&o);
-	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-	cr_expect(secs < 1.0, "generation took %.3f s", secs);
-	Prog r = load_clean(src, 42);
-	cr_expect(r.p->nins >= 95000 && r.p->nins <= 115000, "size 10^5, got %d", (int)r.p->nins);
-	check_runs(src, r.p, 42, MODEL_SYNC, 4, 0);
+	check_large(&o, 115000, MODEL_SYNC, 0);
+}
+
+/* ---- unstructured and deterministic programs ---------------------------------------- */
+
+/* Options varied by seed for --unstructured: as varied(), deterministic for
+** odd seeds. */
+static GenOptions varied_unstructured(uint64_t seed)
+{
+	GenOptions o = varied(seed);
+	o.unstructured = true;
+	o.deterministic = seed % 2 == 1;
+	return o;
+}
+
+/* Every retreating edge (to a block not after it in reverse post-order)
+** goes to a block that dominates its source: the CFG is reducible. */
+static bool reducible(const Cfg *g, char *why, size_t n)
+{
+	int32_t *order = xmalloc((size_t)g->nblocks * sizeof *order);
+	for (int32_t b = 0; b < g->nblocks; b++)
+		order[b] = -1;
+	for (int32_t k = 0; k < g->nrpo; k++)
+		order[g->rpo[k]] = k;
+	bool ok = true;
+	for (int32_t k = 0; k < g->nrpo && ok; k++) {
+		int32_t u = g->rpo[k];
+		for (int32_t s = 0; s < g->blocks[u].nsucc; s++) {
+			int32_t v = g->blocks[u].succ[s];
+			if (v < g->nblocks && order[v] <= k && !cfg_dominates(g, v, u)) {
+				snprintf(why, n, "edge B%d -> B%d retreats to a block that does not dominate it",
+					(int)u, (int)v);
+				ok = false;
+			}
+		}
+	}
+	free(order);
+	return ok;
+}
+
+/* Load cleanly, no sync, reducible; run to the end under ipdom and mimd
+** with 1..8 threads and the program's warp size. */
+static void check_unstructured(const GenOptions *o, int32_t max_threads)
+{
+	char *src = gen_text(o);
+	Prog r = load_clean(src, o->seed);
+	char why[128];
+	cr_assert(reducible(r.g, why, sizeof why), "seed %llu: %s\n%s", (unsigned long long)o->seed, why, src);
+	for (int32_t pc = 0; pc < r.p->nins; pc++)
+		cr_assert(r.p->ins[pc].op != OP_SYNC, "seed %llu: a sync\n%s", (unsigned long long)o->seed, src);
+	for (int32_t t = 1; t <= max_threads; t++) {
+		check_runs(src, r.p, o->seed, MODEL_IPDOM, t, -1);
+		check_runs(src, r.p, o->seed, MODEL_MIMD, t, -1);
+	}
 	unload(&r);
 	free(src);
+}
+
+Test(gen, unstructured_valid_and_terminates)
+{
+	for (uint64_t seed = 1; seed <= 600; seed++) {
+		GenOptions o = varied_unstructured(seed);
+		check_unstructured(&o, 8);
+	}
+}
+
+/* Larger and deeper programs, more threads, other warp sizes. */
+Test(gen, unstructured_large_and_wide)
+{
+	for (uint64_t seed = 5000; seed < 5040; seed++) {
+		GenOptions o = {.seed = seed, .size = 1500, .max_depth = 6, .nvars = 8,
+			.unstructured = true, .deterministic = seed % 2 == 0};
+		char *src = gen_text(&o);
+		Prog r = load_clean(src, seed);
+		check_runs(src, r.p, seed, MODEL_IPDOM, 8, -1);
+		check_runs(src, r.p, seed, MODEL_IPDOM, 37, 32);
+		check_runs(src, r.p, seed, MODEL_IPDOM, 13, 5);
+		check_runs(src, r.p, seed, MODEL_MIMD, 9, -1);
+		unload(&r);
+		free(src);
+	}
+}
+
+/* The shapes of the file comment of gen.c, found in the CFG. */
+typedef enum Shape {
+	SH_BREAK,          /* a loop left from a block other than its header and its latches
+	                   ** (and than the test of a do-while before a lone jump back) */
+	SH_EXITS_SAME,     /* two exit edges of a loop into one block */
+	SH_EXITS_DIFF,     /* exit edges of a loop into two different blocks */
+	SH_BACK_EDGES,     /* a loop with several back edges (continue to the header) */
+	SH_BREAK_OUTER,    /* an edge from an inner loop out of the enclosing loop too */
+	SH_CONTINUE_OUTER, /* a break-like edge (as SH_BREAK) from an inner loop to the header
+	                   ** or a latch of the outer one */
+	SH_RETURN_IN_LOOP, /* exit or stop inside a loop */
+	SH_EXIT,           /* exit */
+	SH_STOP_EARLY,     /* a stop that is not the last instruction */
+	SH_SHORT_CIRCUIT,  /* a branch whose successor branches to a common target */
+	SH_SHARED_JOIN,    /* a block (not a loop header) with three or more predecessors */
+	SH_HIDDEN_JOIN,    /* a join that is the immediate post-dominator of no branch */
+	SH_NESTED_LOOPS,
+	SH__COUNT
+} Shape;
+
+static const char *const shape_names[SH__COUNT] = {
+	"break", "loop exits into one block", "loop exits into different blocks",
+	"several back edges", "break out of the outer loop", "continue of the outer loop",
+	"return inside a loop", "exit", "stop before the end", "short circuit",
+	"join of three or more edges", "join that is no branch's ipdom", "nested loops",
+};
+
+static bool is_branch_block(const Program *p, const Cfg *g, int32_t b)
+{
+	uint8_t op = p->ins[g->blocks[b].last].op;
+	return op == OP_BZ || op == OP_BNZ;
+}
+
+static void find_shapes(const Program *p, const Cfg *g, bool *seen)
+{
+	int32_t nb = g->nblocks;
+	bool *body = xmalloc((size_t)nb * sizeof *body);
+	bool *parent = xmalloc((size_t)nb * sizeof *parent);
+	int32_t *hits = xmalloc((size_t)nb * sizeof *hits);
+	for (int32_t l = 0; l < g->nloops; l++) {
+		const Loop *L = &g->loops[l];
+		memset(body, 0, (size_t)nb * sizeof *body);
+		memset(parent, 0, (size_t)nb * sizeof *parent);
+		memset(hits, 0, (size_t)nb * sizeof *hits);
+		for (int32_t k = 0; k < L->nblocks; k++)
+			body[L->blocks[k]] = true;
+		if (L->parent >= 0) {
+			seen[SH_NESTED_LOOPS] = true;
+			const Loop *P = &g->loops[L->parent];
+			for (int32_t k = 0; k < P->nblocks; k++)
+				parent[P->blocks[k]] = true;
+		}
+		seen[SH_BACK_EDGES] |= L->nlatches >= 2;
+		int32_t targets = 0;
+		for (int32_t k = 0; k < L->nblocks; k++) {
+			int32_t b = L->blocks[k];
+			const Block *B = &g->blocks[b];
+			bool latch = false, test = false;
+			for (int32_t j = 0; j < L->nlatches; j++) {
+				const Block *T = &g->blocks[L->latches[j]];
+				latch |= L->latches[j] == b;
+				for (int32_t s = 0; s < B->nsucc; s++)
+					test |= B->succ[s] == L->latches[j] && T->first == T->last;
+			}
+			for (int32_t s = 0; s < B->nsucc; s++) {
+				int32_t t = B->succ[s];
+				if (t >= nb || body[t])
+					continue;
+				targets += hits[t]++ == 0;
+				uint8_t tlast = p->ins[g->blocks[t].last].op;
+				seen[SH_EXITS_SAME] |= hits[t] >= 2;
+				bool brk = b != L->header && !latch && !test;
+				seen[SH_BREAK] |= brk;
+				seen[SH_BREAK_OUTER] |= L->parent >= 0 && !parent[t];
+				if (L->parent >= 0) {
+					const Loop *P = &g->loops[L->parent];
+					bool cont = t == P->header;
+					for (int32_t j = 0; j < P->nlatches; j++)
+						cont |= t == P->latches[j];
+					seen[SH_CONTINUE_OUTER] |= cont && brk;
+				}
+				/* the natural loop leaves out blocks that cannot return to the header */
+				seen[SH_RETURN_IN_LOOP] |= tlast == OP_EXIT ||
+					(tlast == OP_STOP && g->blocks[t].last + 1 < p->nins);
+			}
+		}
+		seen[SH_EXITS_DIFF] |= targets >= 2;
+	}
+	bool *is_ipdom = xcalloc((size_t)nb + 1, sizeof *is_ipdom);
+	for (int32_t b = 0; b < nb; b++)
+		if (g->blocks[b].reachable && is_branch_block(p, g, b))
+			is_ipdom[g->blocks[b].ipdom] = true;
+	for (int32_t b = 0; b < nb; b++) {
+		const Block *B = &g->blocks[b];
+		if (!B->reachable)
+			continue;
+		bool header = false;
+		for (int32_t l = 0; l < g->nloops; l++)
+			header |= g->loops[l].header == b;
+		seen[SH_SHARED_JOIN] |= B->npred >= 3 && !header;
+		seen[SH_HIDDEN_JOIN] |= B->npred >= 2 && !header && !is_ipdom[b];
+		if (!is_branch_block(p, g, b))
+			continue;
+		for (int32_t s = 0; s < B->nsucc; s++) {
+			int32_t c = B->succ[s];
+			if (c >= nb || c == b || !is_branch_block(p, g, c))
+				continue;
+			for (int32_t i = 0; i < B->nsucc; i++)
+				for (int32_t j = 0; j < g->blocks[c].nsucc; j++)
+					seen[SH_SHORT_CIRCUIT] |= B->succ[i] != c && B->succ[i] == g->blocks[c].succ[j];
+		}
+	}
+	for (int32_t pc = 0; pc < p->nins; pc++) {
+		seen[SH_EXIT] |= p->ins[pc].op == OP_EXIT;
+		seen[SH_STOP_EARLY] |= p->ins[pc].op == OP_STOP && pc + 1 < p->nins;
+	}
+	free(is_ipdom);
+	free(body);
+	free(parent);
+	free(hits);
+}
+
+Test(gen, unstructured_shapes)
+{
+	bool seen[SH__COUNT] = {0};
+	Buf all = {0};
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		GenOptions o = {.seed = seed, .size = 200, .unstructured = true};
+		char *src = gen_text(&o);
+		Prog r = load_clean(src, seed);
+		find_shapes(r.p, r.g, seen);
+		buf_puts(&all, src);
+		unload(&r);
+		free(src);
+	}
+	for (int32_t k = 0; k < SH__COUNT; k++)
+		cr_expect(seen[k], "no %s in 40 unstructured programs", shape_names[k]);
+	/* what the text shows: tests of one condition, the counter read after its
+	** loop, several warps, results stored before an early return */
+	const char *s = buf_str(&all);
+	const char *want[] = {"p1_1 = ", "p0_2 = ", ".warpsize ", "= i0\n", "= i1\n", "atomadd(", "\n        exit\n"};
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+		cr_expect(strstr(s, want[k]), "no \"%s\" in 40 unstructured programs", want[k]);
+	cr_expect(count(s, "ad = rw + 8\n") > 50, "results stored before early returns: %d",
+		(int)count(s, "ad = rw + 8\n") - 40);
+	buf_free(&all);
+}
+
+/* The structured generator makes none of these shapes (it is the control). */
+Test(gen, structured_has_no_unstructured_shapes)
+{
+	bool seen[SH__COUNT] = {0};
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		GenOptions o = {.seed = seed, .size = 200};
+		char *src = gen_text(&o);
+		Prog r = load_clean(src, seed);
+		find_shapes(r.p, r.g, seen);
+		unload(&r);
+		free(src);
+	}
+	const Shape none[] = {SH_BREAK, SH_EXITS_DIFF, SH_BACK_EDGES, SH_BREAK_OUTER, SH_CONTINUE_OUTER,
+		SH_RETURN_IN_LOOP, SH_EXIT, SH_STOP_EARLY, SH_SHORT_CIRCUIT, SH_SHARED_JOIN};
+	for (size_t k = 0; k < sizeof none / sizeof none[0]; k++)
+		cr_expect(!seen[none[k]], "structured program with %s", shape_names[none[k]]);
+	cr_expect(seen[SH_NESTED_LOOPS]);
+}
+
+Test(gen, unstructured_options)
+{
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		check_options(seed, true);
+		GenOptions d = {.seed = seed, .size = 200, .unstructured = true, .deterministic = true};
+		char *s1 = gen_text(&d), *s2 = gen_text(&d);
+		cr_expect_str_eq(s1, s2, "seed %llu gives two texts", (unsigned long long)seed);
+		cr_expect(!strstr(s1, "= atom"), "seed %llu: an atomic", (unsigned long long)seed);
+		cr_expect(strstr(s1, "--unstructured --deterministic\n"), "the header names the flags");
+		free(s1);
+		free(s2);
+	}
+	/* straight-line code at depth -1 */
+	GenOptions o = {.seed = 3, .size = 300, .max_depth = -1, .unstructured = true};
+	char *src = gen_text(&o);
+	cr_expect(!strstr(src, "bz") && !strstr(src, "jump") && !strstr(src, "exit"));
+	free(src);
+}
+
+/* ---- the deterministic contract -------------------------------------------------------- */
+
+/* Per cell: the threads that stored to it and that loaded from it. */
+typedef struct Access {
+	int32_t nthreads;
+	int64_t ncells;
+	int32_t *writer;    /* per cell: -1 none, -2 several, else the thread */
+	int32_t *reader;    /* per cell: likewise */
+	bool atomic;
+} Access;
+
+static int64_t operand_value(const Machine *m, const Opnd *o, int32_t t)
+{
+	Num v = {0};
+	if (o->kind == OPND_LIT)
+		return o->lit.i;
+	if (o->kind == OPND_SPECIAL)
+		return sem_special(m, (Special)o->special, t);
+	cr_assert(o->kind == OPND_VAR && sem_get(m, o->var, t, &v) && !v.z);
+	return v.i;
+}
+
+static void note(int32_t *who, int32_t t)
+{
+	*who = *who == -1 || *who == t ? t : -2;
+}
+
+static void record_access(void *ctx, const Machine *m, const StepInfo *info)
+{
+	Access *a = ctx;
+	const Ins *in = &m->prog->ins[info->pc];
+	if (in->op >= OP_ATOMINC && in->op <= OP_ATOMEXCH)
+		a->atomic = true;
+	if (in->op != OP_LOAD && in->op != OP_STORE)
+		return;
+	const Warp *w = &m->warps[info->warp];
+	for (int32_t lane = 0; lane < w->size; lane++) {
+		if (!(info->active[lane / 64] >> (lane % 64) & 1))
+			continue;
+		int32_t t = w->base + lane;
+		int64_t cell = operand_value(m, &in->a, t);
+		cr_assert(cell >= 0 && cell < a->ncells, "cell %lld", (long long)cell);
+		note(in->op == OP_STORE ? &a->writer[cell] : &a->reader[cell], t);
+	}
+}
+
+/* Run under the options, recording the accesses; the final memory into mem. */
+static SemStatus run_recording(const Program *p, const SemOptions *o, Model model, int32_t threads,
+	Access *acc, Buf *mem);
+
+static void print_cell(void *ctx, int64_t addr, Num value)
+{
+	buf_printf(ctx, "%lld=", (long long)addr);
+	num_buf(ctx, value);
+	buf_putc(ctx, ' ');
+}
+
+static SemStatus run_recording(const Program *p, const SemOptions *o, Model model, int32_t threads,
+	Access *acc, Buf *mem)
+{
+	Machine *m = machine(p, o, model, threads, -1);
+	SemStatus s = sem_run(m, acc ? record_access : NULL, acc);
+	buf_reset(mem);
+	mem_each(&m->shared, print_cell, mem);
+	sem_free(m);
+	return s;
+}
+
+/* No cell is stored to by one thread and loaded or stored by another. */
+static bool contract_holds(const Access *a, char *why, size_t n)
+{
+	if (a->atomic) {
+		snprintf(why, n, "an atomic");
+		return false;
+	}
+	for (int64_t c = 0; c < a->ncells; c++) {
+		int32_t w = a->writer[c], r = a->reader[c];
+		if (w == -2 || (w >= 0 && r != -1 && r != w)) {
+			snprintf(why, n, "cell %lld: written by %s %d, read by %d", (long long)c,
+				w == -2 ? "several threads, e.g." : "thread", (int)w, (int)r);
+			return false;
+		}
+	}
+	return true;
+}
+
+enum { ACCESS_CELLS = 64 + 16 * 64 };
+
+enum { DIFFER = 1, BROKEN = 2 };
+
+/* Runs src under the schedules below for 1..8 threads: DIFFER when the final
+** memory differs between them, BROKEN when a run breaks the contract of
+** --deterministic (why says how). */
+static int32_t schedules(const char *src, uint64_t seed, bool structured, char *why, size_t nwhy)
+{
+	Prog r = load_clean(src, seed);
+	Access acc = {.ncells = ACCESS_CELLS};
+	acc.writer = xmalloc(ACCESS_CELLS * sizeof *acc.writer);
+	acc.reader = xmalloc(ACCESS_CELLS * sizeof *acc.reader);
+	Buf first = {0}, other = {0};
+	int32_t res = 0;
+	for (int32_t t = 1; t <= 8 && res != (DIFFER | BROKEN); t++) {
+		/* ipdom both ways and in three lane orders, mimd, and sync for structured programs */
+		SemOptions o[6];
+		Model model[6];
+		memset(o, 0, sizeof o);
+		int32_t n = 0;
+		model[n++] = MODEL_IPDOM;
+		model[n] = MODEL_IPDOM;
+		o[n++].taken_first = true;
+		model[n] = MODEL_IPDOM;
+		o[n++].lane_order = ORDER_DESCENDING;
+		model[n] = MODEL_IPDOM;
+		o[n].lane_order = ORDER_RANDOM;
+		o[n++].seed = seed;
+		model[n++] = MODEL_MIMD;
+		if (structured)
+			model[n++] = MODEL_SYNC;
+		for (int32_t k = 0; k < n; k++) {
+			for (int32_t c = 0; c < ACCESS_CELLS; c++)
+				acc.writer[c] = acc.reader[c] = -1;
+			acc.atomic = false;
+			SemStatus s = run_recording(r.p, &o[k], model[k], t, &acc, k == 0 ? &first : &other);
+			cr_assert_eq(s, SEM_OK, "seed %llu, %d threads: %s", (unsigned long long)seed, (int)t, sem_status_name(s));
+			char broken[128];
+			if (!(res & BROKEN) && !contract_holds(&acc, broken, sizeof broken)) {
+				snprintf(why, nwhy, "%s, %d threads: %s", sem_model_name(model[k]), (int)t, broken);
+				res |= BROKEN;
+			}
+			if (k > 0 && strcmp(buf_str(&first), buf_str(&other)))
+				res |= DIFFER;
+		}
+	}
+	buf_free(&first);
+	buf_free(&other);
+	free(acc.writer);
+	free(acc.reader);
+	unload(&r);
+	return res;
+}
+
+Test(gen, deterministic_same_memory_under_every_schedule)
+{
+	for (uint64_t seed = 1; seed <= 150; seed++) {
+		GenOptions o = varied(seed);
+		o.unstructured = seed % 3 != 0;
+		o.deterministic = true;
+		char *src = gen_text(&o);
+		char why[256] = "";
+		int32_t res = schedules(src, seed, !o.unstructured, why, sizeof why);
+		cr_expect(!(res & BROKEN), "seed %llu: %s\n%s", (unsigned long long)seed, why, src);
+		cr_expect(!(res & DIFFER), "seed %llu: the final memory depends on the schedule\n%s",
+			(unsigned long long)seed, src);
+		free(src);
+	}
+}
+
+/* Without --deterministic the checks above do find differences and accesses
+** that break the contract. */
+Test(gen, nondeterministic_programs_differ)
+{
+	int32_t differ = 0, broken = 0;
+	for (uint64_t seed = 1; seed <= 60; seed++) {
+		GenOptions o = varied(seed);
+		o.unstructured = true;
+		o.no_memory = false;
+		char *src = gen_text(&o);
+		char why[256];
+		int32_t res = schedules(src, seed, false, why, sizeof why);
+		differ += (res & DIFFER) != 0;
+		broken += (res & BROKEN) != 0;
+		free(src);
+	}
+	cr_expect(differ >= 15, "only %d of 60 programs without --deterministic depend on the schedule", (int)differ);
+	cr_expect(broken >= 30, "only %d of 60 programs without --deterministic share cells", (int)broken);
+}
+
+Test(gen, unstructured_large)
+{
+	GenOptions o = {.seed = 42, .size = 100000, .unstructured = true};
+	check_large(&o, 125000, MODEL_IPDOM, -1);
 }

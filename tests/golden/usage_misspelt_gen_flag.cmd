@@ -1,0 +1,1 @@
+gen --unstructed --seed 3
