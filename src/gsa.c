@@ -1241,6 +1241,56 @@ static int side_of(const PhaseB *B, int32_t blk, int32_t pr)
 	return -1;
 }
 
+/* A predicate's value assumed on the way down a nested γ. */
+typedef struct Assume {
+	int32_t pc;       /* the branch whose predicate it is */
+	bool nonzero;
+} Assume;
+
+static bool same_pred(const PhaseB *B, int32_t pc1, int32_t pc2)
+{
+	const Opnd *a = &B->q->ins[pc1].a, *b = &B->q->ins[pc2].a;
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case OPND_VAR: return B->branch_pred[pc1] >= 0 && B->branch_pred[pc1] == B->branch_pred[pc2];
+	case OPND_SPECIAL: return a->special == b->special;
+	case OPND_LIT: return num_eq(a->lit, b->lit);
+	default: return false;
+	}
+}
+
+/* Pre-order of the DAG under v with the assumptions as[0..n-1] (depth and
+** recursion bounded by GSA_TREE_MAX: the tree was measured first). */
+static void emit_tree_node(const PhaseB *B, const GateWalk *w, int32_t v, const int32_t *rep, Assume *as,
+                           int32_t n, IVec *out)
+{
+	while (GATE_IS_NODE(v)) {
+		int32_t k = GATE_NODE_INDEX(v), pc = B->g->blocks[w->br[k]].last;
+		int32_t i = 0;
+		while (i < n && !same_pred(B, as[i].pc, pc))
+			i++;
+		if (i == n)
+			break;
+		v = as[i].nonzero ? w->t[k] : w->f[k];
+	}
+	if (!GATE_IS_NODE(v)) {
+		ivec_push(out, rep[v]);
+		return;
+	}
+	int32_t k = GATE_NODE_INDEX(v), pc = B->g->blocks[w->br[k]].last;
+	ivec_push(out, -1 - pc);
+	if (n >= GSA_TREE_MAX) { /* cannot happen: the measured tree is smaller */
+		emit_tree_node(B, w, w->t[k], rep, as, 0, out);
+		emit_tree_node(B, w, w->f[k], rep, as, 0, out);
+		return;
+	}
+	as[n] = (Assume){pc, true};
+	emit_tree_node(B, w, w->t[k], rep, as, n + 1, out);
+	as[n] = (Assume){pc, false};
+	emit_tree_node(B, w, w->f[k], rep, as, n + 1, out);
+}
+
 /* The nested γ of gate gt at join block b from the walk's DAG of its edges
 ** (root_e: leaf k = the k-th predecessor): false when it cannot be a small
 ** tree that selects every operand (then gt stays a φ). */
@@ -1290,6 +1340,12 @@ static bool tree_gate(PhaseB *B, GateWalk *w, int32_t b, int32_t root_e, Gate *g
 			if (B->g->blocks[bl->pred[k]].reachable && !used[map[k]])
 				ok = false;
 		if (ok) {
+			/* again, simplified: a node on a predicate an enclosing node already
+			** tested reads the same value (γ reads the current value at the join)
+			** and takes the same side (a short-circuit `a || b` tests a twice) */
+			out.n = 0;
+			Assume as[GSA_TREE_MAX + 1];
+			emit_tree_node(B, w, root, rep, as, 0, &out);
 			gt->tree = out.v;
 			gt->ntree = out.n;
 		} else

@@ -422,76 +422,39 @@ static int32_t gamma_branch(const Em *e, int32_t blk, const Ins *gi)
 	return -1;
 }
 
-/* Can block q be reached from block from by forward edges (no back edge)
-** without passing block avoid (J) or block skip (the branch)? */
-static bool reaches(const Em *e, int32_t from, int32_t q, int32_t avoid, int32_t skip)
+/* The value operand a nested γ of block blk selects for the threads that
+** arrive by the edge from block q: the SSA value current at the end of q.
+** γ's leaves are versions of one variable, and the one that reaches q is the
+** leaf defined nearest above q in the dominator tree (the last one in q
+** itself); a literal or special leaf when no version reaches it (a
+** never-assigned variable). NULL: undecided. */
+static const Opnd *gamma_leaf(const Em *e, const Ins *gi, int32_t q)
 {
 	const Cfg *g = e->g;
-	if (from == q)
-		return true;
-	if (from == avoid || from == skip || from < 0 || from >= g->nblocks)
-		return false;
-	bool *seen = xcalloc((size_t)g->nblocks + 1, sizeof *seen);
-	int32_t *st = xmalloc(((size_t)g->nblocks + 1) * sizeof *st);
-	int32_t sp = 0;
-	bool found = false;
-	st[sp++] = from;
-	seen[from] = true;
-	while (sp > 0 && !found) {
-		int32_t x = st[--sp];
-		int32_t s[2];
-		int n = succs(e, x, s);
-		for (int i = 0; i < n && !found; i++) {
-			int32_t y = s[i];
-			if (y == q) {
-				found = true;
-				break;
+	const Opnd *best = NULL, *other = NULL;
+	int32_t best_pre = -1, best_pc = -1, nother = 0;
+	for (int32_t k = 0; k < 2 + gi->nargs; k++) {
+		const Opnd *o = k == 0 ? &gi->b : k == 1 ? &gi->c : &gi->args[k - 2];
+		if (o->kind == OPND_GATE || (k >= 2 && (k - 2) % 3 == 0))
+			continue; /* a nested node, or a node's predicate */
+		if (o->kind != OPND_VAR || e->def_pc[o->var] < 0) {
+			if (!other || !opnd_same(other, o)) {
+				other = o;
+				nother++;
 			}
-			if (y == avoid || y == skip || seen[y] || dom(e, y, x))
-				continue;
-			seen[y] = true;
-			st[sp++] = y;
+			continue;
+		}
+		int32_t pc = e->def_pc[o->var], d = g->block_of[pc];
+		if (!dom(e, d, q))
+			continue;
+		int32_t pre = g->blocks[d].dom_pre;
+		if (pre > best_pre || (pre == best_pre && pc > best_pc)) {
+			best = o;
+			best_pre = pre;
+			best_pc = pc;
 		}
 	}
-	free(seen);
-	free(st);
-	return found;
-}
-
-/* The value operand a nested γ of block blk selects for the threads that
-** arrive by the edge from block q (docs/analyses.md §1): down the tree,
-** each node's branch (a branch on its predicate from which q is reachable)
-** decides by the side q is reachable from; where both sides reach q they
-** must select the same value (a shared target). NULL: undecided. */
-static const Opnd *gamma_leaf(const Em *e, int32_t blk, const Ins *gi, const Opnd *node, int32_t q,
-                              int depth)
-{
-	const Cfg *g = e->g;
-	const Opnd *pred = ir_gate_pred(gi, node);
-	if (depth > IR_GATE_MAX_DEPTH + 1)
-		return NULL;
-	for (int32_t b = 0; b < g->nblocks; b++) {
-		const Ins *t = &e->p->ins[g->blocks[b].last];
-		if (!g->blocks[b].reachable || !ir_is_branch((Op)t->op) || !opnd_same(&t->a, pred))
-			continue;
-		int32_t s[2];
-		if (succs(e, b, s) != 2 || (b != q && !reaches(e, b, q, blk, -1)))
-			continue;
-		bool bz = t->op == OP_BZ;
-		int32_t snz = bz ? s[0] : s[1], sz = bz ? s[1] : s[0];
-		bool rnz = b == q ? snz == blk : reaches(e, snz, q, blk, b);
-		bool rz = b == q ? sz == blk : reaches(e, sz, q, blk, b);
-		const Opnd *x = NULL, *y = NULL;
-		const Opnd *nz = ir_gate_side(gi, node, true), *z = ir_gate_side(gi, node, false);
-		if (rnz)
-			x = nz->kind == OPND_GATE ? gamma_leaf(e, blk, gi, nz, q, depth + 1) : nz;
-		if (rz)
-			y = z->kind == OPND_GATE ? gamma_leaf(e, blk, gi, z, q, depth + 1) : z;
-		if (rnz && rz)
-			return x && y && opnd_same(x, y) ? x : NULL;
-		return rnz ? x : rz ? y : NULL;
-	}
-	return NULL;
+	return best ? best : nother == 1 ? other : NULL;
 }
 
 /* ---- instructions ------------------------------------------------------ */
@@ -522,7 +485,7 @@ static void emit_phi(Em *e, int32_t blk, int32_t pc)
 		br = ins->nargs == 0 ? gamma_branch(e, blk, ins) : -1;
 		tree = br < 0;
 		for (int32_t j = 0; tree && j < e->npreds[blk]; j++)
-			if (e->preds[blk][j].from >= 0 && !gamma_leaf(e, blk, ins, NULL, e->preds[blk][j].from, 0))
+			if (e->preds[blk][j].from >= 0 && !gamma_leaf(e, ins, e->preds[blk][j].from))
 				tree = false;
 		if (br < 0 && !tree) {
 			Buf w = {0};
@@ -547,7 +510,7 @@ static void emit_phi(Em *e, int32_t blk, int32_t pc)
 			break;
 		case OP_GAMMA: {
 			if (tree) {
-				o = ed->from >= 0 ? gamma_leaf(e, blk, ins, NULL, ed->from, 0) : NULL;
+				o = ed->from >= 0 ? gamma_leaf(e, ins, ed->from) : NULL;
 				break;
 			}
 			int side = br >= 0 ? gamma_side(e, blk, br, ed) : 1;
