@@ -1068,7 +1068,8 @@ static int cmp_mread(const void *a, const void *b)
 static void mimd_check(Ctx *c)
 {
 	Mimd *md = c->mimd;
-	qsort(md->rd, md->nrd, sizeof *md->rd, cmp_mread);
+	if (md->nrd > 0)
+		qsort(md->rd, md->nrd, sizeof *md->rd, cmp_mread);
 	for (size_t i = 0; i < md->nrd;) {
 		size_t e = i + 1;
 		while (e < md->nrd && md->rd[e].pc == md->rd[i].pc && md->rd[e].var == md->rd[i].var &&
