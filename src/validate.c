@@ -286,7 +286,7 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 			ablk[fill[p->ins[pc].dst]++] = g->block_of[pc];
 	free(fill);
 
-	if (R.n > 0) /* qsort(NULL, 0, ...) is undefined */
+	if (R.n > 1) /* R.r is NULL without reads: qsort(NULL, 0) is undefined */
 		qsort(R.r, (size_t)R.n, sizeof *R.r, cmp_read_var);
 	int32_t *assigns = xmalloc((size_t)nb * sizeof *assigns);
 	int32_t *seen = xmalloc((size_t)nb * sizeof *seen);

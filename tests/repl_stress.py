@@ -8,7 +8,7 @@ random commands on stdin: the commands of musimd-repl(1) with arguments
 drawn from the program (its labels, variables, parameters, lines), hostile
 numbers (0, -1, 2^63 - 1, 2^63, 10^30, ...), memory ranges, the options'
 values and garbage, and empty lines (which repeat the last command). A
-session must end within its timeout (20 s; every command is bounded by the
+session must end within its timeout (10 s; every command is bounded by the
 step limit and the other limits), with exit status 0 or 1 (1: a command
 failed), and never with a crash, a sanitizer report or "out of memory".
 
@@ -29,7 +29,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 EXAMPLES = "examples"
-TIMEOUT = 20.0  # --long: 120 s (sessions of 4194304 threads)
+TIMEOUT = 10.0  # --long: 60 s (sessions of 4194304 threads)
 
 NUMBERS = ["0", "1", "2", "3", "7", "16", "100", "-1", "-5", "4096", "65536",
            "9223372036854775807", "9223372036854775808", "-9223372036854775808",
@@ -59,7 +59,7 @@ def program_words(path):
     return sorted(labels), sorted(names | params), sorted(params), lines
 
 
-def command(rng, words, examples, long):
+def command(rng, words, examples, long, steps):
     labels, names, params, lines = words
     num = lambda: rng.choice(NUMBERS)
     small = lambda: str(rng.choice([0, 1, 2, 3, 5, 10, 100, 1000]))
@@ -91,14 +91,15 @@ def command(rng, words, examples, long):
     if c < 0.78:
         return "analyze" + rng.choice(["", " simple", " affine", " data-only", " " + small(), " 17", " 1000", " 1001", " bogus"])
     if c < 0.82:
-        # many threads now and then: 16384 in the quick run (rarely: each
-        # command that restarts then takes a tenth of a second), the most
-        # (4194304) in --long
+        # many threads now and then, as many as keep a run to the step limit
+        # under 10^8 thread steps (10^9 with --long, up to the most, 4194304):
+        # a spinning loop of 65536 threads takes 30 s for 10^4 steps, bounded
+        # but not quick
         big = rng.random() < (0.02 if long else 0.005)
-        # (the quick run stays within its timeout on a loaded 2-core machine:
-        # `continue` on 65536 threads runs 10^4 steps of 65536 lanes, ~10 s)
-        huge = ["4194304", "1000000"] if long else ["16384", "12000"]
-        return rng.choice(["threads", "warpsize"]) + " " + (rng.choice(huge) if big else rng.choice([small(), num(), "32", "64", "1"]))
+        most, budget = (4194304, 10 ** 9) if long else (100000, 10 ** 8)
+        huge = [str(max(64, min(most, budget // steps)))]
+        hostile = ["0", "-1", "x", "4194305", "9223372036854775808"]  # refused, or the program's
+        return rng.choice(["threads", "warpsize"]) + " " + (rng.choice(huge) if big else rng.choice([small(), "32", "64", "1"] + hostile))
     if c < 0.84:
         return "model " + rng.choice(["sync", "ipdom", "mimd", "simd", ""])
     if c < 0.87:
@@ -110,7 +111,7 @@ def command(rng, words, examples, long):
         what = rng.choice(["trace", "bz-polarity", "strict-push", "lane-order", "seed", "max-steps", "max-memory", "bogus"])
         val = {"trace": ["on", "off"], "bz-polarity": ["rules", "mnemonic"], "strict-push": ["on", "off"],
                "lane-order": ["ascending", "descending", "random"], "seed": [small(), num()],
-               "max-steps": [small(), "1000", "100000"] + (["10000000"] if long else []),
+               "max-steps": [small(), str(steps)] + (["100000", "10000000"] if long else []),
                "max-memory": ["1", "16", "64", num()], "bogus": ["x"]}[what]
         return "set %s %s" % (what, rng.choice(val + [num()]))
     if c < 0.95:
@@ -122,19 +123,19 @@ def command(rng, words, examples, long):
     return rng.choice(["", "", "bogus", "quit"])
 
 
-def script(rng, words, examples, long):
+def script(rng, words, examples, long, steps):
     n = rng.randint(1, 30)
-    return "\n".join(command(rng, words, examples, long) for _ in range(n)) + "\n"
+    return "\n".join(command(rng, words, examples, long, steps) for _ in range(n)) + "\n"
 
 
 def run_session(musimd, seed, examples, words, long):
     rng = random.Random(seed)
     ex = rng.choice(examples)
-    steps = "10000000" if long and rng.random() < 0.33 else str(rng.choice([100, 1000, 10000, 100000]))
-    argv = [musimd, "repl", "--max-steps", steps, ex]
+    steps = 10000000 if long and rng.random() < 0.33 else rng.choice([100, 1000, 10000, 100000])
+    argv = [musimd, "repl", "--max-steps", str(steps), ex]
     if rng.random() < 0.1:
         argv[2:2] = ["--model", rng.choice(["ipdom", "mimd"])]
-    stdin = script(rng, words[ex], examples, long)
+    stdin = script(rng, words[ex], examples, long, steps)
     t0 = time.time()
     timeout = 6 * TIMEOUT if long else TIMEOUT
     try:
