@@ -726,12 +726,36 @@ int32_t cfg_mu_arity(const Cfg *g, int32_t block)
 
 /* ---- printing ---------------------------------------------------------- */
 
+/* Numbers are written with buf_put_i64 rather than buf_printf: `cfg` on
+** 10^6 instructions prints some 10^7 of them. */
+static void put_num(Buf *out, const char *prefix, int64_t v)
+{
+	buf_puts(out, prefix);
+	buf_put_i64(out, v);
+}
+
 static void print_block_name(Buf *out, const Cfg *g, int32_t b)
 {
 	if (b >= g->nblocks)
 		buf_puts(out, "exit");
 	else
-		buf_printf(out, "B%d", b);
+		put_num(out, "B", b);
+}
+
+/* Columns of a table row: the width up to mark is known, so padding scans
+** each character once (buf_pad rescans the line). */
+typedef struct Row {
+	size_t mark, width;
+} Row;
+
+static void row_pad(Buf *out, Row *r, size_t col)
+{
+	r->width += utf8_width(out->s + r->mark, out->len - r->mark);
+	while (r->width < col) {
+		buf_putc(out, ' ');
+		r->width++;
+	}
+	r->mark = out->len;
 }
 
 static void print_block_list(Buf *out, const Cfg *g, const int32_t *v, int32_t n)
@@ -761,11 +785,14 @@ static void print_tree(Buf *out, const Cfg *g, bool post)
 	int32_t count = tree_preorder(n, parent, root, order, depth, NULL);
 	for (int32_t i = 0; i < count; i++) {
 		int32_t b = order[i], d = depth[b];
-		for (int32_t k = 0; k <= (d < TREE_INDENT_CAP ? d : TREE_INDENT_CAP); k++)
-			buf_puts(out, "  ");
+		static const char spaces[] = "                                  ";
+		_Static_assert(sizeof spaces > 2 * (TREE_INDENT_CAP + 1), "indentation of the cap");
+		buf_putn(out, spaces, 2 * (size_t)((d < TREE_INDENT_CAP ? d : TREE_INDENT_CAP) + 1));
 		print_block_name(out, g, b);
-		if (d > TREE_INDENT_CAP)
-			buf_printf(out, "  (depth %d)", d);
+		if (d > TREE_INDENT_CAP) {
+			put_num(out, "  (depth ", d);
+			buf_putc(out, ')');
+		}
 		buf_putc(out, '\n');
 	}
 	free(parent);
@@ -786,7 +813,7 @@ static void print_loop_body(Buf *out, const Cfg *g, const Loop *L)
 			buf_putc(out, ' ');
 		first = false;
 		if (inner >= 0 && (i == L->nown || g->loops[inner].header < L->blocks[i])) {
-			buf_printf(out, "L%d", inner);
+			put_num(out, "L", inner);
 			pos += g->loops[inner].nblocks;
 		} else {
 			print_block_name(out, g, L->blocks[i++]);
@@ -800,42 +827,40 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 	buf_puts(out, "block  instructions          lines    preds        succs        idom  ipdom  loop\n");
 	for (int32_t b = 0; b < g->nblocks; b++) {
 		const Block *bb = &g->blocks[b];
-		size_t start = out->len;
+		Row row = {out->len, 0};
 		print_block_name(out, g, b);
-		buf_pad(out, 7);
+		row_pad(out, &row, 7);
 		ir_print_where(out, p, bb->first);
 		if (bb->last != bb->first) {
 			buf_puts(out, " .. ");
 			ir_print_where(out, p, bb->last);
 		}
-		buf_pad(out, 29);
+		row_pad(out, &row, 29);
 		int32_t l0 = p->ins[bb->first].loc.line, l1 = p->ins[bb->last].loc.line;
-		if (l0 == l1)
-			buf_printf(out, "%d", l0);
-		else
-			buf_printf(out, "%d-%d", l0, l1);
-		buf_pad(out, 38);
+		put_num(out, "", l0);
+		if (l0 != l1)
+			put_num(out, "-", l1);
+		row_pad(out, &row, 38);
 		print_block_list(out, g, bb->pred, bb->npred);
-		buf_pad(out, 51);
+		row_pad(out, &row, 51);
 		print_block_list(out, g, bb->succ, bb->nsucc);
-		buf_pad(out, 64);
+		row_pad(out, &row, 64);
 		if (bb->idom >= 0)
 			print_block_name(out, g, bb->idom);
 		else
 			buf_puts(out, "-");
-		buf_pad(out, 70);
+		row_pad(out, &row, 70);
 		if (bb->ipdom >= 0)
 			print_block_name(out, g, bb->ipdom);
 		else
 			buf_puts(out, "-");
-		buf_pad(out, 77);
+		row_pad(out, &row, 77);
 		if (bb->loop >= 0)
-			buf_printf(out, "L%d", bb->loop);
+			put_num(out, "L", bb->loop);
 		else
 			buf_puts(out, "-");
 		if (!bb->reachable)
 			buf_puts(out, "  (unreachable)");
-		(void)start;
 		buf_putc(out, '\n');
 	}
 
@@ -876,7 +901,8 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 		any = true;
 		buf_puts(out, "  ");
 		ir_print_where(out, p, pc);
-		buf_printf(out, " (line %d): ", ins->loc.line);
+		put_num(out, " (line ", ins->loc.line);
+		buf_puts(out, "): ");
 		ir_print_ins(out, p, ins);
 		int32_t r = g->blocks[g->block_of[pc]].ipdom;
 		buf_puts(out, "  ->  ipdom ");
@@ -896,7 +922,8 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 		buf_puts(out, "  (none)\n");
 	for (int32_t l = 0; l < g->nloops; l++) {
 		const Loop *L = &g->loops[l];
-		buf_printf(out, "  L%d  header ", l);
+		put_num(out, "  L", l);
+		buf_puts(out, "  header ");
 		print_block_name(out, g, L->header);
 		buf_puts(out, " (");
 		ir_print_where(out, p, g->blocks[L->header].first);
@@ -904,9 +931,9 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 		print_loop_body(out, g, L);
 		buf_puts(out, "  latches ");
 		print_block_list(out, g, L->latches, L->nlatches);
-		buf_printf(out, "  depth %d", L->depth);
+		put_num(out, "  depth ", L->depth);
 		if (L->parent >= 0)
-			buf_printf(out, "  parent L%d", L->parent);
+			put_num(out, "  parent L", L->parent);
 		buf_putc(out, '\n');
 	}
 }

@@ -134,6 +134,19 @@ char *buf_steal(Buf *b)
 	return s;
 }
 
+void buf_put_i64(Buf *b, int64_t v)
+{
+	char tmp[24];
+	size_t n = sizeof tmp;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	do
+		tmp[--n] = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (v < 0)
+		tmp[--n] = '-';
+	buf_putn(b, tmp + n, sizeof tmp - n);
+}
+
 const char *buf_str(const Buf *b)
 {
 	return b->s ? b->s : "";
