@@ -249,6 +249,55 @@ static void number_tree(Cfg *g, bool post)
 	free(last);
 }
 
+/* Heavy-path decomposition of the dominator tree (cfg_dom_lca): each
+** block's heavy child is its child with the largest subtree; the heavy
+** paths are laid out top-down in Cfg.dom_path. Any path to the root
+** crosses O(log blocks) heavy paths. */
+static void heavy_paths(Cfg *g)
+{
+	int32_t nb = g->nblocks;
+	int32_t *order = xmalloc((size_t)(nb ? nb : 1) * sizeof *order); /* dominator pre-order */
+	int32_t *size = xcalloc((size_t)(nb ? nb : 1), sizeof *size);
+	int32_t *heavy = xmalloc((size_t)(nb ? nb : 1) * sizeof *heavy);
+	int32_t n = 0;
+	for (int32_t b = 0; b < nb; b++) {
+		Block *bb = &g->blocks[b];
+		bb->dom_depth = bb->dom_head = bb->dom_hpos = -1;
+		heavy[b] = -1;
+		if (bb->dom_pre >= 0) {
+			order[bb->dom_pre] = b;
+			n++;
+		}
+	}
+	g->blocks[nb].dom_depth = g->blocks[nb].dom_head = g->blocks[nb].dom_hpos = -1;
+	for (int32_t i = n - 1; i >= 0; i--) {
+		int32_t b = order[i], p = g->blocks[b].idom;
+		size[b]++;
+		if (p >= 0) {
+			size[p] += size[b];
+			if (heavy[p] < 0 || size[b] > size[heavy[p]] || (size[b] == size[heavy[p]] && b < heavy[p]))
+				heavy[p] = b;
+		}
+	}
+	g->dom_path = xmalloc((size_t)(n ? n : 1) * sizeof *g->dom_path);
+	int32_t pos = 0;
+	for (int32_t i = 0; i < n; i++) { /* parents first */
+		int32_t b = order[i], p = g->blocks[b].idom;
+		Block *bb = &g->blocks[b];
+		bb->dom_depth = p >= 0 ? g->blocks[p].dom_depth + 1 : 0;
+		if (p >= 0 && heavy[p] == b)
+			continue; /* placed with its path's head */
+		for (int32_t v = b; v >= 0; v = heavy[v]) {
+			g->blocks[v].dom_head = b;
+			g->blocks[v].dom_hpos = pos;
+			g->dom_path[pos++] = v;
+		}
+	}
+	free(order);
+	free(size);
+	free(heavy);
+}
+
 static int32_t uf_find(int32_t *uf, int32_t x)
 {
 	int32_t r = x;
@@ -604,6 +653,7 @@ Cfg *cfg_build(const Program *p)
 
 	number_tree(g, false);
 	number_tree(g, true);
+	heavy_paths(g);
 	find_loops(g);
 
 	/* GSA groups and μ operand selection */
@@ -645,6 +695,7 @@ void cfg_free(Cfg *g)
 	free(g->loops);
 	free(g->loop_body);
 	free(g->edge_store);
+	free(g->dom_path);
 	free(g->blocks);
 	free(g->block_of);
 	free(g->rpo);
@@ -680,6 +731,26 @@ bool cfg_postdominates(const Cfg *g, int32_t a, int32_t b)
 	if (ba->pdom_pre < 0 || bb->pdom_pre < 0)
 		return false;
 	return ba->pdom_pre <= bb->pdom_pre && bb->pdom_pre <= ba->pdom_last;
+}
+
+int32_t cfg_dom_lca(const Cfg *g, int32_t a, int32_t b)
+{
+	const Block *B = g->blocks;
+	while (B[a].dom_head != B[b].dom_head) {
+		if (B[B[a].dom_head].dom_depth > B[B[b].dom_head].dom_depth)
+			a = B[B[a].dom_head].idom;
+		else
+			b = B[B[b].dom_head].idom;
+	}
+	return B[a].dom_depth < B[b].dom_depth ? a : b;
+}
+
+int32_t cfg_dom_ancestor(const Cfg *g, int32_t b, int32_t depth)
+{
+	const Block *B = g->blocks;
+	while (B[B[b].dom_head].dom_depth > depth)
+		b = B[B[b].dom_head].idom;
+	return g->dom_path[B[b].dom_hpos - (B[b].dom_depth - depth)];
 }
 
 bool cfg_loop_contains(const Cfg *g, int32_t l, int32_t b)
