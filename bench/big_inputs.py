@@ -17,6 +17,10 @@ Shapes (N is the size parameter; the program is a function of SHAPE and N):
   branches N    N conditional branches into one target (a join with N+1
                 predecessors), one assignment between them: about 3N
   straight N    N instructions of straight-line arithmetic on 16 variables
+  live N        N variables assigned on both sides of one if-then-else, then
+                N if-thens, then the N variables read: every read is
+                definitely assigned although no assignment dominates it, and
+                each variable stays live across the whole chain: about 7N
 
 --gsa writes the same program in GSA form (what `musimd gsa` would make of
 it: γ at the joins of if-thens, μ at loop headers, η at loop exits, a φ at
@@ -36,7 +40,7 @@ use it.
 import argparse
 import sys
 
-SHAPES = ("chain", "diamonds", "nested-if", "nested-loop", "branches", "straight")
+SHAPES = ("chain", "diamonds", "nested-if", "nested-loop", "branches", "straight", "live")
 
 
 def chain(n, out):
@@ -181,14 +185,57 @@ def branches_gsa(n, out):
     out.append("        mem[tid] = y")
 
 
+def live(n, out):
+    out.append("        p = tid & 1")
+    out.append("        bz p, E")
+    for i in range(n):
+        out.append("        v%d = %d" % (i, i))
+    out.append("        jump J")
+    for i in range(n):
+        out.append("%s      v%d = tid + %d" % ("E:" if i == 0 else "  ", i, i))
+    out.append("J:      sync")
+    out.append("        x = 0")
+    for i in range(n):
+        out.append("        q = tid < %d" % (i % 64))
+        out.append("        bz q, C%d" % i)
+        out.append("        x = x + 1")
+        out.append("C%d:     sync" % i)
+    for i in range(n):
+        out.append("        x = x + v%d" % i)
+    out.append("        mem[tid] = x")
+
+
+def live_gsa(n, out):
+    out.append("        p = tid & 1")
+    out.append("        bz p, E")
+    for i in range(n):
+        out.append("        a%d = %d" % (i, i))
+    out.append("        jump J")
+    for i in range(n):
+        out.append("%s       b%d = tid + %d" % ("E:" if i == 0 else "  ", i, i))
+    for i in range(n):
+        out.append("%s       v%d = gamma(p, a%d, b%d)" % ("J:" if i == 0 else "  ", i, i, i))
+    out.append("        x0 = 0")
+    for i in range(n):
+        out.append("        q%d = tid < %d" % (i, i % 64))
+        out.append("        bz q%d, C%d" % (i, i))
+        out.append("        t%d = x%d + 1" % (i, i))
+        out.append("C%d:     x%d = gamma(q%d, t%d, x%d)" % (i, i + 1, i, i, i))
+    out.append("        s0 = x%d" % n)
+    for i in range(n):
+        out.append("        s%d = s%d + v%d" % (i + 1, i, i))
+    out.append("        mem[tid] = s%d" % n)
+
+
 def program(shape, n, gsa=False):
     out = ["# bench/big_inputs.py %s %d%s" % (shape, n, " --gsa" if gsa else ""), ".kernel big", ".threads 64", ".memory zero"]
     if gsa:
         {"chain": chain_gsa, "diamonds": diamonds_gsa, "nested-if": nested_if_gsa,
-         "nested-loop": nested_loop_gsa, "branches": branches_gsa, "straight": straight}[shape](n, out)
+         "nested-loop": nested_loop_gsa, "branches": branches_gsa, "straight": straight,
+         "live": live_gsa}[shape](n, out)
     else:
         {"chain": chain, "diamonds": diamonds, "nested-if": nested_if, "nested-loop": nested_loop,
-         "branches": branches, "straight": straight}[shape](n, out)
+         "branches": branches, "straight": straight, "live": live}[shape](n, out)
     out.append("        stop")
     return "\n".join(out) + "\n"
 

@@ -249,6 +249,55 @@ static void number_tree(Cfg *g, bool post)
 	free(last);
 }
 
+/* Heavy-path decomposition of the dominator tree (cfg_dom_lca): each
+** block's heavy child is its child with the largest subtree; the heavy
+** paths are laid out top-down in Cfg.dom_path. Any path to the root
+** crosses O(log blocks) heavy paths. */
+static void heavy_paths(Cfg *g)
+{
+	int32_t nb = g->nblocks;
+	int32_t *order = xmalloc((size_t)(nb ? nb : 1) * sizeof *order); /* dominator pre-order */
+	int32_t *size = xcalloc((size_t)(nb ? nb : 1), sizeof *size);
+	int32_t *heavy = xmalloc((size_t)(nb ? nb : 1) * sizeof *heavy);
+	int32_t n = 0;
+	for (int32_t b = 0; b < nb; b++) {
+		Block *bb = &g->blocks[b];
+		bb->dom_depth = bb->dom_head = bb->dom_hpos = -1;
+		heavy[b] = -1;
+		if (bb->dom_pre >= 0) {
+			order[bb->dom_pre] = b;
+			n++;
+		}
+	}
+	g->blocks[nb].dom_depth = g->blocks[nb].dom_head = g->blocks[nb].dom_hpos = -1;
+	for (int32_t i = n - 1; i >= 0; i--) {
+		int32_t b = order[i], p = g->blocks[b].idom;
+		size[b]++;
+		if (p >= 0) {
+			size[p] += size[b];
+			if (heavy[p] < 0 || size[b] > size[heavy[p]] || (size[b] == size[heavy[p]] && b < heavy[p]))
+				heavy[p] = b;
+		}
+	}
+	g->dom_path = xmalloc((size_t)(n ? n : 1) * sizeof *g->dom_path);
+	int32_t pos = 0;
+	for (int32_t i = 0; i < n; i++) { /* parents first */
+		int32_t b = order[i], p = g->blocks[b].idom;
+		Block *bb = &g->blocks[b];
+		bb->dom_depth = p >= 0 ? g->blocks[p].dom_depth + 1 : 0;
+		if (p >= 0 && heavy[p] == b)
+			continue; /* placed with its path's head */
+		for (int32_t v = b; v >= 0; v = heavy[v]) {
+			g->blocks[v].dom_head = b;
+			g->blocks[v].dom_hpos = pos;
+			g->dom_path[pos++] = v;
+		}
+	}
+	free(order);
+	free(size);
+	free(heavy);
+}
+
 static int32_t uf_find(int32_t *uf, int32_t x)
 {
 	int32_t r = x;
@@ -604,6 +653,7 @@ Cfg *cfg_build(const Program *p)
 
 	number_tree(g, false);
 	number_tree(g, true);
+	heavy_paths(g);
 	find_loops(g);
 
 	/* GSA groups and μ operand selection */
@@ -645,6 +695,7 @@ void cfg_free(Cfg *g)
 	free(g->loops);
 	free(g->loop_body);
 	free(g->edge_store);
+	free(g->dom_path);
 	free(g->blocks);
 	free(g->block_of);
 	free(g->rpo);
@@ -680,6 +731,26 @@ bool cfg_postdominates(const Cfg *g, int32_t a, int32_t b)
 	if (ba->pdom_pre < 0 || bb->pdom_pre < 0)
 		return false;
 	return ba->pdom_pre <= bb->pdom_pre && bb->pdom_pre <= ba->pdom_last;
+}
+
+int32_t cfg_dom_lca(const Cfg *g, int32_t a, int32_t b)
+{
+	const Block *B = g->blocks;
+	while (B[a].dom_head != B[b].dom_head) {
+		if (B[B[a].dom_head].dom_depth > B[B[b].dom_head].dom_depth)
+			a = B[B[a].dom_head].idom;
+		else
+			b = B[B[b].dom_head].idom;
+	}
+	return B[a].dom_depth < B[b].dom_depth ? a : b;
+}
+
+int32_t cfg_dom_ancestor(const Cfg *g, int32_t b, int32_t depth)
+{
+	const Block *B = g->blocks;
+	while (B[B[b].dom_head].dom_depth > depth)
+		b = B[B[b].dom_head].idom;
+	return g->dom_path[B[b].dom_hpos - (B[b].dom_depth - depth)];
 }
 
 bool cfg_loop_contains(const Cfg *g, int32_t l, int32_t b)
@@ -726,12 +797,36 @@ int32_t cfg_mu_arity(const Cfg *g, int32_t block)
 
 /* ---- printing ---------------------------------------------------------- */
 
+/* Numbers are written with buf_put_i64 rather than buf_printf: `cfg` on
+** 10^6 instructions prints some 10^7 of them. */
+static void put_num(Buf *out, const char *prefix, int64_t v)
+{
+	buf_puts(out, prefix);
+	buf_put_i64(out, v);
+}
+
 static void print_block_name(Buf *out, const Cfg *g, int32_t b)
 {
 	if (b >= g->nblocks)
 		buf_puts(out, "exit");
 	else
-		buf_printf(out, "B%d", b);
+		put_num(out, "B", b);
+}
+
+/* Columns of a table row: the width up to mark is known, so padding scans
+** each character once (buf_pad rescans the line). */
+typedef struct Row {
+	size_t mark, width;
+} Row;
+
+static void row_pad(Buf *out, Row *r, size_t col)
+{
+	r->width += utf8_width(out->s + r->mark, out->len - r->mark);
+	while (r->width < col) {
+		buf_putc(out, ' ');
+		r->width++;
+	}
+	r->mark = out->len;
 }
 
 static void print_block_list(Buf *out, const Cfg *g, const int32_t *v, int32_t n)
@@ -761,11 +856,14 @@ static void print_tree(Buf *out, const Cfg *g, bool post)
 	int32_t count = tree_preorder(n, parent, root, order, depth, NULL);
 	for (int32_t i = 0; i < count; i++) {
 		int32_t b = order[i], d = depth[b];
-		for (int32_t k = 0; k <= (d < TREE_INDENT_CAP ? d : TREE_INDENT_CAP); k++)
-			buf_puts(out, "  ");
+		static const char spaces[] = "                                  ";
+		_Static_assert(sizeof spaces > 2 * (TREE_INDENT_CAP + 1), "indentation of the cap");
+		buf_putn(out, spaces, 2 * (size_t)((d < TREE_INDENT_CAP ? d : TREE_INDENT_CAP) + 1));
 		print_block_name(out, g, b);
-		if (d > TREE_INDENT_CAP)
-			buf_printf(out, "  (depth %d)", d);
+		if (d > TREE_INDENT_CAP) {
+			put_num(out, "  (depth ", d);
+			buf_putc(out, ')');
+		}
 		buf_putc(out, '\n');
 	}
 	free(parent);
@@ -786,7 +884,7 @@ static void print_loop_body(Buf *out, const Cfg *g, const Loop *L)
 			buf_putc(out, ' ');
 		first = false;
 		if (inner >= 0 && (i == L->nown || g->loops[inner].header < L->blocks[i])) {
-			buf_printf(out, "L%d", inner);
+			put_num(out, "L", inner);
 			pos += g->loops[inner].nblocks;
 		} else {
 			print_block_name(out, g, L->blocks[i++]);
@@ -800,42 +898,40 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 	buf_puts(out, "block  instructions          lines    preds        succs        idom  ipdom  loop\n");
 	for (int32_t b = 0; b < g->nblocks; b++) {
 		const Block *bb = &g->blocks[b];
-		size_t start = out->len;
+		Row row = {out->len, 0};
 		print_block_name(out, g, b);
-		buf_pad(out, 7);
+		row_pad(out, &row, 7);
 		ir_print_where(out, p, bb->first);
 		if (bb->last != bb->first) {
 			buf_puts(out, " .. ");
 			ir_print_where(out, p, bb->last);
 		}
-		buf_pad(out, 29);
+		row_pad(out, &row, 29);
 		int32_t l0 = p->ins[bb->first].loc.line, l1 = p->ins[bb->last].loc.line;
-		if (l0 == l1)
-			buf_printf(out, "%d", l0);
-		else
-			buf_printf(out, "%d-%d", l0, l1);
-		buf_pad(out, 38);
+		put_num(out, "", l0);
+		if (l0 != l1)
+			put_num(out, "-", l1);
+		row_pad(out, &row, 38);
 		print_block_list(out, g, bb->pred, bb->npred);
-		buf_pad(out, 51);
+		row_pad(out, &row, 51);
 		print_block_list(out, g, bb->succ, bb->nsucc);
-		buf_pad(out, 64);
+		row_pad(out, &row, 64);
 		if (bb->idom >= 0)
 			print_block_name(out, g, bb->idom);
 		else
 			buf_puts(out, "-");
-		buf_pad(out, 70);
+		row_pad(out, &row, 70);
 		if (bb->ipdom >= 0)
 			print_block_name(out, g, bb->ipdom);
 		else
 			buf_puts(out, "-");
-		buf_pad(out, 77);
+		row_pad(out, &row, 77);
 		if (bb->loop >= 0)
-			buf_printf(out, "L%d", bb->loop);
+			put_num(out, "L", bb->loop);
 		else
 			buf_puts(out, "-");
 		if (!bb->reachable)
 			buf_puts(out, "  (unreachable)");
-		(void)start;
 		buf_putc(out, '\n');
 	}
 
@@ -876,7 +972,8 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 		any = true;
 		buf_puts(out, "  ");
 		ir_print_where(out, p, pc);
-		buf_printf(out, " (line %d): ", ins->loc.line);
+		put_num(out, " (line ", ins->loc.line);
+		buf_puts(out, "): ");
 		ir_print_ins(out, p, ins);
 		int32_t r = g->blocks[g->block_of[pc]].ipdom;
 		buf_puts(out, "  ->  ipdom ");
@@ -896,7 +993,8 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 		buf_puts(out, "  (none)\n");
 	for (int32_t l = 0; l < g->nloops; l++) {
 		const Loop *L = &g->loops[l];
-		buf_printf(out, "  L%d  header ", l);
+		put_num(out, "  L", l);
+		buf_puts(out, "  header ");
 		print_block_name(out, g, L->header);
 		buf_puts(out, " (");
 		ir_print_where(out, p, g->blocks[L->header].first);
@@ -904,9 +1002,9 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 		print_loop_body(out, g, L);
 		buf_puts(out, "  latches ");
 		print_block_list(out, g, L->latches, L->nlatches);
-		buf_printf(out, "  depth %d", L->depth);
+		put_num(out, "  depth ", L->depth);
 		if (L->parent >= 0)
-			buf_printf(out, "  parent L%d", L->parent);
+			put_num(out, "  parent L", L->parent);
 		buf_putc(out, '\n');
 	}
 }

@@ -37,6 +37,9 @@ typedef struct Block {
 	** exit): a dominates b iff dom_pre[a] <= dom_pre[b] <= dom_last[a].
 	** -1 for blocks not in the tree (unreachable ones in the dominator tree). */
 	int32_t dom_pre, dom_last, pdom_pre, pdom_last;
+	/* depth in the dominator tree (entry 0, -1 unreachable); the head of the
+	** block's heavy path and its position on Cfg.dom_path (cfg_dom_lca) */
+	int32_t dom_depth, dom_head, dom_hpos;
 } Block;
 
 /* Natural loops, one per header (back edges u → h, h dominating u, share
@@ -67,6 +70,7 @@ typedef struct Cfg {
 	int32_t nloops;
 	int32_t *loop_body;   /* storage of the loop bodies (Loop.blocks) */
 	int32_t *edge_store;  /* storage of the successor and predecessor lists */
+	int32_t *dom_path;    /* the dominator tree's heavy paths, each top-down, one after another */
 } Cfg;
 
 Cfg *cfg_build(const Program *p);
@@ -75,6 +79,11 @@ void cfg_free(Cfg *g);
 bool cfg_is_block_start(const Cfg *g, int32_t pc);
 bool cfg_dominates(const Cfg *g, int32_t a, int32_t b);     /* block a dominates block b */
 bool cfg_postdominates(const Cfg *g, int32_t a, int32_t b); /* a post-dominates b (a may be the exit) */
+/* Nearest common dominator of reachable blocks a and b; the dominator of
+** reachable block b at depth d (0 <= d <= its depth). O(log blocks), by the
+** heavy-path decomposition of the dominator tree. */
+int32_t cfg_dom_lca(const Cfg *g, int32_t a, int32_t b);
+int32_t cfg_dom_ancestor(const Cfg *g, int32_t b, int32_t depth);
 /* Block b lies in loop l (in its body, inner loops included). O(1). */
 bool cfg_loop_contains(const Cfg *g, int32_t l, int32_t b);
 /* Reconvergence point of the branch at pc: the first instruction of the

@@ -139,25 +139,27 @@ static void put_block(Em *e, int32_t blk)
 		put_local(e->b, e->bname[blk]);
 }
 
+static void put_temp_k(Em *e, const char *base, int32_t k)
+{
+	buf_putc(e->b, '%');
+	if (plain_name(base)) { /* then BASE$K is plain too: no temporary string */
+		buf_puts(e->b, base);
+		buf_putc(e->b, '$');
+		buf_put_i64(e->b, k);
+		return;
+	}
+	Buf t = {0};
+	buf_printf(&t, "%s$%d", base, (int)k);
+	put_ident(e->b, buf_str(&t));
+	buf_free(&t);
+}
+
 /* A fresh intermediate name %BASE$K; returns K. */
 static int32_t put_temp(Em *e, const char *base)
 {
 	int32_t k = e->ntemp++;
-	buf_putc(e->b, '%');
-	Buf t = {0};
-	buf_printf(&t, "%s$%d", base, (int)k);
-	put_ident(e->b, buf_str(&t));
-	buf_free(&t);
+	put_temp_k(e, base, k);
 	return k;
-}
-
-static void put_temp_k(Em *e, const char *base, int32_t k)
-{
-	buf_putc(e->b, '%');
-	Buf t = {0};
-	buf_printf(&t, "%s$%d", base, (int)k);
-	put_ident(e->b, buf_str(&t));
-	buf_free(&t);
 }
 
 /* Hash set of strings, for block names. */
@@ -267,7 +269,7 @@ static void put_opnd(Em *e, const Opnd *o, int32_t blk, int32_t pc)
 			bad_literal(e, o);
 			buf_putc(b, '0');
 		} else {
-			buf_printf(b, "%lld", (long long)o->lit.i);
+			buf_put_i64(b, o->lit.i);
 		}
 		return;
 	case OPND_SPECIAL:
@@ -578,7 +580,9 @@ static int32_t put_icmp(Em *e, const char *base, const char *pred, const Ins *in
 {
 	buf_puts(e->b, "  ");
 	int32_t k = put_temp(e, base);
-	buf_printf(e->b, " = icmp %s i64 ", pred);
+	buf_puts(e->b, " = icmp ");
+	buf_puts(e->b, pred);
+	buf_puts(e->b, " i64 ");
 	put_opnd(e, &ins->a, blk, pc);
 	buf_puts(e->b, ", ");
 	put_opnd(e, &ins->b, blk, pc);
@@ -602,7 +606,8 @@ static void emit_binary(Em *e, const Ins *ins, int32_t blk, int32_t pc)
 	BinOp op = (BinOp)ins->sub;
 	if ((unsigned)op < BIN__COUNT && arith[op]) {
 		put_def(e, ins);
-		buf_printf(b, "%s i64 ", arith[op]);
+		buf_puts(b, arith[op]);
+		buf_puts(b, " i64 ");
 		put_opnd(e, &ins->a, blk, pc);
 		buf_puts(b, ", ");
 		put_opnd(e, &ins->b, blk, pc);
@@ -777,7 +782,7 @@ static void emit_ins(Em *e, int32_t blk, int32_t pc)
 		succs(e, blk, s);
 		buf_puts(b, "  ");
 		int32_t k = put_temp(e, "br");
-		buf_printf(b, " = icmp %s i64 ", ins->op == OP_BZ ? "eq" : "ne");
+		buf_puts(b, ins->op == OP_BZ ? " = icmp eq i64 " : " = icmp ne i64 ");
 		put_opnd(e, &ins->a, blk, pc);
 		buf_puts(b, ", 0\n  br i1 ");
 		put_temp_k(e, "br", k);
@@ -985,8 +990,15 @@ bool llvm_emit(Buf *out, const Program *gsa, LlvmTarget target, Diags *d)
 		if (blk > 0 || e.fresh_entry)
 			buf_putc(b, '\n');
 		put_ident(b, e.bname[blk]);
-		buf_printf(b, ":  ; pc %d-%d, lines %d-%d\n", (int)bb->first, (int)bb->last,
-		           (int)gsa->ins[bb->first].loc.line, (int)gsa->ins[bb->last].loc.line);
+		buf_puts(b, ":  ; pc ");
+		buf_put_i64(b, bb->first);
+		buf_putc(b, '-');
+		buf_put_i64(b, bb->last);
+		buf_puts(b, ", lines ");
+		buf_put_i64(b, gsa->ins[bb->first].loc.line);
+		buf_putc(b, '-');
+		buf_put_i64(b, gsa->ins[bb->last].loc.line);
+		buf_putc(b, '\n');
 		if (blk == 0 && !e.fresh_entry)
 			emit_preamble(&e);
 		for (int32_t pc = bb->first; pc <= bb->last; pc++)

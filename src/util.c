@@ -81,17 +81,23 @@ void buf_puts(Buf *b, const char *s)
 	buf_putn(b, s, strlen(s));
 }
 
+/* Formats into the spare room first; only what does not fit is formatted
+** twice (once to learn its length). */
 void buf_vprintf(Buf *b, const char *fmt, va_list ap)
 {
 	va_list ap2;
 	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
+	size_t room = b->cap > b->len ? b->cap - b->len : 0;
+	int n = vsnprintf(room ? b->s + b->len : NULL, room, fmt, ap);
+	if (n >= 0 && (size_t)n >= room) {
+		buf_reserve(b, (size_t)n);
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap2);
+	}
 	va_end(ap2);
-	if (n < 0)
-		return;
-	buf_reserve(b, (size_t)n);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	b->len += (size_t)n;
+	if (n >= 0)
+		b->len += (size_t)n;
+	else if (b->s)
+		b->s[b->len] = '\0';
 }
 
 void buf_printf(Buf *b, const char *fmt, ...)
@@ -132,6 +138,19 @@ char *buf_steal(Buf *b)
 	b->s = NULL;
 	b->len = b->cap = 0;
 	return s;
+}
+
+void buf_put_i64(Buf *b, int64_t v)
+{
+	char tmp[24];
+	size_t n = sizeof tmp;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	do
+		tmp[--n] = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (v < 0)
+		tmp[--n] = '-';
+	buf_putn(b, tmp + n, sizeof tmp - n);
 }
 
 const char *buf_str(const Buf *b)

@@ -61,6 +61,8 @@ void buf_reset(Buf *b);
 void buf_free(Buf *b);
 char *buf_steal(Buf *b);             /* returns the string (never NULL), leaves b empty */
 const char *buf_str(const Buf *b);   /* "" when empty */
+/* A decimal integer, without printf's cost (printers of large programs). */
+void buf_put_i64(Buf *b, int64_t v);
 
 /* Width of a UTF-8 string in terminal columns (every code point counts 1). */
 size_t utf8_width(const char *s, size_t n);

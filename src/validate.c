@@ -227,30 +227,86 @@ static void collect_reads(Reads *R)
 	free(order);
 }
 
-/* Step 2 for one read of v: is the entry block reachable backwards from
-** the read's block through blocks that do not assign v? assigns[] marks v's
-** assigning blocks with v, seen[] the blocks v's searches explored. */
-static bool unassigned_path(const Cfg *g, const Read *x, const int32_t *assigns, int32_t *seen,
-                            int32_t *stack)
+/* Step 2: the assigning blocks of v (reachable ones, in dominator-tree
+** pre-order), marked in assigns[] with v; seen[] marks with v the blocks
+** v's searches explored. */
+typedef struct Defs {
+	const int32_t *blk;
+	int32_t n;
+	int32_t v;
+	const int32_t *assigns;
+	int32_t *seen, *stack;
+} Defs;
+
+/* The lowest strict dominator of y whose dominator subtree holds an
+** assignment of v, or -1: the deepest of y's nearest common dominators with
+** the assigning blocks, which is reached with the assigning blocks next to
+** y in pre-order. */
+static int32_t assigned_below(const Cfg *g, const Defs *D, int32_t y)
 {
-	int32_t v = x->var;
-	if (seen[x->from] == v)
+	int32_t pre = g->blocks[y].dom_pre, lo = 0, hi = D->n;
+	while (lo < hi) { /* first assigning block after y in pre-order */
+		int32_t mid = lo + (hi - lo) / 2;
+		if (g->blocks[D->blk[mid]].dom_pre <= pre)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int32_t best = -1;
+	for (int32_t k = lo - 1; k <= lo; k++) {
+		if (k < 0 || k >= D->n)
+			continue;
+		int32_t c = cfg_dom_lca(g, y, D->blk[k]);
+		if (best < 0 || g->blocks[c].dom_depth > g->blocks[best].dom_depth)
+			best = c;
+	}
+	if (best == y) /* an assignment in y's own subtree */
+		best = g->blocks[y].idom;
+	return best;
+}
+
+/* Step 2 for one read of v: does a path from the program's start reach the
+** read's block without passing an assignment of v? A search backwards,
+** through blocks that do not assign v, that jumps up the dominator tree:
+** when no block dominated by c assigns v, every path to a block y below c
+** reaches c with v as unassigned as it reaches y, so the search goes on from
+** c, the highest such dominator of y (under the lowest dominator a whose
+** subtree assigns v; if a itself assigns v, v is assigned at y). So each
+** search step costs O(log blocks), and the blocks a variable's search
+** visits are the predecessors of dominator subtrees free of its
+** assignments that border on them: the search follows no long path on
+** which nothing happens to v. */
+static bool unassigned_path(const Cfg *g, const Read *x, Defs *D)
+{
+	int32_t v = D->v, sp = 0;
+	if (D->seen[x->from] == v)
 		return false;
-	if (x->from == 0)
-		return true;
-	int32_t sp = 0;
-	seen[x->from] = v;
-	stack[sp++] = x->from;
+	D->seen[x->from] = v;
+	D->stack[sp++] = x->from;
 	while (sp > 0) {
-		const Block *by = &g->blocks[stack[--sp]];
-		for (int32_t j = 0; j < by->npred; j++) {
-			int32_t q = by->pred[j];
-			if (!g->blocks[q].reachable || assigns[q] == v || seen[q] == v)
+		int32_t y = D->stack[--sp];
+		if (y == 0)
+			return true;
+		int32_t a = assigned_below(g, D, y);
+		if (a < 0)
+			return true; /* nothing above y assigns v: y's dominators lead from the entry */
+		if (D->assigns[a] == v)
+			continue;    /* a dominates y and assigns v */
+		int32_t c = cfg_dom_ancestor(g, y, g->blocks[a].dom_depth + 1);
+		if (c != y) {
+			if (D->seen[c] == v)
+				continue;
+			D->seen[c] = v;
+		}
+		const Block *bc = &g->blocks[c];
+		for (int32_t j = 0; j < bc->npred; j++) {
+			int32_t q = bc->pred[j];
+			if (!g->blocks[q].reachable || D->assigns[q] == v || D->seen[q] == v)
 				continue;
 			if (q == 0)
 				return true;
-			seen[q] = v;
-			stack[sp++] = q;
+			D->seen[q] = v;
+			D->stack[sp++] = q;
 		}
 	}
 	return false;
@@ -271,41 +327,74 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 		R.rpo_of[g->rpo[k]] = k;
 	collect_reads(&R);
 
-	/* the assigning blocks of every variable (CSR over the instructions) */
+	/* per variable: whether anything assigns it, and its reachable assigning
+	** blocks in dominator-tree pre-order, each once (CSR) */
+	bool *assigned = xcalloc((size_t)nv, sizeof *assigned);
 	int32_t *aoff = xcalloc((size_t)nv + 1, sizeof *aoff);
+	int32_t *last = xmalloc((size_t)nv * sizeof *last);
+	int32_t *order = xmalloc((size_t)nb * sizeof *order);
+	int32_t norder = 0;
+	for (int32_t b = 0; b < nb; b++)
+		if (g->blocks[b].dom_pre >= 0) {
+			order[g->blocks[b].dom_pre] = b;
+			norder++;
+		}
 	for (int32_t pc = 0; pc < p->nins; pc++)
 		if (p->ins[pc].dst >= 0)
-			aoff[p->ins[pc].dst + 1]++;
-	for (int32_t v = 0; v < nv; v++)
-		aoff[v + 1] += aoff[v];
-	int32_t *ablk = xmalloc((size_t)(aoff[nv] ? aoff[nv] : 1) * sizeof *ablk);
-	int32_t *fill = xmalloc((size_t)nv * sizeof *fill);
-	memcpy(fill, aoff, (size_t)nv * sizeof *fill);
-	for (int32_t pc = 0; pc < p->nins; pc++)
-		if (p->ins[pc].dst >= 0)
-			ablk[fill[p->ins[pc].dst]++] = g->block_of[pc];
+			assigned[p->ins[pc].dst] = true;
+	/* count, then fill */
+	int32_t *fill = NULL, *ablk = NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int32_t v = 0; v < nv; v++)
+			last[v] = -1;
+		for (int32_t i = 0; i < norder; i++) {
+			const Block *bb = &g->blocks[order[i]];
+			for (int32_t pc = bb->first; pc <= bb->last; pc++) {
+				int32_t v = p->ins[pc].dst;
+				if (v < 0 || last[v] == order[i])
+					continue;
+				last[v] = order[i];
+				if (pass == 0)
+					aoff[v + 1]++;
+				else
+					ablk[fill[v]++] = order[i];
+			}
+		}
+		if (pass == 0) {
+			for (int32_t v = 0; v < nv; v++)
+				aoff[v + 1] += aoff[v];
+			ablk = xmalloc((size_t)(aoff[nv] ? aoff[nv] : 1) * sizeof *ablk);
+			fill = xmalloc((size_t)nv * sizeof *fill);
+			memcpy(fill, aoff, (size_t)nv * sizeof *fill);
+		}
+	}
 	free(fill);
+	free(last);
+	free(order);
 
 	if (R.n > 1) /* R.r is NULL without reads: qsort(NULL, 0) is undefined */
 		qsort(R.r, (size_t)R.n, sizeof *R.r, cmp_read_var);
 	int32_t *assigns = xmalloc((size_t)nb * sizeof *assigns);
-	int32_t *seen = xmalloc((size_t)nb * sizeof *seen);
-	int32_t *stack = xmalloc((size_t)nb * sizeof *stack);
+	Defs D = {.assigns = assigns};
+	D.seen = xmalloc((size_t)nb * sizeof *D.seen);
+	D.stack = xmalloc((size_t)nb * sizeof *D.stack);
 	for (int32_t b = 0; b < nb; b++)
-		assigns[b] = seen[b] = -1;
+		assigns[b] = D.seen[b] = -1;
 	for (int32_t i = 0; i < R.n;) {
 		int32_t v = R.r[i].var, end = i;
 		while (end < R.n && R.r[end].var == v)
 			end++;
-		bool never = aoff[v] == aoff[v + 1];
-		for (int32_t k = aoff[v]; k < aoff[v + 1]; k++)
-			assigns[ablk[k]] = v;
+		D.blk = ablk + aoff[v];
+		D.n = aoff[v + 1] - aoff[v];
+		D.v = v;
+		for (int32_t k = 0; k < D.n; k++)
+			assigns[D.blk[k]] = v;
 		for (int32_t k = i; k < end; k++) {
 			const Read *x = &R.r[k];
-			if (!never && !x->certain && !unassigned_path(g, x, assigns, seen, stack))
+			if (assigned[v] && !x->certain && !unassigned_path(g, x, &D))
 				continue;
 			/* (ir_load sorts the diagnostics by position) */
-			if (never)
+			if (!assigned[v])
 				diag_warning(d, x->o->loc,
 				             "variable '%s' is never assigned: reading it is an error at run time (rule MV)",
 				             p->vars[v].name);
@@ -317,8 +406,9 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 		i = end;
 	}
 	free(assigns);
-	free(seen);
-	free(stack);
+	free(D.seen);
+	free(D.stack);
+	free(assigned);
 	free(aoff);
 	free(ablk);
 	free(R.r);

@@ -695,10 +695,10 @@ Test(cfg, print_dot)
 ** fit one 64-bit set): assignments, syncs, bz/bnz/jump to random labels,
 ** stop and exit, then a final stop. Irreducible graphs, unreachable code,
 ** endless loops and self loops all occur. */
-static char *random_program(unsigned *seed)
+static char *random_program_sized(unsigned *seed, int maxn, int maxlab)
 {
-	int n = 2 + rand_r(seed) % 43, nlab = 1 + rand_r(seed) % 8;
-	int where[8];
+	int n = 2 + rand_r(seed) % (maxn - 2), nlab = 1 + rand_r(seed) % maxlab;
+	int *where = xmalloc((size_t)nlab * sizeof *where);
 	for (int l = 0; l < nlab; l++)
 		where[l] = rand_r(seed) % n;
 	Buf b = {0};
@@ -723,7 +723,13 @@ static char *random_program(unsigned *seed)
 			buf_puts(&b, "sync\n");
 	}
 	buf_puts(&b, "stop\n");
+	free(where);
 	return buf_steal(&b);
+}
+
+static char *random_program(unsigned *seed)
+{
+	return random_program_sized(seed, 45, 8);
 }
 
 static int popcount64(uint64_t x) { return __builtin_popcountll(x); }
@@ -825,6 +831,27 @@ static void check_against_definitions(const Program *p, const Cfg *g, const char
 					want = j;
 			cr_expect_eq(cfg_phi_index(g, b, q), want, "%s: phi_index(B%d, B%d)", src, b, q);
 		}
+	}
+
+	/* nearest common dominators and dominators at each depth (the depth of
+	** b is the number of its strict dominators) */
+	for (int32_t a = 0; a < nb; a++) {
+		if (!(reach >> a & 1))
+			continue;
+		cr_expect_eq(g->blocks[a].dom_depth, popcount64(dom[a]) - 1, "%s: depth of B%d", src, a);
+		for (int32_t b = 0; b < nb; b++) {
+			if (!(reach >> b & 1))
+				continue;
+			uint64_t common = dom[a] & dom[b];
+			int32_t want = -1;
+			for (int32_t c = 0; c < nb; c++)
+				if ((common >> c & 1) && (want < 0 || popcount64(dom[c]) > popcount64(dom[want])))
+					want = c;
+			cr_expect_eq(cfg_dom_lca(g, a, b), want, "%s: lca(B%d, B%d)", src, a, b);
+		}
+		for (int32_t c = 0; c < nb; c++)
+			if (dom[a] >> c & 1)
+				cr_expect_eq(cfg_dom_ancestor(g, a, popcount64(dom[c]) - 1), c, "%s: dominator of B%d", src, a);
 	}
 
 	/* natural loops: one per header, in program order of the first back
@@ -932,6 +959,48 @@ Test(cfg, random_graphs_against_definitions)
 	}
 	cr_expect_gt(loops, 300, "the generator makes loops (%d programs with loops)", loops);
 	cr_expect_gt(irreducible_or_endless, 100);
+}
+
+/* The heavy-path queries against walks up the dominator tree, on graphs of
+** up to 3000 blocks (deep trees, several heavy paths on every path). */
+Test(cfg, dom_lca_on_large_random_graphs)
+{
+	unsigned seed = 99;
+	int32_t deepest = 0;
+	for (int i = 0; i < 40; i++) {
+		char *src = random_program_sized(&seed, 3000, 400);
+		Diags d;
+		diag_init(&d, "t.simd", src, strlen(src));
+		Program *p = ir_load("t.simd", src, strlen(src), &d);
+		const Cfg *g = p->cfg;
+		cr_assert(g != NULL);
+		unsigned s2 = (unsigned)i;
+		for (int32_t b = 0; b < g->nblocks; b++)
+			deepest = g->blocks[b].dom_depth > deepest ? g->blocks[b].dom_depth : deepest;
+		for (int k = 0; k < 2000; k++) {
+			int32_t a = rand_r(&s2) % g->nblocks, b = rand_r(&s2) % g->nblocks;
+			if (!g->blocks[a].reachable || !g->blocks[b].reachable)
+				continue;
+			int32_t x = a, y = b;
+			while (g->blocks[x].dom_depth > g->blocks[y].dom_depth)
+				x = g->blocks[x].idom;
+			while (g->blocks[y].dom_depth > g->blocks[x].dom_depth)
+				y = g->blocks[y].idom;
+			while (x != y) {
+				x = g->blocks[x].idom;
+				y = g->blocks[y].idom;
+			}
+			cr_expect_eq(cfg_dom_lca(g, a, b), x, "lca(B%d, B%d)", a, b);
+			int32_t depth = rand_r(&s2) % (g->blocks[a].dom_depth + 1), z = a;
+			while (g->blocks[z].dom_depth > depth)
+				z = g->blocks[z].idom;
+			cr_expect_eq(cfg_dom_ancestor(g, a, depth), z, "dominator of B%d at depth %d", a, depth);
+		}
+		ir_free(p);
+		diag_free(&d);
+		free(src);
+	}
+	cr_expect_gt(deepest, 30, "dominator trees %d deep at most", deepest);
 }
 
 /* ---- deep and wide graphs: linear output, no recursion ------------------- */
