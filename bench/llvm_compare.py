@@ -4,7 +4,7 @@
 usage: bench/llvm_compare.py MUSIMD [FILES...] [--random N] [--seed S]
                              [--size Z] [--unstructured] [--no-examples] [--degree D]
                              [--target amdgpu|nvptx] [--opt OPT] [--keep DIR]
-                             [--cases DIR] [--strict] [--verbose]
+                             [--cases DIR] [--verbose]
 
 For every file (default: examples/*.simd) and N random programs
 (`MUSIMD gen --seed S+i --size Z [--unstructured]`, i = 0..N-1; with
@@ -42,11 +42,9 @@ LLVM assumes any value may differ between threads unless it proves otherwise.
 Exit status: 1 if musimd is less precise than LLVM on a variable or a
 branch with no explanation (an entry in KNOWN_BRANCH_REASONS or
 KNOWN_VARIABLE_REASONS below, or the LLVM 16 bug recognised automatically),
-or if the export does not pass opt-16 (an exporter bug); 0 otherwise. With
---unstructured, unexplained cases give 77 (SKIP, "PENDING") instead of 1
-while musimd has no `analyze --verify-model` (issue 9 rewrites the analyses
-of such programs), unless --strict. Soundness (musimd vs the semantics) is
-the job of `musimd analyze --verify`, not of this script.
+or if the export does not pass opt-16 (an exporter bug); 0 otherwise.
+Soundness (musimd vs the semantics) is the job of `musimd analyze
+--verify`, not of this script.
 """
 
 import argparse
@@ -531,13 +529,6 @@ def list_cases(results, args):
                   % (program_file(r, args), kind, name, verdicts(c), c["llvm_text"]))
 
 
-def has_verify_model(musimd):
-    """Whether analyze has --verify-model (issue 9: the analyses of
-    unstructured programs are in place)."""
-    rc, out, _ = run([musimd, "analyze", "--help"])
-    return "--verify-model" in out
-
-
 def summary(results, analyses):
     print()
     print("Summary (less = LLVM uniform, musimd not; more = musimd uniform, LLVM divergent)")
@@ -588,8 +579,6 @@ def main():
     ap.add_argument("--cases", metavar="DIR", default=os.path.join(tempfile.gettempdir(), "llvm_compare-cases"),
                     help="where random programs named in the case lists are saved (default %(default)s; "
                          "with --keep: there)")
-    ap.add_argument("--strict", action="store_true",
-                    help="--unstructured: fail on unexplained cases even before issue 9's analyses land")
     args = ap.parse_args()
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -641,11 +630,6 @@ def main():
         print("\nmusimd less precise than LLVM with no known reason (marked UNEXPLAINED above; "
               "explain it in KNOWN_BRANCH_REASONS / KNOWN_VARIABLE_REASONS once understood, "
               "or fix musimd): %d verdict(s)" % len(unknown))
-        if args.unstructured and not args.strict and not has_verify_model(args.musimd):
-            print("llvm_compare.py: SKIP: PENDING on issue 9 (musimd has no analyze "
-                  "--verify-model yet): the analyses of unstructured programs are being "
-                  "rewritten; --strict to fail")
-            return 1 if bad else 77
         bad = True
     return 1 if bad else 0
 

@@ -2,7 +2,7 @@
 """Property tests of musimd on random programs (analyses.md §4).
 
     python3 tests/property.py MUSIMD [--unstructured] [--count N] [--seed S] [--long]
-                              [--jobs J] [--strict] [-v]
+                              [--jobs J] [-v]
 
 Well-structured programs (the default). For each of N seeds S, S+1, ... the
 script generates a program with `MUSIMD gen --seed SEED --size Z --depth D
@@ -44,19 +44,11 @@ Thread counts: 1..8 for every model with --long; the quick suite checks two
 of them per seed, T and T + 4 for T = 1 + seed mod 4 (so each count on a
 quarter of the seeds: the unit tests of gen run every count on every seed).
 
-Checks 1-3 on unstructured programs need the GSA construction, analyses and
-oracle for every reducible CFG (issue 9). While MUSIMD has no
-`--verify-model` (`analyze --help` does not mention it), they are PENDING:
-1 is run and its failures are printed as "PENDING", 2 and 3 cannot run and
-are skipped, and the script exits 77 (meson's SKIP) instead of 0 or 1 unless
-a check that counts failed, saying so; --strict makes everything count.
-
 A failure prints the seed, the failing command and what went wrong, and
 saves the program as /tmp/musimd-prop-SEED.simd (its GSA form next to it as
 /tmp/musimd-prop-SEED.gsa.simd; unstructured: musimd-prop-u-SEED...). Exit
 status: 0 all passed; 1 some seed failed (the count is printed last); 2 usage
-error; 77 (the "skipped" convention of meson and automake) when MUSIMD has no
-`gen` subcommand yet, or only pending checks failed.
+error.
 
 The default count (600 seeds) keeps a run under two minutes on a 2-core
 machine; --long runs 20 times as many seeds, with larger programs among them.
@@ -67,7 +59,6 @@ import concurrent.futures
 import json
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
@@ -80,11 +71,10 @@ UNIFORM = ("uniform", "constant")
 
 
 class Failure(Exception):
-    def __init__(self, cmd, what, pending=False):
+    def __init__(self, cmd, what):
         super().__init__(what)
         self.cmd = cmd
         self.what = what
-        self.pending = pending  # a check that needs the work of issue 9 (see above)
 
 
 def quote(args):
@@ -99,14 +89,14 @@ def call(args, timeout=120):
     return p
 
 
-def call_json(args, ok_codes=(0,), pending=False):
+def call_json(args, ok_codes=(0,)):
     p = call(args)
     if p.returncode not in ok_codes:
-        raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]), pending)
+        raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]))
     try:
         j = json.loads(p.stdout)
     except ValueError as e:
-        raise Failure(args, "output is not JSON (%s): %s" % (e, p.stdout[:500]), pending)
+        raise Failure(args, "output is not JSON (%s): %s" % (e, p.stdout[:500]))
     if isinstance(j, list):  # analyze prints an array for several files
         j = j[0]
     return j, p.returncode
@@ -167,28 +157,28 @@ def shared_diff(other, r1, r2):
     return None
 
 
-def soundness(musimd, g, variants, extra, pending, check_models):
+def soundness(musimd, g, variants, extra, check_models):
     """Checks 2 and 3 on the GSA form g: analyze --verify with every variant;
     returns nothing, raises Failure."""
     results = []
     for v in variants:
         args = [musimd, "analyze", g, "--verify=8"] + extra + ["--json"] + v
-        j, _ = call_json(args, ok_codes=(0,), pending=pending)
+        j, _ = call_json(args, ok_codes=(0,))
         ver = j.get("verify")
         if not isinstance(ver, dict) or "violations" not in ver:
-            raise Failure(args, "no verify.violations in the output", pending)
+            raise Failure(args, "no verify.violations in the output")
         if ver["violations"]:
             raise Failure(args, "%d violation(s), first: %s"
-                          % (len(ver["violations"]), json.dumps(ver["violations"][0])[:1000]), pending)
+                          % (len(ver["violations"]), json.dumps(ver["violations"][0])[:1000]))
         if ver.get("verified") is False or (check_models and ver.get("verified") is not True):
-            raise Failure(args, "nothing verified: %s" % json.dumps(ver)[:1000], pending)
+            raise Failure(args, "nothing verified: %s" % json.dumps(ver)[:1000])
         for model in check_models:
             entry = [m for m in ver.get("models", []) if m.get("model") == model]
             if not entry:
-                raise Failure(args, "verify.models has no %s entry: %s" % (model, json.dumps(ver)[:1000]), pending)
+                raise Failure(args, "verify.models has no %s entry: %s" % (model, json.dumps(ver)[:1000]))
             if entry[0].get("unfinished") or not entry[0].get("finished"):
                 raise Failure(args, "runs under %s that did not finish (the program terminates under %s): %s"
-                              % (model, model, json.dumps(entry[0])[:1000]), pending)
+                              % (model, model, json.dumps(entry[0])[:1000]))
         results.append((args, classes(j)))
 
     # 3. Corollary 1: simple U => affine/polynomial uniform or constant
@@ -197,7 +187,7 @@ def soundness(musimd, g, variants, extra, pending, check_models):
         for name, cls in simple.items():
             if cls in UNIFORM and poly.get(name) not in UNIFORM:
                 raise Failure(args, "Corollary 1: %s is %s under --domain simple but %s here"
-                              % (name, cls, poly.get(name)), pending)
+                              % (name, cls, poly.get(name)))
 
 
 def generate(args, f):
@@ -210,21 +200,21 @@ def generate(args, f):
     return p.stdout
 
 
-def to_gsa(musimd, f, g, pending=False):
+def to_gsa(musimd, f, g):
     """`gsa F > G` and `check G` clean."""
     args = [musimd, "gsa", f]
     p = call(args)
     if p.returncode != 0:
-        raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]), pending)
+        raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]))
     with open(g, "w") as out:
         out.write(p.stdout)
     args = [musimd, "check", g]
     p = call(args)
     if p.returncode != 0 or ": error:" in p.stderr:
-        raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]), pending)
+        raise Failure(args, "exit status %d\n%s" % (p.returncode, p.stderr.strip()[:2000]))
 
 
-def check_structured(musimd, seed, long_mode, f, g, state, pending):
+def check_structured(musimd, seed, long_mode, f, g, state):
     state["src"] = generate(gen_args(musimd, seed, long_mode), f)
 
     # 1. GSA round trip
@@ -248,13 +238,13 @@ def check_structured(musimd, seed, long_mode, f, g, state, pending):
     variants = [["--domain", "simple"], ["--degree", "1"], ["--degree", "2"]]
     if seed % 3 == 0:
         variants.append(["--degree", "2", "--no-cmp-rule"])
-    soundness(musimd, g, variants, [], False, ())
+    soundness(musimd, g, variants, [], ())
 
 
 MODELS = ("ipdom", "mimd")
 
 
-def check_unstructured(musimd, seed, long_mode, f, g, state, pending):
+def check_unstructured(musimd, seed, long_mode, f, g, state):
     args = unstructured_gen_args(musimd, seed, long_mode)
     det = "--deterministic" in args
     state["src"] = generate(args, f)
@@ -276,33 +266,32 @@ def check_unstructured(musimd, seed, long_mode, f, g, state, pending):
             ref.setdefault(t, (model, r))
 
     # 1. GSA round trip
-    to_gsa(musimd, f, g, pending)
+    to_gsa(musimd, f, g)
     for t in threads:
         for model in MODELS:
             a = [musimd, "run", g, "--model", model, "--threads", str(t), "--json"]
-            r, _ = call_json(a, ok_codes=(0, 1), pending=pending)
+            r, _ = call_json(a, ok_codes=(0, 1))
             if r.get("status") != "ok":
                 raise Failure(a, "status %s (the original's: ok), error %s"
-                              % (r.get("status"), json.dumps(r.get("error"))), pending)
+                              % (r.get("status"), json.dumps(r.get("error"))))
             if det:
                 diff = shared_diff("the original under --model %s" % ref[t][0], ref[t][1], r)
                 if diff:
-                    raise Failure(a, diff, pending)
+                    raise Failure(a, diff)
 
-    # 2. soundness, 3. Corollary 1 (only with --verify-model)
-    if state["verify_model"]:
-        variants = [["--domain", "simple"], ["--degree", "1"], ["--degree", "2"]]
-        soundness(musimd, g, variants, ["--verify-model", ",".join(MODELS)], pending, MODELS)
+    # 2. soundness, 3. Corollary 1
+    variants = [["--domain", "simple"], ["--degree", "1"], ["--degree", "2"]]
+    soundness(musimd, g, variants, ["--verify-model", ",".join(MODELS)], MODELS)
 
 
-def check_seed(musimd, seed, long_mode, tmp, unstructured, pending, verify_model):
-    """Run every property on one seed; returns None or (cmd, what, saved program, pending)."""
+def check_seed(musimd, seed, long_mode, tmp, unstructured):
+    """Run every property on one seed; returns None or (cmd, what, saved program)."""
     tag = "u%d" % seed if unstructured else "%d" % seed
     f = os.path.join(tmp, "p%s.simd" % tag)
     g = os.path.join(tmp, "p%s.gsa.simd" % tag)
-    state = {"src": None, "verify_model": verify_model}
+    state = {"src": None}
     try:
-        (check_unstructured if unstructured else check_structured)(musimd, seed, long_mode, f, g, state, pending)
+        (check_unstructured if unstructured else check_structured)(musimd, seed, long_mode, f, g, state)
         return None
     except Failure as e:
         # keep the program (and its GSA form) where the report says
@@ -315,7 +304,7 @@ def check_seed(musimd, seed, long_mode, tmp, unstructured, pending, verify_model
         if os.path.exists(g):
             shutil.copyfile(g, saved_g)
         cmd = [saved if a == f else saved_g if a == g else a for a in e.cmd]
-        return (cmd, e.what, saved if src is not None else None, e.pending)
+        return (cmd, e.what, saved if src is not None else None)
     finally:
         for x in (f, g):
             if os.path.exists(x):
@@ -323,22 +312,6 @@ def check_seed(musimd, seed, long_mode, tmp, unstructured, pending, verify_model
                     os.remove(x)
                 except OSError:
                     pass
-
-
-def category(cmd, what):
-    """A short class of a failure, for the summary of pending failures."""
-    model = cmd[cmd.index("--model") + 1] if "--model" in cmd else None
-    first = re.sub(r"\d+", "N", what.split("\n")[0])[:70]
-    return "%s%s: %s" % (cmd[1] if len(cmd) > 1 else "?", " --model " + model if model else "", first)
-
-
-def has_verify_model(musimd):
-    """Whether analyze has --verify-model (issue 9, deliverable 3)."""
-    p = subprocess.run([musimd, "analyze", "--help"], capture_output=True, text=True)
-    return "--verify-model" in p.stdout
-
-
-PENDING_SHOWN = 20
 
 
 def main():
@@ -350,8 +323,6 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
     ap.add_argument("--long", action="store_true", help="20 times as many seeds, some larger programs")
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 2, help="seeds checked in parallel")
-    ap.add_argument("--strict", action="store_true",
-                    help="unstructured: pending checks count as failures (see the description)")
     ap.add_argument("-v", "--verbose", action="store_true")
     o = ap.parse_args()
     count = o.count if o.count is not None else DEFAULT_COUNT * (20 if o.long else 1)
@@ -361,23 +332,15 @@ def main():
     if probe.returncode != 0:
         print("property.py: `%s gen` does not work yet (exit %d): %s"
               % (musimd, probe.returncode, probe.stderr.strip()[:300]), file=sys.stderr)
-        return 77
-    verify_model = has_verify_model(musimd)
-    pending = o.unstructured and not verify_model and not o.strict
-    if pending:
-        print("property.py: PENDING: `%s analyze` has no --verify-model yet (issue 9): on unstructured "
-              "programs the GSA round trip is checked but its failures are reported as PENDING, and "
-              "soundness and Corollary 1 are not checked; the generator's own checks count. "
-              "--strict makes everything count." % os.path.basename(musimd), flush=True)
+        return 1
     gen_cmd = unstructured_gen_args if o.unstructured else gen_args
 
     tmp = tempfile.mkdtemp(prefix="musimd-prop-")
     t0 = time.monotonic()
-    failed, held = [], {}
+    failed = []
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
-            futs = {pool.submit(check_seed, musimd, s, o.long, tmp, o.unstructured, pending,
-                                verify_model or o.strict): s
+            futs = {pool.submit(check_seed, musimd, s, o.long, tmp, o.unstructured): s
                     for s in range(o.seed, o.seed + count)}
             for fut in concurrent.futures.as_completed(futs):
                 seed = futs[fut]
@@ -386,38 +349,20 @@ def main():
                     if o.verbose:
                         print("seed %d: ok" % seed)
                     continue
-                cmd, what, saved, is_pending = res
-                if is_pending:
-                    held.setdefault(category(cmd, what), []).append(seed)
-                    if sum(len(v) for v in held.values()) > PENDING_SHOWN:
-                        continue
-                else:
-                    failed.append(seed)
-                print("%s seed %d: %s\n  command: %s\n  program: %s\n  (generated by: %s)"
-                      % ("PENDING" if is_pending else "FAIL", seed, what.replace("\n", "\n    "),
+                cmd, what, saved = res
+                failed.append(seed)
+                print("FAIL seed %d: %s\n  command: %s\n  program: %s\n  (generated by: %s)"
+                      % (seed, what.replace("\n", "\n    "),
                          quote(cmd), saved or "(not generated)", quote(gen_cmd(musimd, seed, o.long))),
                       flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     dt = time.monotonic() - t0
-    npending = sum(len(v) for v in held.values())
-    print("property.py: %d %sseeds (%d..%d), %d failed, %s%.1f s"
-          % (count, "unstructured " if o.unstructured else "", o.seed, o.seed + count - 1, len(failed),
-             "%d pending, " % npending if pending else "", dt))
-    if held:
-        print("pending failures (the first %d printed above in full), by kind:" % PENDING_SHOWN)
-        for kind, seeds in sorted(held.items(), key=lambda kv: -len(kv[1])):
-            seeds.sort()
-            print("  %4d  %s\n        seeds %s%s" % (len(seeds), kind, " ".join(map(str, seeds[:30])),
-                                                  " ..." if len(seeds) > 30 else ""))
+    print("property.py: %d %sseeds (%d..%d), %d failed, %.1f s"
+          % (count, "unstructured " if o.unstructured else "", o.seed, o.seed + count - 1, len(failed), dt))
     if failed:
         print("failed seeds: %s" % " ".join(str(s) for s in sorted(failed)))
         return 1
-    if pending:
-        print("property.py: SKIP: soundness and Corollary 1 not checked on unstructured programs "
-              "(no --verify-model yet), %d pending failure(s) of the GSA round trip; --strict to "
-              "check and count everything" % npending)
-        return 77
     return 0
 
 
