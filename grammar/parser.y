@@ -16,9 +16,14 @@
 %define api.pure full
 %define api.location.type {Loc}
 %define parse.error custom
-%define parse.lac full
-/* Reduce only on a valid lookahead, so a statement's action (which
-** appends it) never runs when its line turns out to be broken. */
+/* Canonical LR(1) tables with no default reductions: a state's actions
+** are then exactly the tokens that may follow, so the "expected" lists of
+** syntax errors are right without lookahead correction (LAC, which cost a
+** tenth of the time of loading a large file). The grammar is small: the
+** tables stay small too. Reducing only on a valid lookahead also means a
+** statement's action (which appends it) never runs when its line turns
+** out to be broken. */
+%define lr.type canonical-lr
 %define lr.default-reduction accepting
 %locations
 %expect 0
@@ -51,6 +56,7 @@ typedef struct IrParse {
 	Opnd *gate;
 	int32_t ngate, capgate;
 	int32_t *gate_depth;    /* per node: its nesting depth */
+	Ins rhs;                /* the right-hand side being parsed (rule rhs) */
 } IrParse;
 
 /* An operand list: a GSA argument (a tuple or a single operand). */
@@ -119,6 +125,7 @@ static void dsts_push(ParseDsts *ds, int32_t var, Loc loc);
 
 static Ins ins1(Op op, Opnd a);
 static Ins ins2(Op op, Opnd a, Opnd b);
+static Ins *rhs(IrParse *c, Ins ins);
 static void put(IrParse *c, Ins *ins, Loc loc);
 static void put_dst(IrParse *c, Ins *ins, int32_t dst, Loc dloc, Loc loc);
 static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matrix);
@@ -138,7 +145,8 @@ static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional)
 	int32_t i;
 	int64_t i64;
 	Opnd opnd;
-	Ins ins;
+	Ins *ins; /* &IrParse.rhs: a statement has one right-hand side, and a
+	          ** small semantic value keeps bison's stack copies cheap */
 	ParseList *list;
 	ParseCall *call;
 	ParseDsts *dsts;
@@ -176,7 +184,7 @@ static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional)
 
 %destructor { num_free(&$$); } <num>
 %destructor { opnd_free(&$$); } <opnd>
-%destructor { ins_free(&$$); } <ins>
+%destructor { ins_free($$); } <ins>
 %destructor { list_free($$); } <list>
 %destructor { call_free($$); } <call>
 %destructor { dsts_free($$); } <dsts>
@@ -241,7 +249,7 @@ target
 /* ---- statements (§4) --------------------------------------------------- */
 
 stmt
-	: dst '=' rhs { put_dst(c, &$3, $1, @1, @$); }
+	: dst '=' rhs { put_dst(c, $3, $1, @1, @$); }
 	| dst '=' gsa_call {
 		ParseDsts *ds = dsts_new();
 		dsts_push(ds, $1, @1);
@@ -364,8 +372,8 @@ dsts
 	;
 
 rhs
-	: operand { $$ = ins1(OP_COPY, $1); }
-	| operand binop operand { $$ = ins2(OP_BINARY, $1, $3); $$.sub = (uint8_t)$2; }
+	: operand { $$ = rhs(c, ins1(OP_COPY, $1)); }
+	| operand binop operand { $$ = rhs(c, ins2(OP_BINARY, $1, $3)); $$->sub = (uint8_t)$2; }
 	| operand NEGINT {
 		/* `a -3` is `a - 3` (§1): the literal's sign is the operator */
 		Num n;
@@ -373,23 +381,23 @@ rhs
 		num_free(&$2);
 		Loc l = @2;
 		l.off++, l.col++, l.len--;
-		$$ = ins2(OP_BINARY, $1, lit_opnd(n, l));
-		$$.sub = BIN_SUB;
+		$$ = rhs(c, ins2(OP_BINARY, $1, lit_opnd(n, l)));
+		$$->sub = BIN_SUB;
 	}
-	| unop operand { $$ = ins1(OP_UNARY, $2); $$.sub = (uint8_t)$1; }
-	| KW_MIN '(' operand ',' operand ')' { $$ = ins2(OP_BINARY, $3, $5); $$.sub = BIN_MIN; }
-	| KW_MAX '(' operand ',' operand ')' { $$ = ins2(OP_BINARY, $3, $5); $$.sub = BIN_MAX; }
-	| KW_MEM '[' operand ']' { $$ = ins1(OP_LOAD, $3); }
-	| DOWN operand { $$ = ins1(OP_LOAD, $2); }
-	| KW_LOCAL '[' operand ']' { $$ = ins1(OP_LLOAD, $3); }
-	| LDOWN operand { $$ = ins1(OP_LLOAD, $2); }
-	| KW_ATOMINC '(' operand ')' { $$ = ins1(OP_ATOMINC, $3); }
-	| KW_ATOMADD '(' operand ',' operand ')' { $$ = ins2(OP_ATOMADD, $3, $5); }
+	| unop operand { $$ = rhs(c, ins1(OP_UNARY, $2)); $$->sub = (uint8_t)$1; }
+	| KW_MIN '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_BINARY, $3, $5)); $$->sub = BIN_MIN; }
+	| KW_MAX '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_BINARY, $3, $5)); $$->sub = BIN_MAX; }
+	| KW_MEM '[' operand ']' { $$ = rhs(c, ins1(OP_LOAD, $3)); }
+	| DOWN operand { $$ = rhs(c, ins1(OP_LOAD, $2)); }
+	| KW_LOCAL '[' operand ']' { $$ = rhs(c, ins1(OP_LLOAD, $3)); }
+	| LDOWN operand { $$ = rhs(c, ins1(OP_LLOAD, $2)); }
+	| KW_ATOMINC '(' operand ')' { $$ = rhs(c, ins1(OP_ATOMINC, $3)); }
+	| KW_ATOMADD '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_ATOMADD, $3, $5)); }
 	| KW_ATOMCAS '(' operand ',' operand ',' operand ')' {
-		$$ = ins2(OP_ATOMCAS, $3, $5);
-		$$.c = $7;
+		$$ = rhs(c, ins2(OP_ATOMCAS, $3, $5));
+		$$->c = $7;
 	}
-	| KW_ATOMEXCH '(' operand ',' operand ')' { $$ = ins2(OP_ATOMEXCH, $3, $5); }
+	| KW_ATOMEXCH '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_ATOMEXCH, $3, $5)); }
 	;
 
 binop
@@ -664,6 +672,14 @@ static Ins ins2(Op op, Opnd a, Opnd b)
 	Ins ins = ins1(op, a);
 	ins.b = b;
 	return ins;
+}
+
+/* The statement's right-hand side lives in the parse context (one at a
+** time: rule stmt takes it before the next can start). */
+static Ins *rhs(IrParse *c, Ins ins)
+{
+	c->rhs = ins;
+	return &c->rhs;
 }
 
 static void put(IrParse *c, Ins *ins, Loc loc)

@@ -558,7 +558,8 @@ static void print_target(Buf *b, const Program *p, const Ins *ins)
 
 static void print_call(Buf *b, const Program *p, const char *name, const Opnd *const *o, int n)
 {
-	buf_printf(b, "%s(", name);
+	buf_puts(b, name);
+	buf_putc(b, '(');
 	for (int i = 0; i < n; i++) {
 		if (i)
 			buf_puts(b, ", ");
@@ -589,7 +590,9 @@ void ir_print_ins(Buf *b, const Program *p, const Ins *ins)
 			print_call(b, p, ins->sub == BIN_MIN ? "min" : "max", abc, 2);
 		} else {
 			ir_print_opnd(b, p, &ins->a);
-			buf_printf(b, " %s ", num_binop_sym((BinOp)ins->sub));
+			buf_putc(b, ' ');
+			buf_puts(b, num_binop_sym((BinOp)ins->sub));
+			buf_putc(b, ' ');
 			ir_print_opnd(b, p, &ins->b);
 		}
 		break;
@@ -633,7 +636,8 @@ void ir_print_ins(Buf *b, const Program *p, const Ins *ins)
 	case OP_PHI:
 	case OP_MU:
 		print_dst(b, p, ins);
-		buf_printf(b, "%s(", ir_op_name((Op)ins->op));
+		buf_puts(b, ir_op_name((Op)ins->op));
+		buf_putc(b, '(');
 		for (int32_t i = 0; i < ins->nargs; i++) {
 			if (i)
 				buf_puts(b, ", ");

@@ -393,7 +393,7 @@ NumErr num_unop(UnOp op, Num a, Num *r)
 void num_buf(Buf *b, Num a)
 {
 	if (!a.z) {
-		buf_printf(b, "%lld", (long long)a.i);
+		buf_put_i64(b, a.i);
 		return;
 	}
 	char *s = mpz_get_str(NULL, 10, a.z);

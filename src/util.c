@@ -66,14 +66,22 @@ static void buf_reserve(Buf *b, size_t extra)
 void buf_putn(Buf *b, const char *s, size_t n)
 {
 	buf_reserve(b, n);
-	memcpy(b->s + b->len, s, n);
+	char *d = b->s + b->len;
+	if (n <= 16) /* names and numbers: cheaper than a call to memcpy */
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	else
+		memcpy(d, s, n);
 	b->len += n;
 	b->s[b->len] = 0;
 }
 
 void buf_putc(Buf *b, char c)
 {
-	buf_putn(b, &c, 1);
+	if (b->len + 2 > b->cap)
+		buf_reserve(b, 1);
+	b->s[b->len++] = c;
+	b->s[b->len] = 0;
 }
 
 void buf_puts(Buf *b, const char *s)
