@@ -76,7 +76,7 @@ KNOWN_VARIABLE_REASONS = {
 # it itself calls divergent, and everything computed from it. A reduced case
 # (nested divergent if-then-else on both sides of a divergent branch: the
 # outer join is missed) is in bench/README.md; cf. llvm-project#137277.
-MISSED_JOIN = " — LLVM 16 misses the join of its own divergent branch in block %s (llvm-project#137277)"
+MISSED_JOIN = " — LLVM 16 misses a join of its own divergent branch in block %s (llvm-project#137277)"
 
 UNIFORM_CLASSES = {"constant", "uniform"}
 SKIP_CLASSES = {"undefined"}  # ⊤ at the fixpoint: no verdict to compare
@@ -250,30 +250,118 @@ def side_preds(succ, b, s, j):
     return {x for x in seen if j in succ.get(x, [])}
 
 
+def two_disjoint_paths(succ, starts, ends, banned):
+    """Whether two paths, vertex-disjoint, lead from the two blocks of
+    `starts` to the two blocks of `ends` (in either pairing) without
+    entering a block of `banned`: a max-flow of 2 on the graph with every
+    block split into an in- and an out-node of capacity 1."""
+    cap = {}
+
+    def arc(u, v, c=1):
+        cap[(u, v)] = cap.get((u, v), 0) + c
+        cap.setdefault((v, u), 0)
+    nodes = set(succ) | {t for ts in succ.values() for t in ts}
+    for x in nodes:
+        if x in banned:
+            continue
+        arc(("in", x), ("out", x))
+        for t in succ.get(x, []):
+            if t not in banned:
+                arc(("out", x), ("in", t))
+    for x in starts:
+        arc("S", ("in", x))
+    for x in ends:
+        arc(("out", x), "T")
+    adj = {}
+    for (u, v) in cap:
+        adj.setdefault(u, []).append(v)
+    flow = 0
+    for _ in range(2):
+        prev, work = {"S": None}, ["S"]
+        while work and "T" not in prev:
+            u = work.pop()
+            for v in adj.get(u, []):
+                if v not in prev and cap[(u, v)] > 0:
+                    prev[v] = u
+                    work.append(v)
+        if "T" not in prev:
+            break
+        v = "T"
+        while prev[v] is not None:
+            u = prev[v]
+            cap[(u, v)] -= 1
+            cap[(v, u)] += 1
+            v = u
+        flow += 1
+    return flow == 2
+
+
+def hidden_join(succ, b, j, p1, p2):
+    """Whether block j is a join of the branch in block b reached through
+    its predecessors p1 and p2 (LLVM's sync dependence): two paths from
+    different successors of b, disjoint until j, the one entering j from
+    p1, the other from p2 (the edge b → j itself counts as a path)."""
+    ss = list(dict.fromkeys(succ.get(b, [])))
+    if len(ss) != 2 or p1 == p2:
+        return False
+    if j in ss:  # one side is the edge b → j: the other reaches the other pred
+        if b not in (p1, p2):
+            return False
+        other, q = (ss[1] if ss[0] == j else ss[0]), (p2 if p1 == b else p1)
+        return reaches(succ, other, q, {j, b})
+    return two_disjoint_paths(succ, ss, [p1, p2], {j, b})
+
+
+def reaches(succ, s, t, banned):
+    """Whether t is reachable from s without entering a block of banned."""
+    seen, work = {s}, [s]
+    while work:
+        x = work.pop()
+        if x == t:
+            return True
+        for y in succ.get(x, []):
+            if y not in seen and y not in banned:
+                seen.add(y)
+                work.append(y)
+    return False
+
+
 def missed_joins(ll, lvals_all, lbrs):
-    """Values LLVM calls uniform although they are phis at the immediate
-    post-dominator of a branch LLVM itself calls divergent, with different
-    incoming values from the two sides of that branch (LLVM 16 misses such
-    joins: llvm-project#137277), and every value LLVM calls uniform that
-    depends on one. name → the divergent branch's block."""
+    """Values LLVM calls uniform although they are phis at a join of a
+    branch LLVM itself calls divergent, with different incoming values from
+    the two sides of that branch: at the branch's immediate post-dominator,
+    or at a block its two sides reach by disjoint paths (LLVM's own sync
+    dependence; LLVM 16 misses such joins: llvm-project#137277), and every
+    value LLVM calls uniform that depends on one. name → the divergent
+    branch's block."""
     order, succ, phis, uses, cond = parse_function(ll)
     if not order:
         return {}, cond
     ipd = ipdoms(order, succ)
     missed = {}
     for b, div in lbrs.items():
-        j = ipd.get(b)
-        if not div or j is None or j not in phis:
+        if not div:
             continue
-        sides = [side_preds(succ, b, s, j) for s in succ.get(b, [])]
-        for name, inc in phis[j]:
-            val = dict((p, v) for v, p in inc)
-            # two sides of the branch bring different values into the join
-            differ = any(val.get(p1) != val.get(p2)
-                         for k, s1 in enumerate(sides) for s2 in sides[k + 1:]
-                         for p1 in s1 for p2 in s2 if p1 in val and p2 in val)
-            if differ and not lvals_all.get(name, True):
-                missed.setdefault(name, b)
+        j = ipd.get(b)
+        if j is not None and j in phis:
+            sides = [side_preds(succ, b, s, j) for s in succ.get(b, [])]
+            for name, inc in phis[j]:
+                val = dict((p, v) for v, p in inc)
+                # two sides of the branch bring different values into the join
+                differ = any(val.get(p1) != val.get(p2)
+                             for k, s1 in enumerate(sides) for s2 in sides[k + 1:]
+                             for p1 in s1 for p2 in s2 if p1 in val and p2 in val)
+                if differ and not lvals_all.get(name, True):
+                    missed.setdefault(name, b)
+        for jj, plist in phis.items():  # joins other than the ipdom
+            if jj == j:
+                continue
+            for name, inc in plist:
+                if name in missed or lvals_all.get(name, True):
+                    continue
+                if any(v1 != v2 and hidden_join(succ, b, jj, p1, p2)
+                       for k, (v1, p1) in enumerate(inc) for v2, p2 in inc[k + 1:]):
+                    missed[name] = b
     users = {}
     for v, us in uses.items():
         for u in us:

@@ -12,7 +12,12 @@
 **   leads back into its header, e.g. an outer loop whose exits all lie in
 **   L). An η reads its operand there, so "an η is divergent when any exit
 **   branch of its loop is"; the predicates of a nested γ read at a join
-**   after a loop are treated alike.
+**   after a loop are treated alike. As in LLVM (cycles with divergent
+**   exits), an exit branch counts only for the reads outside the outermost
+**   loop it leaves: threads that take it leave that loop too, so they
+**   never meet the others at a read inside it (the read at the uniform
+**   exit of an inner loop whose other exits leave the outer loop as well
+**   stays uniform).
 ** - sync dependence (seed 003 §3.3, LLVM's divergent joins): a φ left by
 **   the construction (or written by the user) and a μ at a header with
 **   several back edges merge values that arrive by edges chosen by the
@@ -69,7 +74,7 @@ static bool in_loop(const Cfg *g, int32_t blk, int32_t loop)
 ** its own exits (an outer loop whose exits all lie in it) takes every
 ** branch from which an exit is reachable without its header: found by a
 ** walk of its body, for those loops only. */
-static void exit_branches(const Program *p, const Cfg *g, IV *of_loop)
+static void exit_branches(const Program *p, const Cfg *g, IV *of_loop, IV *own_of)
 {
 	int32_t nb = g->nblocks;
 	bool *reent = xcalloc((size_t)g->nloops + 1, sizeof *reent);
@@ -89,10 +94,14 @@ static void exit_branches(const Program *p, const Cfg *g, IV *of_loop)
 		const Block *b = &g->blocks[x];
 		if (!b->reachable || !ir_is_branch((Op)p->ins[b->last].op))
 			continue;
-		int32_t r = b->ipdom;
+		int32_t r = b->ipdom, out = -1;
 		for (int32_t l = b->loop; l >= 0 && (r < 0 || r >= nb || !in_loop(g, r, l)); l = g->loops[l].parent)
-			if (!reent[l])
+			if (!reent[l]) {
 				iv_push(&of_loop[l], b->last);
+				out = l;
+			}
+		if (out >= 0)
+			iv_push(&own_of[out], b->last);
 	}
 	/* the re-entered loops: every branch that reaches an exit without the header */
 	bool *canexit = xcalloc((size_t)nb + 1, sizeof *canexit);
@@ -127,8 +136,10 @@ static void exit_branches(const Program *p, const Cfg *g, IV *of_loop)
 		}
 		for (int32_t i = 0; i < L->nblocks; i++) {
 			int32_t x = L->blocks[i];
-			if (canexit[x] && ir_is_branch((Op)p->ins[g->blocks[x].last].op))
+			if (canexit[x] && ir_is_branch((Op)p->ins[g->blocks[x].last].op)) {
 				iv_push(&of_loop[l], g->blocks[x].last);
+				iv_push(&own_of[l], g->blocks[x].last);
+			}
 			canexit[x] = false;
 		}
 	}
@@ -223,7 +234,8 @@ void ana_ctl_build(const Program *p, AnaCtl *c)
 	free(dv.v);
 
 	IV *exits_of = xcalloc((size_t)g->nloops + 1, sizeof *exits_of);
-	exit_branches(p, g, exits_of);
+	IV *own_of = xcalloc((size_t)g->nloops + 1, sizeof *own_of);
+	exit_branches(p, g, exits_of, own_of);
 
 	/* sets 0 .. nloops-1: temporal divergence of each loop; then one sync
 	** set per block that needs one */
@@ -232,9 +244,9 @@ void ana_ctl_build(const Program *p, AnaCtl *c)
 	IV read_pc = {0}, read_var = {0}, read_set = {0};
 	int32_t nsets = g->nloops;
 	for (int32_t l = 0; l < g->nloops; l++)
-		for (int32_t i = 0; i < exits_of[l].n; i++) {
+		for (int32_t i = 0; i < own_of[l].n; i++) {
 			iv_push(&set_key, l);
-			iv_push(&set_pred, exits_of[l].v[i]);
+			iv_push(&set_pred, own_of[l].v[i]);
 		}
 	/* temporal: reads outside a loop of values assigned in it */
 	int32_t *seen = xmalloc(((size_t)g->nloops + 1) * sizeof *seen);
@@ -251,7 +263,7 @@ void ana_ctl_build(const Program *p, AnaCtl *c)
 				continue;
 			for (int32_t i = dstart[o->var]; i < dstart[o->var + 1]; i++)
 				for (int32_t l = g->blocks[dblk[i]].loop; l >= 0 && !in_loop(g, b, l); l = g->loops[l].parent) {
-					if (exits_of[l].n == 0)
+					if (own_of[l].n == 0)
 						continue;
 					iv_push(&read_pc, pc);
 					iv_push(&read_var, o->var);
@@ -337,6 +349,9 @@ void ana_ctl_build(const Program *p, AnaCtl *c)
 	for (int32_t l = 0; l < g->nloops; l++)
 		free(exits_of[l].v);
 	free(exits_of);
+	for (int32_t l = 0; l < g->nloops; l++)
+		free(own_of[l].v);
+	free(own_of);
 	free(dstart);
 	free(dblk);
 }
