@@ -657,6 +657,69 @@ Test(ana_unstructured, eta_temporal_divergence)
 	unload_file(&l);
 }
 
+/* The class of the value stored by the program's first store. */
+static VarClass stored_class(const Program *g, const AnaResult *r)
+{
+	for (int32_t pc = 0; pc < g->nins; pc++)
+		if (g->ins[pc].op == OP_STORE && g->ins[pc].b.kind == OPND_VAR)
+			return r->cls[g->ins[pc].b.var];
+	cr_assert_fail("no store of a variable");
+	return CLASS_DIVERGENT;
+}
+
+/* Temporal divergence as LLVM's cycles with divergent exit: the read of i
+** at the uniform exit of the inner loop is inside the outer loop. A
+** divergent break that leaves (and reconverges after) the outer loop too
+** never brings its threads back to that read, so i stays uniform there;
+** a divergent branch that reconverges inside the outer loop makes it
+** divergent. */
+Test(ana_unstructured, eta_outermost_exited_loop)
+{
+	static const struct {
+		const char *target; /* where the divergent break goes */
+		VarClass want;
+	} cases[] = {{"done", CLASS_UNIFORM}, {"next", CLASS_DIVERGENT}};
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		Buf src = {0};
+		buf_printf(&src,
+		           "        j = 0\n"
+		           "outer:  i = 0\n"
+		           "inner:  i = i + 1\n"
+		           "        q = tid == 2\n"
+		           "        bnz q, %s\n"
+		           "        p = i < 3\n"
+		           "        bnz p, inner\n"
+		           "        mem[tid] = i\n"
+		           "next:   j = j + 1\n"
+		           "        r = j < 2\n"
+		           "        bnz r, outer\n"
+		           "done:   stop\n",
+		           cases[c].target);
+		Prog pr = load(buf_str(&src));
+		Diags d;
+		diag_init(&d, "t.simd", "", 0);
+		Program *g = gsa_build(pr.p, &d);
+		cr_assert(g && d.nerrors == 0, "break to %s: no GSA form", cases[c].target);
+		for (int32_t deg = 1; deg <= 2; deg++) {
+			AnaResult *r = run_poly(g, deg);
+			VarClass got = stored_class(g, r);
+			cr_expect(got == cases[c].want || (cases[c].want == CLASS_UNIFORM && got == CLASS_CONSTANT),
+			          "break to %s, degree %d: the stored i is %s", cases[c].target, (int)deg,
+			          ana_class_name(got));
+			ana_free(r);
+		}
+		AnaResult *r = run_simple(g);
+		cr_expect((stored_class(g, r) == CLASS_DIVERGENT) == (cases[c].want == CLASS_DIVERGENT),
+		          "break to %s, --domain simple: the stored i is %s", cases[c].target,
+		          ana_class_name(stored_class(g, r)));
+		ana_free(r);
+		ir_free(g);
+		diag_free(&d);
+		unload(&pr);
+		buf_free(&src);
+	}
+}
+
 /* T11 (seed 001 §4.6, Figure 3.10's table; examples/row_init.simd):
 ** degree 1: n (0,⊥), i0 (⊥,0), i1 (⊥,⊥), i2 (⊥,⊥), k (⊥,⊥);
 ** degree 2: n (0,0,⊥), i0 (0,⊥,0), i1 (0,⊥,⊥), i2 (0,⊥,⊥), k (0,⊥,⊥). */
