@@ -776,6 +776,20 @@ void report_races(Buf *b, const Machine *m)
 
 /* ---- divergence analyses ----------------------------------------------------------- */
 
+/* Spaces until the line that starts at b->s[start] is col wide (buf_pad
+** without looking for the line's start, and in one piece: a report has a
+** line per variable). */
+static void pad_line(Buf *b, size_t start, size_t col)
+{
+	static const char spaces[] = "                                ";
+	size_t w = utf8_width(b->s + start, b->len - start);
+	while (w < col) {
+		size_t k = col - w < sizeof spaces - 1 ? col - w : sizeof spaces - 1;
+		buf_putn(b, spaces, k);
+		w += k;
+	}
+}
+
 void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool ascii)
 {
 	int32_t *vars = NULL;
@@ -785,10 +799,14 @@ void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool asc
 		if (strlen(g->vars[vars[i]].name) > w)
 			w = strlen(g->vars[vars[i]].name);
 	for (int32_t i = 0; i < n; i++) {
-		buf_printf(b, "  %s", g->vars[vars[i]].name);
-		buf_pad(b, w + 4);
+		size_t start = b->len; /* the line's start: O(1) after a newline */
+		while (start > 0 && b->s[start - 1] != '\n')
+			start--;
+		buf_putn(b, "  ", 2);
+		buf_puts(b, g->vars[vars[i]].name);
+		pad_line(b, start, w + 4);
 		buf_puts(b, ana_class_name(r->cls[vars[i]]));
-		buf_pad(b, w + 4 + 17);
+		pad_line(b, start, w + 4 + 17);
 		ana_print_value(b, r, vars[i], ascii);
 		buf_putc(b, '\n');
 	}
