@@ -27,7 +27,9 @@ Coef coef_copy(Coef a)
 
 void coef_free(Coef *a)
 {
-	num_free(&a->n);
+	if (a->n.z) /* small values own nothing: no call on the solver's hot path */
+		num_free(&a->n);
+	a->n.i = 0;
 	a->kind = COEF_TOP;
 }
 
@@ -115,16 +117,14 @@ const char *ana_class_name(VarClass c)
 
 const Opnd *ana_operand(const Ins *ins, int32_t k)
 {
-	const Opnd *fixed[3] = {&ins->a, &ins->b, &ins->c};
-	int32_t nf = 0;
-	for (int32_t i = 0; i < 3; i++) {
-		if (fixed[i]->kind == OPND_NONE || fixed[i]->kind == OPND_GATE)
-			continue;
-		if (nf == k)
-			return fixed[i];
-		nf++;
-	}
-	k -= nf;
+	/* a, b, c that are operands (not NONE, not a nested γ), then the rest */
+#define FIXED(o)                                                                            \
+	if ((o).kind != OPND_NONE && (o).kind != OPND_GATE && k-- == 0)                         \
+		return &(o);
+	FIXED(ins->a)
+	FIXED(ins->b)
+	FIXED(ins->c)
+#undef FIXED
 	if (ins->op != OP_GAMMA)
 		return ins->args && k < ins->nargs ? &ins->args[k] : NULL;
 	/* a γ tree's nodes (at most 3·IR_GATE_MAX_DEPTH·… operands, few):

@@ -56,7 +56,7 @@
 **
 ** Nothing here recurses with the size of the program: walks keep explicit
 ** stacks, liveness is per variable (sparse), and the only recursion, the
-** printing of a nested γ, is bounded by GSA_TREE_MAX.
+** building of a nested γ (b_tree), is bounded by GSA_TREE_MAX.
 **
 ** The construction assumes the mnemonic bz polarity (bz jumps where p = 0).
 */
@@ -509,6 +509,26 @@ static void a_copy(PhaseA *A, int32_t pc, const char *to)
 	a_append(A, &c, pc);
 }
 
+/* The directives of p into the program `to` being built, as the parser
+** builds them from their text (printed first: the parameters are the first
+** variables); map[v] is set to the new index of each parameter v of p. */
+static void copy_directives(Program *to, const Program *p, int32_t *map, Diags *d)
+{
+	to->kernel = p->kernel ? xstrdup(p->kernel) : NULL;
+	to->threads = p->threads;
+	to->warpsize = p->warpsize;
+	to->memory_zero = p->memory_zero;
+	for (int32_t v = 0; v < p->nvars; v++)
+		if (p->vars[v].is_param) {
+			const Var *x = &p->vars[v];
+			map[v] = ir_var(to, x->name, strlen(x->name), x->loc);
+			ir_declare_param(to, x->name, strlen(x->name), x->loc, x->has_value,
+			                 x->has_value ? num_copy(x->value) : NUM_I(0), d);
+		}
+	for (int32_t i = 0; i < p->ndata; i++)
+		ir_add_data(to, p->data[i].addr, p->data[i].count, num_copy(p->data[i].value), p->data[i].loc);
+}
+
 /* The directives of p (the text prints them first: parameters are q's
 ** first variables). */
 static void a_directives(PhaseA *A)
@@ -518,20 +538,7 @@ static void a_directives(PhaseA *A)
 		ir_print_directives(&A->out, p);
 		return;
 	}
-	Program *q = A->q;
-	q->kernel = p->kernel ? xstrdup(p->kernel) : NULL;
-	q->threads = p->threads;
-	q->warpsize = p->warpsize;
-	q->memory_zero = p->memory_zero;
-	for (int32_t v = 0; v < p->nvars; v++)
-		if (p->vars[v].is_param) {
-			const Var *x = &p->vars[v];
-			A->qvar[v] = ir_var(q, x->name, strlen(x->name), x->loc);
-			ir_declare_param(q, x->name, strlen(x->name), x->loc, x->has_value,
-			                 x->has_value ? num_copy(x->value) : NUM_I(0), &A->qd);
-		}
-	for (int32_t i = 0; i < p->ndata; i++)
-		ir_add_data(q, p->data[i].addr, p->data[i].count, num_copy(p->data[i].value), p->data[i].loc);
+	copy_directives(A->q, p, A->qvar, &A->qd);
 }
 
 /* Is X the header of a loop that contains block b? (An edge into it from
@@ -1106,27 +1113,33 @@ static char *phase_a(PhaseA *A, size_t *len)
 	return A->q ? NULL : buf_steal(&A->out);
 }
 
-/* Phase A's program q, finished as ir_load would (labels resolved, CFG):
-** NULL with an internal error if our own program is not valid. */
+/* A program this file built, finished as ir_load would finish it (labels
+** resolved, SSA checked, CFG); NULL with an internal error in d if it is not
+** valid (a bug of this file). Consumes q. */
+static Program *finish_built(Program *q, Diags *qd, Diags *d, const char *phase)
+{
+	ir_finish(q, qd);
+	if (qd->nerrors == 0 && q->nins > 0) {
+		q->cfg = cfg_build(q);
+		return q;
+	}
+	const char *msg = "no instructions";
+	for (int i = 0; i < qd->n && qd->nerrors > 0; i++)
+		if (qd->v[i].sev == SEV_ERROR) {
+			msg = qd->v[i].msg;
+			break;
+		}
+	diag_error(d, LOC_NONE, "internal error in the GSA construction (%s): %s", phase, msg);
+	ir_free(q);
+	return NULL;
+}
+
+/* Phase A's program q, finished. */
 static Program *a_finish(PhaseA *A, Diags *d)
 {
 	Program *q = A->q;
 	A->q = NULL;
-	ir_finish(q, &A->qd);
-	if (A->qd.nerrors == 0 && q->nins > 0) {
-		q->cfg = cfg_build(q);
-		return q;
-	}
-	for (int i = 0; i < A->qd.n; i++)
-		if (A->qd.v[i].sev == SEV_ERROR) {
-			diag_error(d, LOC_NONE, "internal error in the GSA construction (join blocks): %s",
-			           A->qd.v[i].msg);
-			break;
-		}
-	if (A->qd.nerrors == 0)
-		diag_error(d, LOC_NONE, "internal error in the GSA construction (join blocks): no instructions");
-	ir_free(q);
-	return NULL;
+	return finish_built(q, &A->qd, d, "join blocks");
 }
 
 static void phase_a_free(PhaseA *A)
@@ -1344,21 +1357,26 @@ static void rename_all(PhaseB *B, int32_t root)
 	free(pushed.v);
 }
 
-/* Print a version's name, or a non-variable operand. */
+/* A version's name: x.3, x.undef, the source name (SSA input), or a fresh one. */
 static void put_version(Buf *b, const PhaseB *B, int32_t v)
 {
 	const Version *x = &B->ver[v];
-	if (x->name)
+	if (x->name) {
 		buf_puts(b, x->name);
-	else if (x->num == -2) {
-		buf_puts(b, B->q->vars[x->var].name);
-		buf_puts(b, ".undef");
-	} else if (x->num == -3) {
-		buf_puts(b, B->q->vars[x->var].name);
-	} else {
-		buf_puts(b, B->q->vars[x->var].name);
-		buf_putc(b, '.');
-		buf_put_i64(b, x->num);
+		return;
+	}
+	buf_puts(b, B->q->vars[x->var].name);
+	if (x->num == -2)
+		buf_putn(b, ".undef", 6);
+	else if (x->num >= 0) {
+		char tmp[16];
+		size_t n = sizeof tmp;
+		uint32_t u = (uint32_t)x->num;
+		do
+			tmp[--n] = (char)('0' + u % 10);
+		while ((u /= 10) > 0);
+		tmp[--n] = '.';
+		buf_putn(b, tmp + n, sizeof tmp - n);
 	}
 }
 
@@ -1406,27 +1424,6 @@ static void b_label(PhaseB *B, const char *name)
 {
 	int32_t l = ir_label(B->r, name, strlen(name), LOC_NONE);
 	ir_define_label(B->r, l, LOC_NONE, &B->rd);
-}
-
-/* q's directives (the text prints them first: the parameters are r's first
-** variables). */
-static void b_directives(PhaseB *B)
-{
-	const Program *q = B->q;
-	Program *r = B->r;
-	r->kernel = q->kernel ? xstrdup(q->kernel) : NULL;
-	r->threads = q->threads;
-	r->warpsize = q->warpsize;
-	r->memory_zero = q->memory_zero;
-	for (int32_t v = 0; v < q->nvars; v++)
-		if (q->vars[v].is_param) {
-			const Var *x = &q->vars[v];
-			B->rq[v] = ir_var(r, x->name, strlen(x->name), x->loc);
-			ir_declare_param(r, x->name, strlen(x->name), x->loc, x->has_value,
-			                 x->has_value ? num_copy(x->value) : NUM_I(0), &B->rd);
-		}
-	for (int32_t i = 0; i < q->ndata; i++)
-		ir_add_data(r, q->data[i].addr, q->data[i].count, num_copy(q->data[i].value), q->data[i].loc);
 }
 
 /* One instruction of phase A's program with its operands renamed, in the
@@ -1803,7 +1800,7 @@ static void emit_b(PhaseB *B, const LabelIndex *li)
 		}                                                                               \
 	} while (0)
 	if (r)
-		b_directives(B);
+		copy_directives(r, q, B->rq, &B->rd);
 	for (int32_t b = 0; b < g->nblocks; b++) {
 		const Block *bl = &g->blocks[b];
 		if (!bl->reachable)
@@ -2100,23 +2097,9 @@ static Program *phase_b(PhaseB *B, const Program *q, const PhaseA *A, Diags *d)
 		free(df[b].v);
 	free(df);
 	free(eta_blocks.v);
-	/* finished as ir_load would finish it: labels resolved, SSA checked, CFG */
 	Program *r = B->r;
 	B->r = NULL;
-	ir_finish(r, &B->rd);
-	if (B->rd.nerrors == 0 && r->nins > 0) {
-		r->cfg = cfg_build(r);
-		return r;
-	}
-	for (int i = 0; i < B->rd.n; i++)
-		if (B->rd.v[i].sev == SEV_ERROR) {
-			diag_error(d, LOC_NONE, "internal error in the GSA construction (renaming): %s", B->rd.v[i].msg);
-			break;
-		}
-	if (B->rd.nerrors == 0)
-		diag_error(d, LOC_NONE, "internal error in the GSA construction (renaming): no instructions");
-	ir_free(r);
-	return NULL;
+	return finish_built(r, &B->rd, d, "renaming");
 }
 
 static void phase_b_free(PhaseB *B)
