@@ -27,7 +27,9 @@ Coef coef_copy(Coef a)
 
 void coef_free(Coef *a)
 {
-	num_free(&a->n);
+	if (a->n.z) /* small values own nothing: no call on the solver's hot path */
+		num_free(&a->n);
+	a->n.i = 0;
 	a->kind = COEF_TOP;
 }
 
@@ -115,16 +117,14 @@ const char *ana_class_name(VarClass c)
 
 const Opnd *ana_operand(const Ins *ins, int32_t k)
 {
-	const Opnd *fixed[3] = {&ins->a, &ins->b, &ins->c};
-	int32_t nf = 0;
-	for (int32_t i = 0; i < 3; i++) {
-		if (fixed[i]->kind == OPND_NONE || fixed[i]->kind == OPND_GATE)
-			continue;
-		if (nf == k)
-			return fixed[i];
-		nf++;
-	}
-	k -= nf;
+	/* a, b, c that are operands (not NONE, not a nested γ), then the rest */
+#define FIXED(o)                                                                            \
+	if ((o).kind != OPND_NONE && (o).kind != OPND_GATE && k-- == 0)                         \
+		return &(o);
+	FIXED(ins->a)
+	FIXED(ins->b)
+	FIXED(ins->c)
+#undef FIXED
 	if (ins->op != OP_GAMMA)
 		return ins->args && k < ins->nargs ? &ins->args[k] : NULL;
 	/* a γ tree's nodes (at most 3·IR_GATE_MAX_DEPTH·… operands, few):
@@ -228,7 +228,52 @@ void ana_free(AnaResult *r)
 
 /* ---- printing -------------------------------------------------------------- */
 
-static void put_superscript(Buf *b, int32_t k)
+/* A polynomial is printed piece by piece into a small line (one buf_putn
+** per variable of a report, not one call per piece). */
+typedef struct PolyLine {
+	Buf *b;
+	char s[192];
+	size_t n;
+} PolyLine;
+
+static void pl_flush(PolyLine *l)
+{
+	buf_putn(l->b, l->s, l->n);
+	l->n = 0;
+}
+
+static void pl_put(PolyLine *l, const char *s, size_t n)
+{
+	if (l->n + n > sizeof l->s) {
+		pl_flush(l);
+		if (n > sizeof l->s) {
+			buf_putn(l->b, s, n);
+			return;
+		}
+	}
+	for (size_t i = 0; i < n; i++) /* short pieces: cheaper than memcpy */
+		l->s[l->n + i] = s[i];
+	l->n += n;
+}
+
+static void pl_str(PolyLine *l, const char *s)
+{
+	pl_put(l, s, strlen(s));
+}
+
+static void pl_int(PolyLine *l, uint64_t u, bool neg)
+{
+	char tmp[24];
+	size_t n = sizeof tmp;
+	do
+		tmp[--n] = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (neg)
+		tmp[--n] = '-';
+	pl_put(l, tmp + n, sizeof tmp - n);
+}
+
+static void put_superscript(PolyLine *l, int32_t k)
 {
 	static const char *const sup[10] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
 	char digits[16];
@@ -237,26 +282,46 @@ static void put_superscript(Buf *b, int32_t k)
 		digits[n++] = (char)('0' + k % 10);
 		k /= 10;
 	} while (k > 0 && n < 15);
-	while (n > 0)
-		buf_puts(b, sup[digits[--n] - '0']);
+	while (n > 0) {
+		pl_str(l, sup[digits[--n] - '0']);
+	}
+}
+
+static void pl_coef(PolyLine *l, Coef a, bool ascii)
+{
+	if (a.kind == COEF_TOP)
+		pl_str(l, ascii ? "top" : "⊤");
+	else if (a.kind == COEF_BOT)
+		pl_str(l, ascii ? "bot" : "⊥");
+	else if (!a.n.z)
+		pl_int(l, a.n.i < 0 ? -(uint64_t)a.n.i : (uint64_t)a.n.i, a.n.i < 0);
+	else {
+		pl_flush(l);
+		coef_print(l->b, a, ascii);
+	}
 }
 
 /* a_n·T^n + … + a_0 from coefficients stored a_0 first */
 static void print_poly(Buf *b, const Coef *a, int32_t n, bool ascii)
 {
+	PolyLine l; /* l.s is written before it is read */
+	l.b = b;
+	l.n = 0;
 	for (int32_t k = n; k >= 0; k--) {
-		coef_print(b, a[k], ascii);
+		pl_coef(&l, a[k], ascii);
 		if (k >= 1)
-			buf_puts(b, ascii ? "*T" : "·T");
+			pl_str(&l, ascii ? "*T" : "·T");
 		if (k >= 2) {
-			if (ascii)
-				buf_printf(b, "^%d", (int)k);
-			else
-				put_superscript(b, k);
+			if (ascii) {
+				pl_str(&l, "^");
+				pl_int(&l, (uint64_t)k, false);
+			} else
+				put_superscript(&l, k);
 		}
 		if (k > 0)
-			buf_puts(b, " + ");
+			pl_str(&l, " + ");
 	}
+	pl_flush(&l);
 }
 
 void ana_print_value(Buf *b, const AnaResult *r, int32_t var, bool ascii)

@@ -3,12 +3,16 @@
 ** docs/analyses.md §1; Sampaio 2013 §3.3 after Tu & Padua 1995: "γ and η
 ** functions exist at the post-dominator of the branch that controls them").
 **
-** Two phases, each ending in program text that the front end re-parses
-** (so the result is re-parsable by construction and gets its own CFG);
-** every emitted instruction remembers the instruction of the user's file it
-** comes from, and the result is given that file's text and locations, so
-** that reports name the user's lines (a derived instruction names the line
-** it was derived from).
+** Two phases, each ending in a program of its own with its own CFG. Each
+** is built directly, exactly as the front end would build it from the text
+** `musimd gsa` prints (variables and labels created in the order that text
+** names them, a nested γ laid out as the parser lays it out), so printing
+** and re-parsing the result gives it back; re-parsing 10^5 lines twice cost
+** more than the rest of the conversion (musimd syncs still prints phase A's
+** text). Every emitted instruction remembers the instruction of the user's
+** file it comes from, and the result is given that file's text and
+** locations, so that reports name the user's lines (a derived instruction
+** names the line it was derived from).
 **
 ** A. Restructuring.
 **    - Join blocks (the papers' structured programs): every conditional
@@ -52,7 +56,7 @@
 **
 ** Nothing here recurses with the size of the program: walks keep explicit
 ** stacks, liveness is per variable (sparse), and the only recursion, the
-** printing of a nested γ, is bounded by GSA_TREE_MAX.
+** building of a nested γ (b_tree), is bounded by GSA_TREE_MAX.
 **
 ** The construction assumes the mnemonic bz polarity (bz jumps where p = 0).
 */
@@ -339,7 +343,13 @@ typedef struct PhaseA {
 	int32_t *header_loop; /* per block: the loop it is the header of, or -1 */
 	LabelIndex li;
 	int32_t nlabels_made;
+	/* the output: text (musimd syncs prints it), or, when q is set, the
+	** program itself, built as the parser would build it from that text
+	** (variables and labels created in the order the text names them) */
 	Buf out;
+	Program *q;
+	int32_t *qvar;      /* per variable of p: its index in q, or -1 */
+	Diags qd;
 	int32_t pc1;        /* pc of the next instruction emitted */
 	IVec orig;          /* per emitted instruction: the source pc it comes from */
 	/* musimd syncs (gsa_place_syncs): every sync of the program is dropped and
@@ -373,6 +383,162 @@ static void emitted(PhaseA *A, int32_t from)
 {
 	ivec_push(&A->orig, from);
 	A->pc1++;
+}
+
+/* ---- phase A's output, as text or as q ---- */
+
+static void a_label(PhaseA *A, const char *name)
+{
+	if (!A->q) {
+		put_label(&A->out, name);
+		return;
+	}
+	int32_t l = ir_label(A->q, name, strlen(name), LOC_NONE);
+	ir_define_label(A->q, l, LOC_NONE, &A->qd);
+}
+
+static int32_t a_target(PhaseA *A, const char *name)
+{
+	return ir_label(A->q, name, strlen(name), LOC_NONE);
+}
+
+/* Append ins (operands already q's) to q, coming from source pc `from`. */
+static void a_append(PhaseA *A, Ins *ins, int32_t from)
+{
+	ins->loc = A->p->ins[from].loc;
+	ir_append(A->q, ins);
+	emitted(A, from);
+}
+
+static void a_jump(PhaseA *A, const char *to, int32_t from)
+{
+	if (!A->q) {
+		put_jump(&A->out, to);
+		emitted(A, from);
+		return;
+	}
+	Ins j = ir_ins_init(OP_JUMP, LOC_NONE);
+	j.target_label = a_target(A, to);
+	a_append(A, &j, from);
+}
+
+/* An instruction without operands (sync, exit). */
+static void a_plain(PhaseA *A, Op op, int32_t from)
+{
+	if (!A->q) {
+		buf_puts(&A->out, ir_op_name(op));
+		buf_putc(&A->out, '\n');
+		emitted(A, from);
+		return;
+	}
+	Ins x = ir_ins_init(op, LOC_NONE);
+	a_append(A, &x, from);
+}
+
+static int32_t a_var(PhaseA *A, int32_t v)
+{
+	if (A->qvar[v] < 0) {
+		const Var *x = &A->p->vars[v];
+		A->qvar[v] = ir_var(A->q, x->name, strlen(x->name), x->loc);
+	}
+	return A->qvar[v];
+}
+
+static Opnd a_opnd(PhaseA *A, const Opnd *o)
+{
+	Opnd r = *o;
+	if (o->kind == OPND_VAR)
+		r.var = a_var(A, o->var);
+	else if (o->kind == OPND_LIT)
+		r.lit = num_copy(o->lit);
+	return r;
+}
+
+/* The name ir_print_ins gives ins's target. */
+static const char *target_name(const Program *p, const Ins *ins, char *tmp, size_t n)
+{
+	if (ins->target_label >= 0 && ins->target_label < p->nlabels)
+		return p->labels[ins->target_label].name;
+	if (ir_label_of(p, ins->target))
+		return ir_label_of(p, ins->target);
+	snprintf(tmp, n, "__pc%d", (int)ins->target);
+	return tmp;
+}
+
+/* Source instruction pc, its target renamed to `to` when not NULL: in the
+** text's order, the destination, then a, b, c, the arguments, the target. */
+static void a_copy(PhaseA *A, int32_t pc, const char *to)
+{
+	const Ins *ins = &A->p->ins[pc];
+	if (!A->q) {
+		if (to) {
+			if (ins->op == OP_JUMP)
+				put_jump(&A->out, to);
+			else {
+				buf_puts(&A->out, ins->op == OP_BZ ? "bz " : "bnz ");
+				ir_print_opnd(&A->out, A->p, &ins->a);
+				buf_puts(&A->out, ", ");
+				buf_puts(&A->out, to);
+				buf_putc(&A->out, '\n');
+			}
+		} else {
+			ir_print_ins(&A->out, A->p, ins);
+			buf_putc(&A->out, '\n');
+		}
+		emitted(A, pc);
+		return;
+	}
+	Ins c = *ins;
+	c.label = -1;
+	c.group = -1;
+	if (c.dst >= 0)
+		c.dst = a_var(A, c.dst);
+	c.a = a_opnd(A, &ins->a);
+	c.b = a_opnd(A, &ins->b);
+	c.c = a_opnd(A, &ins->c);
+	if (ins->nargs > 0) {
+		c.args = xmalloc((size_t)ins->nargs * sizeof *c.args);
+		for (int32_t k = 0; k < ins->nargs; k++)
+			c.args[k] = a_opnd(A, &ins->args[k]);
+	}
+	if (ins->op == OP_BZ || ins->op == OP_BNZ || ins->op == OP_JUMP) {
+		char tmp[32];
+		c.target = -1;
+		c.target_label = a_target(A, to ? to : target_name(A->p, ins, tmp, sizeof tmp));
+	}
+	a_append(A, &c, pc);
+}
+
+/* The directives of p into the program `to` being built, as the parser
+** builds them from their text (printed first: the parameters are the first
+** variables); map[v] is set to the new index of each parameter v of p. */
+static void copy_directives(Program *to, const Program *p, int32_t *map, Diags *d)
+{
+	to->kernel = p->kernel ? xstrdup(p->kernel) : NULL;
+	to->threads = p->threads;
+	to->warpsize = p->warpsize;
+	to->memory_zero = p->memory_zero;
+	for (int32_t v = 0; v < p->nvars; v++)
+		if (p->vars[v].is_param) {
+			const Var *x = &p->vars[v];
+			map[v] = ir_var(to, x->name, strlen(x->name), x->loc);
+			ir_declare_param(to, x->name, strlen(x->name), x->loc, x->has_value,
+			                 x->has_value ? num_copy(x->value) : NUM_I(0), d);
+		}
+	for (int32_t i = 0; i < p->ndata; i++)
+		ir_add_data(to, p->data[i].addr, p->data[i].count, num_copy(p->data[i].value), p->data[i].loc);
+}
+
+/* The directives of p (the text prints them first: parameters are q's
+** first variables). */
+static void a_directives(PhaseA *A)
+{
+	const Program *p = A->p;
+	if (!A->q) {
+		ir_print_directives(&A->out, p);
+		return;
+	}
+	copy_directives(A->q, p, A->qvar, &A->qd);
 }
 
 /* Is X the header of a loop that contains block b? (An edge into it from
@@ -605,9 +771,9 @@ static void emit_labels(PhaseA *A, int32_t pc)
 	const Cfg *g = A->g;
 	int32_t b = g->block_of[pc];
 	if (g->blocks[b].first == pc && A->blabel[b])
-		put_label(&A->out, A->blabel[b]);
+		a_label(A, A->blabel[b]);
 	for (int32_t i = A->li.start[pc]; i < A->li.start[pc + 1]; i++)
-		put_label(&A->out, A->p->labels[A->li.lab[i]].name);
+		a_label(A, A->p->labels[A->li.lab[i]].name);
 }
 
 /* Join block of the edge from block q into J (J restructured), or -1. */
@@ -651,17 +817,15 @@ static void emit_tree(PhaseA *A, int32_t root)
 		int32_t i = idx.v[idx.n - 1];
 		if (i < x->children.n) {
 			idx.v[idx.n - 1]++;
-			if (i > 0) {
-				put_jump(&A->out, x->label);
-				emitted(A, x->sync_pc);
-			}
+			if (i > 0)
+				a_jump(A, x->label, x->sync_pc);
 			ivec_push(&st, x->children.v[i]);
 			ivec_push(&idx, 0);
 			continue;
 		}
-		buf_printf(&A->out, "%s: sync\n", x->label);
+		a_label(A, x->label);
 		x->p1_node = A->pc1;
-		emitted(A, x->sync_pc);
+		a_plain(A, OP_SYNC, x->sync_pc);
 		st.n--;
 		idx.n--;
 	}
@@ -696,27 +860,17 @@ static void emit_ins(PhaseA *A, int32_t pc)
 			}
 		}
 		if (to) {
-			if (ins->op == OP_JUMP)
-				put_jump(&A->out, to);
-			else {
-				buf_puts(&A->out, ins->op == OP_BZ ? "bz " : "bnz ");
-				ir_print_opnd(&A->out, p, &ins->a);
-				buf_printf(&A->out, ", %s\n", to);
-			}
-			emitted(A, pc);
+			a_copy(A, pc, to);
 			return;
 		}
 	}
 	if (A->place && ins->op == OP_SYNC)
 		return; /* its labels name the next instruction */
 	if (A->place && ins->op == OP_STOP && A->stop_exit) {
-		buf_puts(&A->out, "exit\n"); /* the deferred threads resume (semantics.md §4) */
-		emitted(A, pc);
+		a_plain(A, OP_EXIT, pc); /* the deferred threads resume (semantics.md §4) */
 		return;
 	}
-	ir_print_ins(&A->out, p, ins);
-	buf_putc(&A->out, '\n');
-	emitted(A, pc);
+	a_copy(A, pc, NULL);
 }
 
 /* Find the edges that leave loops and decide which need an exit block:
@@ -801,8 +955,8 @@ static void plan_exits(PhaseA *A)
 
 static void emit_exit_block(PhaseA *A, ExitEdge *e)
 {
-	buf_printf(&A->out, "%s: jump %s\n", e->label, block_label(A, e->s));
-	emitted(A, A->g->blocks[e->u].last);
+	a_label(A, e->label);
+	a_jump(A, block_label(A, e->s), A->g->blocks[e->u].last);
 }
 
 static char *phase_a(PhaseA *A, size_t *len)
@@ -888,7 +1042,7 @@ static char *phase_a(PhaseA *A, size_t *len)
 		}
 	} else
 		plan_exits(A);
-	ir_print_directives(&A->out, p);
+	a_directives(A);
 	for (int32_t b = 0; b < nb; b++) {
 		const Block *bl = &g->blocks[b];
 		if (!bl->reachable)
@@ -905,12 +1059,13 @@ static char *phase_a(PhaseA *A, size_t *len)
 					for (int32_t j = 0; j < jb->joins.n; j++)
 						used |= !strcmp(A->joins[jb->joins.v[j]].label, name);
 					if (!used)
-						put_label(&A->out, name);
+						a_label(A, name);
 				}
 			from += jb->nsyncs;
 			if (from > bl->last) {
 				/* J held only its syncs: the rest is the next block */
-				buf_puts(&A->out, "\n");
+				if (!A->q)
+					buf_puts(&A->out, "\n");
 				continue;
 			}
 		}
@@ -935,12 +1090,10 @@ static char *phase_a(PhaseA *A, size_t *len)
 			bool next = j >= 0 && s == b + 1 && j == first_node(A, A->jb[s].root);
 			ExitEdge *e = j < 0 ? exit_block_of(A, b, 0) : NULL;
 			if (j >= 0 && !next) {
-				put_jump(&A->out, A->joins[j].label);
-				emitted(A, bl->last);
+				a_jump(A, A->joins[j].label, bl->last);
 			} else if (A->place && j < 0 && s < nb && A->jb[s].valid && A->jb[s].joins.n > 0) {
 				/* an edge no branch claims goes past J's join blocks */
-				put_jump(&A->out, block_label(A, s));
-				emitted(A, bl->last);
+				a_jump(A, block_label(A, s), bl->last);
 			} else if (e) {
 				emit_exit_block(A, e);
 			}
@@ -957,7 +1110,36 @@ static char *phase_a(PhaseA *A, size_t *len)
 	free(exits);
 	free(join_of);
 	*len = A->out.len;
-	return buf_steal(&A->out);
+	return A->q ? NULL : buf_steal(&A->out);
+}
+
+/* A program this file built, finished as ir_load would finish it (labels
+** resolved, SSA checked, CFG); NULL with an internal error in d if it is not
+** valid (a bug of this file). Consumes q. */
+static Program *finish_built(Program *q, Diags *qd, Diags *d, const char *phase)
+{
+	ir_finish(q, qd);
+	if (qd->nerrors == 0 && q->nins > 0) {
+		q->cfg = cfg_build(q);
+		return q;
+	}
+	const char *msg = "no instructions";
+	for (int i = 0; i < qd->n && qd->nerrors > 0; i++)
+		if (qd->v[i].sev == SEV_ERROR) {
+			msg = qd->v[i].msg;
+			break;
+		}
+	diag_error(d, LOC_NONE, "internal error in the GSA construction (%s): %s", phase, msg);
+	ir_free(q);
+	return NULL;
+}
+
+/* Phase A's program q, finished. */
+static Program *a_finish(PhaseA *A, Diags *d)
+{
+	Program *q = A->q;
+	A->q = NULL;
+	return finish_built(q, &A->qd, d, "join blocks");
 }
 
 static void phase_a_free(PhaseA *A)
@@ -985,6 +1167,9 @@ static void phase_a_free(PhaseA *A)
 	label_index_free(&A->li);
 	buf_free(&A->out);
 	free(A->orig.v);
+	free(A->qvar);
+	ir_free(A->q);
+	diag_free(&A->qd);
 }
 
 /* ---- phase B: SSA, η, gating ------------------------------------------- */
@@ -1042,6 +1227,14 @@ typedef struct PhaseB {
 	bool *is_src;      /* per variable: renamed (not a parameter) */
 	bool keep_names;   /* the input is in SSA form already: keep its names */
 	IVec orig;         /* per emitted instruction: phase A's pc it comes from */
+	/* the result, built as the parser would build it from the text `musimd
+	** gsa` prints: variables and labels created in the order the text names
+	** them, a nested γ laid out as the parser lays it out */
+	Program *r;
+	int32_t *rver;     /* per version: its variable in r, or -1 */
+	int32_t *rq;       /* per variable of q: its variable in r, or -1 */
+	Buf nb;            /* scratch: a version's name */
+	Diags rd;
 } PhaseB;
 
 static int32_t new_version(PhaseB *B, int32_t var, bool gate)
@@ -1164,79 +1357,100 @@ static void rename_all(PhaseB *B, int32_t root)
 	free(pushed.v);
 }
 
-/* Print a version's name, or a non-variable operand. */
+/* A version's name: x.3, x.undef, the source name (SSA input), or a fresh one. */
 static void put_version(Buf *b, const PhaseB *B, int32_t v)
 {
 	const Version *x = &B->ver[v];
-	if (x->name)
+	if (x->name) {
 		buf_puts(b, x->name);
-	else if (x->num == -2) {
-		buf_puts(b, B->q->vars[x->var].name);
-		buf_puts(b, ".undef");
-	} else if (x->num == -3) {
-		buf_puts(b, B->q->vars[x->var].name);
-	} else {
-		buf_puts(b, B->q->vars[x->var].name);
-		buf_putc(b, '.');
-		buf_put_i64(b, x->num);
+		return;
+	}
+	buf_puts(b, B->q->vars[x->var].name);
+	if (x->num == -2)
+		buf_putn(b, ".undef", 6);
+	else if (x->num >= 0) {
+		char tmp[16];
+		size_t n = sizeof tmp;
+		uint32_t u = (uint32_t)x->num;
+		do
+			tmp[--n] = (char)('0' + u % 10);
+		while ((u /= 10) > 0);
+		tmp[--n] = '.';
+		buf_putn(b, tmp + n, sizeof tmp - n);
 	}
 }
 
-static void put_opnd(Buf *b, const PhaseB *B, const Opnd *o, int32_t v)
+/* r's variable for version v. */
+static int32_t b_version(PhaseB *B, int32_t v)
+{
+	if (B->rver[v] < 0) {
+		buf_reset(&B->nb);
+		put_version(&B->nb, B, v);
+		B->rver[v] = ir_var(B->r, B->nb.s, B->nb.len, LOC_NONE);
+	}
+	return B->rver[v];
+}
+
+static int32_t b_qvar(PhaseB *B, int32_t x)
+{
+	if (B->rq[x] < 0) {
+		const char *nm = B->q->vars[x].name;
+		B->rq[x] = ir_var(B->r, nm, strlen(nm), LOC_NONE);
+	}
+	return B->rq[x];
+}
+
+/* Operand o of phase A's program, renamed to version v when v >= 0. */
+static Opnd b_opnd(PhaseB *B, const Opnd *o, int32_t v)
 {
 	if (v >= 0)
-		put_version(b, B, v);
-	else
-		ir_print_opnd(b, B->q, o);
+		return ir_opnd_var(b_version(B, v), LOC_NONE);
+	Opnd r = *o;
+	if (o->kind == OPND_VAR)
+		r.var = b_qvar(B, o->var);
+	else if (o->kind == OPND_LIT)
+		r.lit = num_copy(o->lit);
+	return r;
 }
 
-/* One instruction of phase A's program with its operands renamed. The
-** instruction printer is reused on a copy whose variables are looked up in
-** a scratch program holding the version names. */
-static void put_ins(Buf *b, const PhaseB *B, Program *names, int32_t pc)
+/* Append ins to r, coming from phase A's pc `from` (labels pending bind to it). */
+static void b_append(PhaseB *B, Ins *ins, int32_t from)
+{
+	ivec_push(&B->orig, from);
+	ir_append(B->r, ins);
+}
+
+static void b_label(PhaseB *B, const char *name)
+{
+	int32_t l = ir_label(B->r, name, strlen(name), LOC_NONE);
+	ir_define_label(B->r, l, LOC_NONE, &B->rd);
+}
+
+/* One instruction of phase A's program with its operands renamed, in the
+** order its text names them: destination, a, b, c, arguments, target. */
+static void b_ins(PhaseB *B, int32_t pc)
 {
 	const Program *q = B->q;
-	Ins c = q->ins[pc];
-	Opnd *args = NULL;
-	Buf nb = {0};
-#define REMAP(opnd, v)                                                                     \
-	do {                                                                                  \
-		if ((v) >= 0) {                                                                   \
-			buf_reset(&nb);                                                               \
-			put_version(&nb, B, (v));                                                     \
-			(opnd).var = ir_var(names, buf_str(&nb), nb.len, LOC_NONE);                   \
-		} else if ((opnd).kind == OPND_VAR) {                                             \
-			const char *nm = q->vars[(opnd).var].name;                                    \
-			(opnd).var = ir_var(names, nm, strlen(nm), LOC_NONE);                         \
-		}                                                                                 \
-	} while (0)
-	REMAP(c.a, B->ra[pc]);
-	REMAP(c.b, B->rb[pc]);
-	REMAP(c.c, B->rc[pc]);
-	if (c.nargs > 0) {
-		args = xmalloc((size_t)c.nargs * sizeof *args);
-		for (int32_t k = 0; k < c.nargs; k++) {
-			args[k] = q->ins[pc].args[k];
-			REMAP(args[k], B->rargs[pc] ? B->rargs[pc][k] : -1);
-		}
-		c.args = args;
+	const Ins *ins = &q->ins[pc];
+	Ins c = *ins;
+	c.label = -1;
+	c.group = -1;
+	if (c.dst >= 0)
+		c.dst = B->rdst[pc] >= 0 ? b_version(B, B->rdst[pc]) : b_qvar(B, c.dst);
+	c.a = b_opnd(B, &ins->a, B->ra[pc]);
+	c.b = b_opnd(B, &ins->b, B->rb[pc]);
+	c.c = b_opnd(B, &ins->c, B->rc[pc]);
+	if (ins->nargs > 0) {
+		c.args = xmalloc((size_t)ins->nargs * sizeof *c.args);
+		for (int32_t k = 0; k < ins->nargs; k++)
+			c.args[k] = b_opnd(B, &ins->args[k], B->rargs[pc] ? B->rargs[pc][k] : -1);
 	}
-#undef REMAP
-	if (c.dst >= 0) {
-		buf_reset(&nb);
-		if (B->rdst[pc] >= 0)
-			put_version(&nb, B, B->rdst[pc]);
-		else
-			buf_puts(&nb, q->vars[c.dst].name);
-		c.dst = ir_var(names, buf_str(&nb), nb.len, LOC_NONE);
+	if (ins->target >= 0) {
+		const char *l = ir_label_of(q, ins->target);
+		c.target = -1;
+		c.target_label = ir_label(B->r, l, strlen(l), LOC_NONE);
 	}
-	if (c.target >= 0) {
-		const char *l = ir_label_of(q, c.target);
-		c.target_label = ir_label(names, l, strlen(l), LOC_NONE);
-	}
-	ir_print_ins(b, names, &c);
-	free(args);
-	buf_free(&nb);
+	b_append(B, &c, pc);
 }
 
 /* Which side of join block `blk`'s branch the predecessor `pr` lies on:
@@ -1472,22 +1686,65 @@ static int32_t exit_branch_pc(const PhaseB *B, int32_t blk)
 	return -1;
 }
 
-/* A printed nested γ from the pre-order at tree[*i] (bounded by GSA_TREE_MAX). */
-static void put_tree(Buf *out, const PhaseB *B, const Gate *gt, int32_t *i)
+/* A nested γ from the pre-order at tree[*i], its nodes appended to
+** nodes[*n..] as the parser keeps them before it lays them out (predicate,
+** o1, o2 per node; bounded by GSA_TREE_MAX, as is the recursion). */
+static Opnd b_tree(PhaseB *B, const Gate *gt, int32_t *i, Opnd *nodes, int32_t *n)
 {
 	int32_t e = gt->tree[(*i)++];
-	if (e >= 0) {
-		put_version(out, B, gt->ops[e]);
+	if (e >= 0)
+		return ir_opnd_var(b_version(B, gt->ops[e]), LOC_NONE);
+	int32_t pc = -1 - e;
+	Opnd pred = b_opnd(B, &B->q->ins[pc].a, B->branch_pred[pc]);
+	Opnd o1 = b_tree(B, gt, i, nodes, n);
+	Opnd o2 = b_tree(B, gt, i, nodes, n);
+	int32_t at = *n;
+	nodes[at] = pred;
+	nodes[at + 1] = o1;
+	nodes[at + 2] = o2;
+	*n += 3;
+	return (Opnd){.kind = OPND_GATE, .var = at, .lit = NUM_I(0), .loc = LOC_NONE};
+}
+
+/* The γ of a nested tree: its root (a, b, c) and the nodes below moved into
+** args depth first (the parser's gate_flatten: c's subtree before b's, a
+** node's o1 before its o2). */
+static void b_tree_ins(PhaseB *B, const Gate *gt, Ins *ins)
+{
+	Opnd nodes[3 * GSA_TREE_MAX + 3];
+	int32_t n = 0, i = 0;
+	Opnd root = b_tree(B, gt, &i, nodes, &n);
+	if (root.kind != OPND_GATE) { /* a single leaf: a copy */
+		ins->op = OP_COPY;
+		ins->a = root;
 		return;
 	}
-	int32_t pc = -1 - e;
-	buf_puts(out, "gamma(");
-	put_opnd(out, B, &B->q->ins[pc].a, B->branch_pred[pc]);
-	buf_puts(out, ", ");
-	put_tree(out, B, gt, i);
-	buf_puts(out, ", ");
-	put_tree(out, B, gt, i);
-	buf_putc(out, ')');
+	n -= 3; /* the root's node becomes a, b, c */
+	ins->op = OP_GAMMA;
+	ins->a = nodes[root.var];
+	ins->b = nodes[root.var + 1];
+	ins->c = nodes[root.var + 2];
+	Opnd *stack[2 * GSA_TREE_MAX + 4];
+	int32_t sp = 0, k = 0;
+	if (ins->b.kind == OPND_GATE)
+		stack[sp++] = &ins->b;
+	if (ins->c.kind == OPND_GATE)
+		stack[sp++] = &ins->c;
+	if (sp == 0)
+		return;
+	ins->args = xmalloc((size_t)n * sizeof *ins->args);
+	while (sp > 0) {
+		Opnd *o = stack[--sp];
+		const Opnd *src = &nodes[o->var];
+		o->var = k;
+		for (int j = 0; j < 3; j++)
+			ins->args[k + j] = src[j];
+		k += 3;
+		for (int j = 2; j >= 1; j--)
+			if (ins->args[k - 3 + j].kind == OPND_GATE)
+				stack[sp++] = &ins->args[k - 3 + j];
+	}
+	ins->nargs = k;
 }
 
 /* A fresh name for a version the construction adds to an SSA program:
@@ -1515,22 +1772,23 @@ static char *fresh_version_name(const PhaseB *B, Program *taken, const char *bas
 	return buf_steal(&nb);
 }
 
-/* Emit the GSA program; with names == NULL only number the versions in
-** the order of their definitions. */
-static void emit_b(PhaseB *B, Buf *out, Program *names, const LabelIndex *li)
+/* Build the GSA program B->r; with B->r == NULL only number the versions
+** in the order of their definitions. */
+static void emit_b(PhaseB *B, const LabelIndex *li)
 {
+	Program *r = B->r;
 	const Program *q = B->q;
 	const Cfg *g = B->g;
 	int32_t *count = NULL;
 	Program *taken = NULL;
-	if (!names) {
+	if (!r) {
 		count = xcalloc((size_t)B->nv + 1, sizeof *count);
 		taken = ir_new(q->path, "", 0);
 	}
 #define NUMBER(v)                                                                        \
 	do {                                                                                \
 		Version *x_ = &B->ver[v];                                                       \
-		if (!names && x_->num == -1) {                                                  \
+		if (!r && x_->num == -1) {                                                  \
 			if (B->keep_names && !x_->gate)                                             \
 				x_->num = -3;                                                           \
 			else if (B->keep_names)                                                     \
@@ -1541,43 +1799,41 @@ static void emit_b(PhaseB *B, Buf *out, Program *names, const LabelIndex *li)
 				x_->num = -4;                                                           \
 		}                                                                               \
 	} while (0)
-	if (names)
-		ir_print_directives(out, q);
+	if (r)
+		copy_directives(r, q, B->rq, &B->rd);
 	for (int32_t b = 0; b < g->nblocks; b++) {
 		const Block *bl = &g->blocks[b];
 		if (!bl->reachable)
 			continue;
 		int32_t first = bl->first;
-		if (names)
+		if (r)
 			for (int32_t i = li->start[first]; i < li->start[first + 1]; i++)
-				put_label(out, q->labels[li->lab[i]].name);
+				b_label(B, q->labels[li->lab[i]].name);
 		bool implicit = false;
 		for (int32_t i = 0; i < B->ngates[b]; i++) {
 			Gate *gt = &B->gates[b][i];
 			NUMBER(gt->dst);
 			/* the block's first sync goes: γ and η are implicit syncs */
 			implicit |= gt->kind == G_GAMMA || gt->kind == G_ETA || gt->kind == G_TREE;
-			if (!names)
+			if (!r)
 				continue;
-			ivec_push(&B->orig, first);
-			put_version(out, B, gt->dst);
+			Ins x = ir_ins_init(OP_COPY, LOC_NONE);
+			x.dst = b_version(B, gt->dst);
 			int32_t pv = B->join[b].branch_pc >= 0 ? B->branch_pred[B->join[b].branch_pc] : -1;
 			const Ins *br = B->join[b].branch_pc >= 0 ? &q->ins[B->join[b].branch_pc] : NULL;
 			switch (gt->kind) {
 			case G_ETA:
-				buf_puts(out, " = eta(");
+				x.op = OP_ETA;
 				if (br)
-					put_opnd(out, B, &br->a, pv);
+					x.a = b_opnd(B, &br->a, pv);
 				else {
 					int32_t epc = exit_branch_pc(B, b);
 					if (epc >= 0)
-						put_opnd(out, B, &q->ins[epc].a, B->branch_pred[epc]);
+						x.a = b_opnd(B, &q->ins[epc].a, B->branch_pred[epc]);
 					else
-						buf_puts(out, "1");
+						x.a = ir_opnd_lit(NUM_I(1), LOC_NONE);
 				}
-				buf_puts(out, ", ");
-				put_version(out, B, gt->ops[0]);
-				buf_puts(out, ")\n");
+				x.b = ir_opnd_var(b_version(B, gt->ops[0]), LOC_NONE);
 				break;
 			case G_GAMMA: {
 				/* γ(p, o1, o2) is o1 where p ≠ 0: bz jumps where p = 0, bnz where p ≠ 0 */
@@ -1585,47 +1841,37 @@ static void emit_b(PhaseB *B, Buf *out, Program *names, const LabelIndex *li)
 				int32_t jumpv = s0 == 1 ? gt->ops[0] : gt->ops[1];
 				int32_t fallv = s0 == 1 ? gt->ops[1] : gt->ops[0];
 				bool bz = br->op == OP_BZ;
-				buf_puts(out, " = gamma(");
-				put_opnd(out, B, &br->a, pv);
-				buf_puts(out, ", ");
-				put_version(out, B, bz ? fallv : jumpv);
-				buf_puts(out, ", ");
-				put_version(out, B, bz ? jumpv : fallv);
-				buf_puts(out, ")\n");
+				x.op = OP_GAMMA;
+				x.a = b_opnd(B, &br->a, pv);
+				x.b = ir_opnd_var(b_version(B, bz ? fallv : jumpv), LOC_NONE);
+				x.c = ir_opnd_var(b_version(B, bz ? jumpv : fallv), LOC_NONE);
 				break;
 			}
-			case G_TREE: {
-				int32_t i0 = 0;
-				buf_puts(out, " = ");
-				put_tree(out, B, gt, &i0);
-				buf_putc(out, '\n');
+			case G_TREE:
+				b_tree_ins(B, gt, &x);
 				break;
-			}
 			case G_MU: {
 				int32_t arity = cfg_mu_arity(g, b);
 				int32_t *ops = xmalloc((size_t)arity * sizeof *ops);
 				for (int32_t k = 0; k < bl->npred; k++)
 					ops[bl->mu_index[k]] = gt->ops[k];
-				buf_puts(out, " = mu(");
-				for (int32_t k = 0; k < arity; k++) {
-					if (k)
-						buf_puts(out, ", ");
-					put_version(out, B, ops[k]);
-				}
-				buf_puts(out, ")\n");
+				x.op = OP_MU;
+				x.nargs = arity;
+				x.args = xmalloc((size_t)arity * sizeof *x.args);
+				for (int32_t k = 0; k < arity; k++)
+					x.args[k] = ir_opnd_var(b_version(B, ops[k]), LOC_NONE);
 				free(ops);
 				break;
 			}
 			case G_PHI:
-				buf_puts(out, " = phi(");
-				for (int32_t k = 0; k < bl->npred; k++) {
-					if (k)
-						buf_puts(out, ", ");
-					put_version(out, B, gt->ops[k]);
-				}
-				buf_puts(out, ")\n");
+				x.op = OP_PHI;
+				x.nargs = bl->npred;
+				x.args = xmalloc(((size_t)bl->npred + 1) * sizeof *x.args);
+				for (int32_t k = 0; k < bl->npred; k++)
+					x.args[k] = ir_opnd_var(b_version(B, gt->ops[k]), LOC_NONE);
 				break;
 			}
+			b_append(B, &x, first);
 		}
 		for (int32_t pc = first; pc <= bl->last; pc++) {
 			const Ins *ins = &q->ins[pc];
@@ -1633,14 +1879,12 @@ static void emit_b(PhaseB *B, Buf *out, Program *names, const LabelIndex *li)
 				continue;
 			if (B->rdst[pc] >= 0)
 				NUMBER(B->rdst[pc]);
-			if (!names)
+			if (!r)
 				continue;
 			if (pc != first)
 				for (int32_t i = li->start[pc]; i < li->start[pc + 1]; i++)
-					put_label(out, q->labels[li->lab[i]].name);
-			ivec_push(&B->orig, pc);
-			put_ins(out, B, names, pc);
-			buf_putc(out, '\n');
+					b_label(B, q->labels[li->lab[i]].name);
+			b_ins(B, pc);
 		}
 	}
 #undef NUMBER
@@ -1734,7 +1978,9 @@ static void place_gates(PhaseB *B, const IVec *df, const IVec *eta_blocks)
 	live_free(&L);
 }
 
-static char *phase_b(PhaseB *B, const Program *q, const PhaseA *A, size_t *len)
+/* The GSA program of phase A's q, or NULL with an internal error in d
+** if it is not valid (a bug of this file). */
+static Program *phase_b(PhaseB *B, const Program *q, const PhaseA *A, Diags *d)
 {
 	const Cfg *g = q->cfg;
 	int32_t nb = g->nblocks;
@@ -1836,18 +2082,24 @@ static char *phase_b(PhaseB *B, const Program *q, const PhaseA *A, size_t *len)
 	gate_kinds(B);
 	LabelIndex li;
 	label_index(&li, q);
-	Buf out = {0};
-	emit_b(B, &out, NULL, &li);
-	Program *names = ir_new(q->path, "", 0);
-	emit_b(B, &out, names, &li);
-	ir_free(names);
+	emit_b(B, &li); /* numbering */
+	B->r = ir_new(q->path, "", 0);
+	B->rver = xmalloc(((size_t)B->nver + 1) * sizeof *B->rver);
+	for (int32_t v = 0; v < B->nver; v++)
+		B->rver[v] = -1;
+	B->rq = xmalloc(((size_t)B->nv + 1) * sizeof *B->rq);
+	for (int32_t v = 0; v < B->nv; v++)
+		B->rq[v] = -1;
+	diag_init(&B->rd, q->path, "", 0);
+	emit_b(B, &li);
 	label_index_free(&li);
 	for (int32_t b = 0; b <= nb; b++)
 		free(df[b].v);
 	free(df);
 	free(eta_blocks.v);
-	*len = out.len;
-	return buf_steal(&out);
+	Program *r = B->r;
+	B->r = NULL;
+	return finish_built(r, &B->rd, d, "renaming");
 }
 
 static void phase_b_free(PhaseB *B)
@@ -1886,6 +2138,11 @@ static void phase_b_free(PhaseB *B)
 	free(B->join);
 	free(B->exitb);
 	free(B->orig.v);
+	free(B->rver);
+	free(B->rq);
+	buf_free(&B->nb);
+	diag_free(&B->rd);
+	ir_free(B->r);
 }
 
 /* ---- the user's lines ------------------------------------------------------ */
@@ -2023,6 +2280,7 @@ static bool check_reducible(const Program *p, const Cfg *g, Diags *d)
 	return false;
 }
 
+
 /* ---- entry point ------------------------------------------------------- */
 
 Program *gsa_build(const Program *p, Diags *d)
@@ -2035,16 +2293,19 @@ Program *gsa_build(const Program *p, Diags *d)
 		return NULL;
 	if (p->has_gsa) /* already GSA: a fresh copy (user φs stay φs) */
 		return reparse(p, p->src, p->srclen, d, "copy");
-	PhaseA A = {.p = p, .g = p->cfg};
+	/* phase A builds its program directly (the text would re-parse to it) */
+	PhaseA A = {.p = p, .g = p->cfg, .q = ir_new(p->path, "", 0)};
+	A.qvar = xmalloc(((size_t)p->nvars + 1) * sizeof *A.qvar);
+	for (int32_t v = 0; v < p->nvars; v++)
+		A.qvar[v] = -1;
+	diag_init(&A.qd, p->path, "", 0);
 	size_t len1 = 0;
-	char *t1 = phase_a(&A, &len1);
-	Program *q = reparse(p, t1, len1, d, "join blocks");
+	phase_a(&A, &len1);
+	Program *q = a_finish(&A, d);
 	Program *r = NULL;
 	if (q) {
 		PhaseB B = {0};
-		size_t len2 = 0;
-		char *t2 = phase_b(&B, q, &A, &len2);
-		r = reparse(p, t2, len2, d, "renaming");
+		r = phase_b(&B, q, &A, d);
 		if (r) {
 			int32_t *from = xmalloc(((size_t)r->nins + 1) * sizeof *from);
 			for (int32_t k = 0; k < r->nins; k++) {
@@ -2055,10 +2316,8 @@ Program *gsa_build(const Program *p, Diags *d)
 			free(from);
 		}
 		phase_b_free(&B);
-		free(t2);
 		ir_free(q);
 	}
-	free(t1);
 	phase_a_free(&A);
 	return r;
 }
@@ -2079,6 +2338,7 @@ bool gsa_place_syncs(const Program *p, Buf *out, Diags *d)
 	if (!check_reducible(p, p->cfg, d))
 		return false;
 	PhaseA A = {.p = p, .g = p->cfg, .place = true};
+	diag_init(&A.qd, p->path, "", 0);
 	size_t len = 0;
 	char *t = phase_a(&A, &len);
 	bool ok = A.why == NULL;

@@ -776,6 +776,30 @@ void report_races(Buf *b, const Machine *m)
 
 /* ---- divergence analyses ----------------------------------------------------------- */
 
+/* Spaces from display column cur to col (in one piece: a report has a line
+** per variable); returns the new column. */
+static size_t pad_to(Buf *b, size_t cur, size_t col)
+{
+	static const char spaces[] = "                                ";
+	while (cur < col) {
+		size_t k = col - cur < sizeof spaces - 1 ? col - cur : sizeof spaces - 1;
+		buf_putn(b, spaces, k);
+		cur += k;
+	}
+	return cur;
+}
+
+/* Do variables x and y print the same value? */
+static bool same_value(const AnaResult *r, int32_t x, int32_t y)
+{
+	if (r->opt.domain != ANA_POLY)
+		return r->cls[x] == r->cls[y];
+	for (int32_t k = 0; k <= r->opt.degree; k++)
+		if (!coef_eq(*ana_coef(r, x, k), *ana_coef(r, y, k)))
+			return false;
+	return true;
+}
+
 void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool ascii)
 {
 	int32_t *vars = NULL;
@@ -784,14 +808,29 @@ void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool asc
 	for (int32_t i = 0; i < n; i++)
 		if (strlen(g->vars[vars[i]].name) > w)
 			w = strlen(g->vars[vars[i]].name);
+	int32_t prev_var = -1;
+	Buf val = {0}; /* the value printed for prev_var */
 	for (int32_t i = 0; i < n; i++) {
-		buf_printf(b, "  %s", g->vars[vars[i]].name);
-		buf_pad(b, w + 4);
-		buf_puts(b, ana_class_name(r->cls[vars[i]]));
-		buf_pad(b, w + 4 + 17);
-		ana_print_value(b, r, vars[i], ascii);
+		size_t start = b->len; /* the line's start: O(1) after a newline */
+		while (start > 0 && b->s[start - 1] != '\n')
+			start--;
+		buf_putn(b, "  ", 2);
+		buf_puts(b, g->vars[vars[i]].name);
+		size_t col = pad_to(b, utf8_width(b->s + start, b->len - start), w + 4);
+		const char *cls = ana_class_name(r->cls[vars[i]]);
+		buf_puts(b, cls);
+		pad_to(b, col + strlen(cls), w + 4 + 17); /* class names are ASCII */
+		/* runs of variables share a value (⊥ … ⊥ for the divergent ones):
+		** the previous line's text is copied rather than printed again */
+		if (prev_var < 0 || !same_value(r, prev_var, vars[i])) {
+			buf_reset(&val);
+			ana_print_value(&val, r, vars[i], ascii);
+		}
+		prev_var = vars[i];
+		buf_putn(b, val.s, val.len);
 		buf_putc(b, '\n');
 	}
+	buf_free(&val);
 	free(vars);
 	/* the branches' columns: as wide as their widest label and instruction */
 	size_t lw = w, iw = 22;

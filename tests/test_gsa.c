@@ -6,6 +6,7 @@
 */
 #include <criterion/criterion.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -538,6 +539,90 @@ Test(gsa, random_round_trip, .timeout = 240)
 		Prog r = load(buf_str(&b));
 		Program *g = gsa_of(r.p);
 		cr_expect_eq(same_outcomes(r.p, g), 8, "seed %llu:\n%s", (unsigned long long)seed, buf_str(&b));
+		ir_free(g);
+		unload(&r);
+		buf_free(&b);
+	}
+}
+
+/* gsa_build makes its programs directly, as the parser would make them from
+** the text `musimd gsa` prints: the result must be that text re-parsed, field
+** for field (variables and labels in the same order, nested γs laid out the
+** same way), or the analyses of `musimd analyze FILE` and of its printed GSA
+** form would differ. */
+static void expect_reparsed_equal(const Program *g, const char *what)
+{
+	Buf b = {0};
+	ir_print(&b, g);
+	Diags d;
+	diag_init(&d, g->path, b.s, b.len);
+	Program *h = ir_load(g->path, b.s, b.len, &d);
+	cr_assert(d.nerrors == 0 && h->cfg, "%s: the GSA text does not load", what);
+	cr_assert_eq(g->nins, h->nins, "%s", what);
+	cr_assert_eq(g->nvars, h->nvars, "%s", what);
+	cr_assert_eq(g->nlabels, h->nlabels, "%s", what);
+	cr_assert_eq(g->ndata, h->ndata, "%s", what);
+	cr_expect(g->has_gsa == h->has_gsa && g->threads == h->threads && g->warpsize == h->warpsize &&
+	          g->memory_zero == h->memory_zero && !g->kernel == !h->kernel, "%s", what);
+	for (int32_t v = 0; v < g->nvars; v++) {
+		cr_expect_str_eq(g->vars[v].name, h->vars[v].name, "%s: variable %d", what, (int)v);
+		cr_expect(g->vars[v].is_param == h->vars[v].is_param && g->vars[v].has_value == h->vars[v].has_value &&
+		          num_eq(g->vars[v].value, h->vars[v].value), "%s: variable %s", what, g->vars[v].name);
+	}
+	for (int32_t l = 0; l < g->nlabels; l++) {
+		cr_expect_str_eq(g->labels[l].name, h->labels[l].name, "%s: label %d", what, (int)l);
+		cr_expect_eq(g->labels[l].ins, h->labels[l].ins, "%s: label %s", what, g->labels[l].name);
+	}
+	for (int32_t i = 0; i < g->ndata; i++)
+		cr_expect(g->data[i].addr == h->data[i].addr && g->data[i].count == h->data[i].count &&
+		          num_eq(g->data[i].value, h->data[i].value), "%s: data %d", what, (int)i);
+	for (int32_t pc = 0; pc < g->nins; pc++) {
+		const Ins *x = &g->ins[pc], *y = &h->ins[pc];
+		cr_assert(x->op == y->op && x->sub == y->sub && x->dst == y->dst && x->nargs == y->nargs &&
+		          x->target == y->target && x->target_label == y->target_label && x->label == y->label &&
+		          x->group == y->group, "%s: instruction %d", what, (int)pc);
+		const Opnd *ox[3] = {&x->a, &x->b, &x->c}, *oy[3] = {&y->a, &y->b, &y->c};
+		for (int32_t k = 0; k < 3 + x->nargs; k++) {
+			const Opnd *s = k < 3 ? ox[k] : &x->args[k - 3], *t = k < 3 ? oy[k] : &y->args[k - 3];
+			cr_assert(s->kind == t->kind && s->var == t->var && s->special == t->special && num_eq(s->lit, t->lit),
+			          "%s: instruction %d, operand %d", what, (int)pc, (int)k);
+		}
+	}
+	cr_expect_eq(g->cfg->nblocks, h->cfg->nblocks, "%s", what);
+	ir_free(h);
+	diag_free(&d);
+	buf_free(&b);
+}
+
+Test(gsa, built_as_parsed, .timeout = 120)
+{
+	int n = 0;
+	char **files = example_files(&n);
+	for (int i = 0; i < n; i++) {
+		size_t len = 0;
+		char *src = read_file(files[i], &len);
+		Diags d;
+		diag_init(&d, files[i], src, len);
+		Program *p = ir_load(files[i], src, len, &d);
+		cr_assert(d.nerrors == 0 && p->cfg, "%s does not load", files[i]);
+		Program *g = gsa_of(p);
+		expect_reparsed_equal(g, files[i]);
+		ir_free(g);
+		ir_free(p);
+		diag_free(&d);
+		free(src);
+	}
+	free_names(files, n);
+	for (uint64_t seed = 1; seed <= 80; seed++) {
+		GenOptions o = {.seed = seed, .size = 40 + (int32_t)(seed % 5) * 20, .max_depth = 4, .nvars = 5,
+		                .unstructured = seed % 2 == 0};
+		Buf b = {0};
+		gen_program(&b, &o);
+		Prog r = load(buf_str(&b));
+		Program *g = gsa_of(r.p);
+		char what[64];
+		snprintf(what, sizeof what, "seed %llu", (unsigned long long)seed);
+		expect_reparsed_equal(g, what);
 		ir_free(g);
 		unload(&r);
 		buf_free(&b);
