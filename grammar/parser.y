@@ -43,7 +43,9 @@ typedef void *yyscan_t;
 typedef struct IrParse {
 	Program *p;
 	Diags *d;
-	int32_t line, col, off; /* scanner position (diag_locate's columns) */
+	const char *base;       /* the scanner's copy of p->src (Loc.off counts from it) */
+	int32_t line, col0;     /* scanner position: the current line, and the column
+	                        ** of its byte at offset off is off + col0 (lexer.l) */
 	bool at_bol;            /* the last token was an end of line (or none yet) */
 	int prev_tok;           /* the last token */
 	Loc tok_loc;            /* the location of the token being scanned */
@@ -1042,11 +1044,12 @@ static void yyerror(const Loc *loc, yyscan_t scanner, IrParse *c, const char *ms
 
 void ir_parse_src(Program *p, Diags *d)
 {
-	IrParse c = {.p = p, .d = d, .line = 1, .col = 1, .off = 0, .at_bol = true};
+	IrParse c = {.p = p, .d = d, .line = 1, .col0 = 1, .at_bol = true};
 	yyscan_t sc;
 	if (yylex_init_extra(&c, &sc) != 0)
 		abort(); /* out of memory, as xmalloc would */
 	YY_BUFFER_STATE buf = yy_scan_bytes(p->src, (int)p->srclen, sc);
+	c.base = buf->yy_ch_buf;
 	yyparse(sc, &c);
 	gates_clear(&c);
 	free(c.gate);
