@@ -177,7 +177,10 @@ void ir_finish(Program *p, Diags *d);
 
 const char *ir_special_name(Special s); /* "tid", "laneid", ... */
 const char *ir_op_name(Op op);          /* "copy", "bz", "gamma", ... */
-bool ir_is_gsa(Op op);
+static inline bool ir_is_gsa(Op op)
+{
+	return op == OP_PHI || op == OP_GAMMA || op == OP_MU || op == OP_ETA;
+}
 bool ir_is_branch(Op op); /* bz / bnz */
 bool ir_ends_block(Op op); /* bz bnz jump stop exit */
 bool ir_is_atomic(Op op);
