@@ -127,7 +127,8 @@ static void dsts_push(ParseDsts *ds, int32_t var, Loc loc);
 
 static Ins ins1(Op op, Opnd a);
 static Ins ins2(Op op, Opnd a, Opnd b);
-static Ins *rhs(IrParse *c, Ins ins);
+static Ins *rhs2(IrParse *c, Op op, const Opnd *a, const Opnd *b);
+static Ins *bin(IrParse *c, const Opnd *a, BinOp op, const Opnd *b);
 static void put(IrParse *c, Ins *ins, Loc loc);
 static void put_dst(IrParse *c, Ins *ins, int32_t dst, Loc dloc, Loc loc);
 static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matrix);
@@ -176,7 +177,7 @@ static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional)
 %token DIR_PARAM "'.param'" DIR_DATA "'.data'" DIR_FILL "'.fill'" DIR_MEMORY "'.memory'"
 
 %type <num> intlit
-%type <i> dst target binop unop gsa_op
+%type <i> dst target unop gsa_op
 %type <i64> data
 %type <opnd> operand gate gate_arg
 %type <ins> rhs
@@ -201,16 +202,19 @@ file
 	| lines
 	;
 
+/* The common line, a statement alone, is an alternative of lines itself:
+** one reduction fewer per line. */
 lines
 	: line
 	| lines line
+	| stmt NL
+	| lines stmt NL
 	;
 
 line
 	: NL
 	| labels NL
 	| labels stmt NL
-	| stmt NL
 	| directive NL
 	/* yyerrok before the end of line is shifted: reducing this rule waits
 	** for the next line's first token, which may be an error to report */
@@ -374,8 +378,27 @@ dsts
 	;
 
 rhs
-	: operand { $$ = rhs(c, ins1(OP_COPY, $1)); }
-	| operand binop operand { $$ = rhs(c, ins2(OP_BINARY, $1, $3)); $$->sub = (uint8_t)$2; }
+	: operand { $$ = rhs2(c, OP_COPY, &$1, NULL); }
+	/* the binary operators, spelt out: a nonterminal for them would cost
+	** a reduction per statement */
+	| operand '+' operand { $$ = bin(c, &$1, BIN_ADD, &$3); }
+	| operand '-' operand { $$ = bin(c, &$1, BIN_SUB, &$3); }
+	| operand '*' operand { $$ = bin(c, &$1, BIN_MUL, &$3); }
+	| operand '/' operand { $$ = bin(c, &$1, BIN_DIV, &$3); }
+	| operand '%' operand { $$ = bin(c, &$1, BIN_MOD, &$3); }
+	| operand '<' operand { $$ = bin(c, &$1, BIN_LT, &$3); }
+	| operand LE operand { $$ = bin(c, &$1, BIN_LE, &$3); }
+	| operand '>' operand { $$ = bin(c, &$1, BIN_GT, &$3); }
+	| operand GE operand { $$ = bin(c, &$1, BIN_GE, &$3); }
+	| operand EQ operand { $$ = bin(c, &$1, BIN_EQ, &$3); }
+	| operand NE operand { $$ = bin(c, &$1, BIN_NE, &$3); }
+	| operand '&' operand { $$ = bin(c, &$1, BIN_AND, &$3); }
+	| operand '|' operand { $$ = bin(c, &$1, BIN_OR, &$3); }
+	| operand '^' operand { $$ = bin(c, &$1, BIN_XOR, &$3); }
+	| operand SHL operand { $$ = bin(c, &$1, BIN_SHL, &$3); }
+	| operand SHR operand { $$ = bin(c, &$1, BIN_SHR, &$3); }
+	| operand LAND operand { $$ = bin(c, &$1, BIN_LAND, &$3); }
+	| operand LOR operand { $$ = bin(c, &$1, BIN_LOR, &$3); }
 	| operand NEGINT {
 		/* `a -3` is `a - 3` (§1): the literal's sign is the operator */
 		Num n;
@@ -383,44 +406,23 @@ rhs
 		num_free(&$2);
 		Loc l = @2;
 		l.off++, l.col++, l.len--;
-		$$ = rhs(c, ins2(OP_BINARY, $1, lit_opnd(n, l)));
-		$$->sub = BIN_SUB;
+		Opnd lit = lit_opnd(n, l);
+		$$ = bin(c, &$1, BIN_SUB, &lit);
 	}
-	| unop operand { $$ = rhs(c, ins1(OP_UNARY, $2)); $$->sub = (uint8_t)$1; }
-	| KW_MIN '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_BINARY, $3, $5)); $$->sub = BIN_MIN; }
-	| KW_MAX '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_BINARY, $3, $5)); $$->sub = BIN_MAX; }
-	| KW_MEM '[' operand ']' { $$ = rhs(c, ins1(OP_LOAD, $3)); }
-	| DOWN operand { $$ = rhs(c, ins1(OP_LOAD, $2)); }
-	| KW_LOCAL '[' operand ']' { $$ = rhs(c, ins1(OP_LLOAD, $3)); }
-	| LDOWN operand { $$ = rhs(c, ins1(OP_LLOAD, $2)); }
-	| KW_ATOMINC '(' operand ')' { $$ = rhs(c, ins1(OP_ATOMINC, $3)); }
-	| KW_ATOMADD '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_ATOMADD, $3, $5)); }
+	| unop operand { $$ = rhs2(c, OP_UNARY, &$2, NULL); $$->sub = (uint8_t)$1; }
+	| KW_MIN '(' operand ',' operand ')' { $$ = rhs2(c, OP_BINARY, &$3, &$5); $$->sub = BIN_MIN; }
+	| KW_MAX '(' operand ',' operand ')' { $$ = rhs2(c, OP_BINARY, &$3, &$5); $$->sub = BIN_MAX; }
+	| KW_MEM '[' operand ']' { $$ = rhs2(c, OP_LOAD, &$3, NULL); }
+	| DOWN operand { $$ = rhs2(c, OP_LOAD, &$2, NULL); }
+	| KW_LOCAL '[' operand ']' { $$ = rhs2(c, OP_LLOAD, &$3, NULL); }
+	| LDOWN operand { $$ = rhs2(c, OP_LLOAD, &$2, NULL); }
+	| KW_ATOMINC '(' operand ')' { $$ = rhs2(c, OP_ATOMINC, &$3, NULL); }
+	| KW_ATOMADD '(' operand ',' operand ')' { $$ = rhs2(c, OP_ATOMADD, &$3, &$5); }
 	| KW_ATOMCAS '(' operand ',' operand ',' operand ')' {
-		$$ = rhs(c, ins2(OP_ATOMCAS, $3, $5));
+		$$ = rhs2(c, OP_ATOMCAS, &$3, &$5);
 		$$->c = $7;
 	}
-	| KW_ATOMEXCH '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_ATOMEXCH, $3, $5)); }
-	;
-
-binop
-	: '+' { $$ = BIN_ADD; }
-	| '-' { $$ = BIN_SUB; }
-	| '*' { $$ = BIN_MUL; }
-	| '/' { $$ = BIN_DIV; }
-	| '%' { $$ = BIN_MOD; }
-	| '<' { $$ = BIN_LT; }
-	| LE { $$ = BIN_LE; }
-	| '>' { $$ = BIN_GT; }
-	| GE { $$ = BIN_GE; }
-	| EQ { $$ = BIN_EQ; }
-	| NE { $$ = BIN_NE; }
-	| '&' { $$ = BIN_AND; }
-	| '|' { $$ = BIN_OR; }
-	| '^' { $$ = BIN_XOR; }
-	| SHL { $$ = BIN_SHL; }
-	| SHR { $$ = BIN_SHR; }
-	| LAND { $$ = BIN_LAND; }
-	| LOR { $$ = BIN_LOR; }
+	| KW_ATOMEXCH '(' operand ',' operand ')' { $$ = rhs2(c, OP_ATOMEXCH, &$3, &$5); }
 	;
 
 unop
@@ -682,6 +684,13 @@ static Ins *rhs(IrParse *c, Ins ins)
 {
 	c->rhs = ins;
 	return &c->rhs;
+}
+
+static Ins *bin(IrParse *c, Opnd a, BinOp op, Opnd b)
+{
+	Ins *ins = rhs(c, ins2(OP_BINARY, a, b));
+	ins->sub = (uint8_t)op;
+	return ins;
 }
 
 static void put(IrParse *c, Ins *ins, Loc loc)
