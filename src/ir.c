@@ -42,7 +42,33 @@ struct IrNames {
 	int32_t *pending; /* labels waiting for the next instruction */
 	int32_t npending, cappending;
 	int32_t parse_errors; /* errors reported by ir_parse_src */
+	/* the names of vars and labels, in chunks freed with the Program (a
+	** malloc per name was a tenth of loading a GSA file) */
+	char **chunks;
+	int32_t nchunks, capchunks;
+	char *pool; /* free space at the end of the last chunk */
+	size_t poolleft;
 };
+
+#define NAME_CHUNK 65536
+
+/* A copy of s[0..n) with a NUL, in the Program's name chunks. */
+static char *name_dup(struct IrNames *nm, const char *s, size_t n)
+{
+	if (n >= nm->poolleft) {
+		size_t size = n + 1 > NAME_CHUNK ? n + 1 : NAME_CHUNK;
+		char *chunk = xmalloc(size);
+		VEC_PUSH(nm->chunks, nm->nchunks, nm->capchunks, chunk);
+		nm->pool = chunk;
+		nm->poolleft = size;
+	}
+	char *r = nm->pool;
+	memcpy(r, s, n);
+	r[n] = '\0';
+	nm->pool += n + 1;
+	nm->poolleft -= n + 1;
+	return r;
+}
 
 static uint32_t hash(const char *s, size_t n)
 {
@@ -140,13 +166,9 @@ void ir_free(Program *p)
 		free(ins->args);
 	}
 	free(p->ins);
-	for (int32_t i = 0; i < p->nvars; i++) {
-		free(p->vars[i].name);
+	for (int32_t i = 0; i < p->nvars; i++)
 		num_free(&p->vars[i].value);
-	}
 	free(p->vars);
-	for (int32_t i = 0; i < p->nlabels; i++)
-		free(p->labels[i].name);
 	free(p->labels);
 	for (int32_t i = 0; i < p->ndata; i++)
 		num_free(&p->data[i].value);
@@ -157,6 +179,9 @@ void ir_free(Program *p)
 		free(p->names->ndefs);
 		free(p->names->dups);
 		free(p->names->pending);
+		for (int32_t i = 0; i < p->names->nchunks; i++)
+			free(p->names->chunks[i]);
+		free(p->names->chunks);
 		free(p->names);
 	}
 	free(p->kernel);
@@ -171,7 +196,7 @@ int32_t ir_var(Program *p, const char *name, size_t len, Loc loc)
 	Slot *slot = table_slot(&p->names->vars, name, len, h);
 	if (slot->i >= 0)
 		return slot->i;
-	Var v = {.name = xstrndup(name, len), .value = NUM_I(0), .loc = loc};
+	Var v = {.name = name_dup(p->names, name, len), .value = NUM_I(0), .loc = loc};
 	VEC_PUSH(p->vars, p->nvars, p->capvars, v);
 	*slot = (Slot){v.name, p->nvars - 1, h};
 	table_grow(&p->names->vars, p->nvars);
@@ -190,7 +215,7 @@ int32_t ir_label(Program *p, const char *name, size_t len, Loc loc)
 	Slot *slot = table_slot(&p->names->labels, name, len, h);
 	if (slot->i >= 0)
 		return slot->i;
-	Label l = {.name = xstrndup(name, len), .ins = -1, .loc = loc};
+	Label l = {.name = name_dup(p->names, name, len), .ins = -1, .loc = loc};
 	VEC_PUSH(p->labels, p->nlabels, p->caplabels, l);
 	*slot = (Slot){l.name, p->nlabels - 1, h};
 	table_grow(&p->names->labels, p->nlabels);

@@ -86,7 +86,7 @@ typedef struct Ins {
 } Ins;
 
 typedef struct Var {
-	char *name;
+	char *name; /* owned by the Program (kept in its name chunks) */
 	bool is_param;
 	bool has_value; /* parameter with a default (.param NAME = INT) */
 	Num value;
@@ -94,7 +94,7 @@ typedef struct Var {
 } Var;
 
 typedef struct Label {
-	char *name;
+	char *name; /* owned by the Program, like Var.name */
 	int32_t ins; /* pc of the instruction it names; -1 while undefined */
 	Loc loc;     /* definition, or first use while undefined */
 } Label;
