@@ -43,7 +43,9 @@ typedef void *yyscan_t;
 typedef struct IrParse {
 	Program *p;
 	Diags *d;
-	int32_t line, col, off; /* scanner position (diag_locate's columns) */
+	const char *base;       /* the scanner's copy of p->src (Loc.off counts from it) */
+	int32_t line, col0;     /* scanner position: the current line, and the column
+	                        ** of its byte at offset off is off + col0 (lexer.l) */
 	bool at_bol;            /* the last token was an end of line (or none yet) */
 	int prev_tok;           /* the last token */
 	Loc tok_loc;            /* the location of the token being scanned */
@@ -57,6 +59,10 @@ typedef struct IrParse {
 	int32_t ngate, capgate;
 	int32_t *gate_depth;    /* per node: its nesting depth */
 	Ins rhs;                /* the right-hand side being parsed (rule rhs) */
+	/* the operands of the line being parsed (semantic values <opnd> index
+	** them); emptied at the end of every line */
+	Opnd *ops;
+	int32_t nops, capops;
 } IrParse;
 
 /* An operand list: a GSA argument (a tuple or a single operand). */
@@ -96,6 +102,9 @@ void ir_parse_src(Program *p, Diags *d);
 
 #include "lexer.h"
 
+/* The operand a semantic value <opnd> stands for. */
+#define O(i) (c->ops[(i)])
+
 /* A rule's location spans its first to its last symbol; line and col are
 ** the first's. */
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                          \
@@ -125,7 +134,9 @@ static void dsts_push(ParseDsts *ds, int32_t var, Loc loc);
 
 static Ins ins1(Op op, Opnd a);
 static Ins ins2(Op op, Opnd a, Opnd b);
-static Ins *rhs(IrParse *c, Ins ins);
+static Ins *rhs2(IrParse *c, Op op, const Opnd *a, const Opnd *b);
+static int32_t opnd_push(IrParse *c, Opnd o);
+static Ins *bin(IrParse *c, const Opnd *a, BinOp op, const Opnd *b);
 static void put(IrParse *c, Ins *ins, Loc loc);
 static void put_dst(IrParse *c, Ins *ins, int32_t dst, Loc dloc, Loc loc);
 static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matrix);
@@ -144,7 +155,8 @@ static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional)
 	Num num;
 	int32_t i;
 	int64_t i64;
-	Opnd opnd;
+	int32_t opnd; /* an index in IrParse.ops: an Opnd is too big for
+	              ** bison's stack copies */
 	Ins *ins; /* &IrParse.rhs: a statement has one right-hand side, and a
 	          ** small semantic value keeps bison's stack copies cheap */
 	ParseList *list;
@@ -174,7 +186,7 @@ static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional)
 %token DIR_PARAM "'.param'" DIR_DATA "'.data'" DIR_FILL "'.fill'" DIR_MEMORY "'.memory'"
 
 %type <num> intlit
-%type <i> dst target binop unop gsa_op
+%type <i> dst target unop gsa_op
 %type <i64> data
 %type <opnd> operand gate gate_arg
 %type <ins> rhs
@@ -183,7 +195,7 @@ static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional)
 %type <dsts> dsts
 
 %destructor { num_free(&$$); } <num>
-%destructor { opnd_free(&$$); } <opnd>
+%destructor { opnd_free(&O($$)); } <opnd>
 %destructor { ins_free($$); } <ins>
 %destructor { list_free($$); } <list>
 %destructor { call_free($$); } <call>
@@ -199,16 +211,19 @@ file
 	| lines
 	;
 
+/* The common line, a statement alone, is an alternative of lines itself:
+** one reduction fewer per line. */
 lines
-	: line
-	| lines line
+	: line { c->nops = 0; }
+	| lines line { c->nops = 0; }
+	| stmt NL { c->nops = 0; }
+	| lines stmt NL { c->nops = 0; }
 	;
 
 line
 	: NL
 	| labels NL
 	| labels stmt NL
-	| stmt NL
 	| directive NL
 	/* yyerrok before the end of line is shifted: reducing this rule waits
 	** for the next line's first token, which may be an error to report */
@@ -258,7 +273,7 @@ stmt
 	| '[' dsts ']' '=' gsa_call { put_gsa(c, $2, $5, @$, true); }
 	| dst ARROW_A operand '+' INT {
 		/* v ←a o + 1 (Table 3.1): the paper's atomic increment */
-		Ins ins = ins1(OP_ATOMINC, $3);
+		Ins ins = ins1(OP_ATOMINC, O($3));
 		if (!num_eq($5, NUM_I(1))) {
 			diag_error(c->d, @5, "the atomic increment adds 1 (use atomadd for other amounts)");
 			$1 = -1;
@@ -268,7 +283,7 @@ stmt
 	}
 	| IDENT '(' dst ',' operand ',' operand ')' {
 		/* functional form OP(v, o1, o2) (seed 003) */
-		Ins ins = ins2(OP_BINARY, $5, $7);
+		Ins ins = ins2(OP_BINARY, O($5), O($7));
 		int op = binop_named(text(c, @1), (size_t)@1.len);
 		if (op == BIN__COUNT) {
 			unknown_word(c, @1, "operation", true);
@@ -278,12 +293,12 @@ stmt
 		put_dst(c, &ins, $3, @3, @$);
 	}
 	| KW_MIN '(' dst ',' operand ',' operand ')' {
-		Ins ins = ins2(OP_BINARY, $5, $7);
+		Ins ins = ins2(OP_BINARY, O($5), O($7));
 		ins.sub = BIN_MIN;
 		put_dst(c, &ins, $3, @3, @$);
 	}
 	| KW_MAX '(' dst ',' operand ',' operand ')' {
-		Ins ins = ins2(OP_BINARY, $5, $7);
+		Ins ins = ins2(OP_BINARY, O($5), O($7));
 		ins.sub = BIN_MAX;
 		put_dst(c, &ins, $3, @3, @$);
 	}
@@ -292,48 +307,48 @@ stmt
 		put_dst(c, &ins, $3, @3, @$);
 	}
 	| KW_LOAD '(' dst ',' operand ')' {
-		Ins ins = ins1(OP_LOAD, $5);
+		Ins ins = ins1(OP_LOAD, O($5));
 		put_dst(c, &ins, $3, @3, @$);
 	}
 	| KW_STORE '(' operand ',' operand ')' {
 		/* store(value, address): value first, as in the paper */
-		Ins ins = ins2(OP_STORE, $5, $3);
+		Ins ins = ins2(OP_STORE, O($5), O($3));
 		put(c, &ins, @$);
 	}
 	| KW_ATOMINC '(' dst ',' operand ')' {
-		Ins ins = ins1(OP_ATOMINC, $5);
+		Ins ins = ins1(OP_ATOMINC, O($5));
 		put_dst(c, &ins, $3, @3, @$);
 	}
 	| KW_MEM '[' operand ']' '=' operand {
-		Ins ins = ins2(OP_STORE, $3, $6);
+		Ins ins = ins2(OP_STORE, O($3), O($6));
 		put(c, &ins, @$);
 	}
 	| UP operand '=' operand {
-		Ins ins = ins2(OP_STORE, $2, $4);
+		Ins ins = ins2(OP_STORE, O($2), O($4));
 		put(c, &ins, @$);
 	}
 	| KW_LOCAL '[' operand ']' '=' operand {
-		Ins ins = ins2(OP_LSTORE, $3, $6);
+		Ins ins = ins2(OP_LSTORE, O($3), O($6));
 		put(c, &ins, @$);
 	}
 	| LUP operand '=' operand {
-		Ins ins = ins2(OP_LSTORE, $2, $4);
+		Ins ins = ins2(OP_LSTORE, O($2), O($4));
 		put(c, &ins, @$);
 	}
 	| KW_BZ operand ',' target {
-		Ins ins = ins1(OP_BZ, $2);
+		Ins ins = ins1(OP_BZ, O($2));
 		ins.target_label = $4;
 		ins.target_loc = @4;
 		put(c, &ins, @$);
 	}
 	| KW_BNZ operand ',' target {
-		Ins ins = ins1(OP_BNZ, $2);
+		Ins ins = ins1(OP_BNZ, O($2));
 		ins.target_label = $4;
 		ins.target_loc = @4;
 		put(c, &ins, @$);
 	}
 	| KW_BRANCH '(' operand ',' target ')' {
-		Ins ins = ins1(OP_BNZ, $3);
+		Ins ins = ins1(OP_BNZ, O($3));
 		ins.target_label = $5;
 		ins.target_loc = @5;
 		put(c, &ins, @$);
@@ -372,8 +387,27 @@ dsts
 	;
 
 rhs
-	: operand { $$ = rhs(c, ins1(OP_COPY, $1)); }
-	| operand binop operand { $$ = rhs(c, ins2(OP_BINARY, $1, $3)); $$->sub = (uint8_t)$2; }
+	: operand { $$ = rhs2(c, OP_COPY, &O($1), NULL); }
+	/* the binary operators, spelt out: a nonterminal for them would cost
+	** a reduction per statement */
+	| operand '+' operand { $$ = bin(c, &O($1), BIN_ADD, &O($3)); }
+	| operand '-' operand { $$ = bin(c, &O($1), BIN_SUB, &O($3)); }
+	| operand '*' operand { $$ = bin(c, &O($1), BIN_MUL, &O($3)); }
+	| operand '/' operand { $$ = bin(c, &O($1), BIN_DIV, &O($3)); }
+	| operand '%' operand { $$ = bin(c, &O($1), BIN_MOD, &O($3)); }
+	| operand '<' operand { $$ = bin(c, &O($1), BIN_LT, &O($3)); }
+	| operand LE operand { $$ = bin(c, &O($1), BIN_LE, &O($3)); }
+	| operand '>' operand { $$ = bin(c, &O($1), BIN_GT, &O($3)); }
+	| operand GE operand { $$ = bin(c, &O($1), BIN_GE, &O($3)); }
+	| operand EQ operand { $$ = bin(c, &O($1), BIN_EQ, &O($3)); }
+	| operand NE operand { $$ = bin(c, &O($1), BIN_NE, &O($3)); }
+	| operand '&' operand { $$ = bin(c, &O($1), BIN_AND, &O($3)); }
+	| operand '|' operand { $$ = bin(c, &O($1), BIN_OR, &O($3)); }
+	| operand '^' operand { $$ = bin(c, &O($1), BIN_XOR, &O($3)); }
+	| operand SHL operand { $$ = bin(c, &O($1), BIN_SHL, &O($3)); }
+	| operand SHR operand { $$ = bin(c, &O($1), BIN_SHR, &O($3)); }
+	| operand LAND operand { $$ = bin(c, &O($1), BIN_LAND, &O($3)); }
+	| operand LOR operand { $$ = bin(c, &O($1), BIN_LOR, &O($3)); }
 	| operand NEGINT {
 		/* `a -3` is `a - 3` (§1): the literal's sign is the operator */
 		Num n;
@@ -381,44 +415,23 @@ rhs
 		num_free(&$2);
 		Loc l = @2;
 		l.off++, l.col++, l.len--;
-		$$ = rhs(c, ins2(OP_BINARY, $1, lit_opnd(n, l)));
-		$$->sub = BIN_SUB;
+		Opnd lit = lit_opnd(n, l);
+		$$ = bin(c, &O($1), BIN_SUB, &lit);
 	}
-	| unop operand { $$ = rhs(c, ins1(OP_UNARY, $2)); $$->sub = (uint8_t)$1; }
-	| KW_MIN '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_BINARY, $3, $5)); $$->sub = BIN_MIN; }
-	| KW_MAX '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_BINARY, $3, $5)); $$->sub = BIN_MAX; }
-	| KW_MEM '[' operand ']' { $$ = rhs(c, ins1(OP_LOAD, $3)); }
-	| DOWN operand { $$ = rhs(c, ins1(OP_LOAD, $2)); }
-	| KW_LOCAL '[' operand ']' { $$ = rhs(c, ins1(OP_LLOAD, $3)); }
-	| LDOWN operand { $$ = rhs(c, ins1(OP_LLOAD, $2)); }
-	| KW_ATOMINC '(' operand ')' { $$ = rhs(c, ins1(OP_ATOMINC, $3)); }
-	| KW_ATOMADD '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_ATOMADD, $3, $5)); }
+	| unop operand { $$ = rhs2(c, OP_UNARY, &O($2), NULL); $$->sub = (uint8_t)$1; }
+	| KW_MIN '(' operand ',' operand ')' { $$ = rhs2(c, OP_BINARY, &O($3), &O($5)); $$->sub = BIN_MIN; }
+	| KW_MAX '(' operand ',' operand ')' { $$ = rhs2(c, OP_BINARY, &O($3), &O($5)); $$->sub = BIN_MAX; }
+	| KW_MEM '[' operand ']' { $$ = rhs2(c, OP_LOAD, &O($3), NULL); }
+	| DOWN operand { $$ = rhs2(c, OP_LOAD, &O($2), NULL); }
+	| KW_LOCAL '[' operand ']' { $$ = rhs2(c, OP_LLOAD, &O($3), NULL); }
+	| LDOWN operand { $$ = rhs2(c, OP_LLOAD, &O($2), NULL); }
+	| KW_ATOMINC '(' operand ')' { $$ = rhs2(c, OP_ATOMINC, &O($3), NULL); }
+	| KW_ATOMADD '(' operand ',' operand ')' { $$ = rhs2(c, OP_ATOMADD, &O($3), &O($5)); }
 	| KW_ATOMCAS '(' operand ',' operand ',' operand ')' {
-		$$ = rhs(c, ins2(OP_ATOMCAS, $3, $5));
-		$$->c = $7;
+		$$ = rhs2(c, OP_ATOMCAS, &O($3), &O($5));
+		$$->c = O($7);
 	}
-	| KW_ATOMEXCH '(' operand ',' operand ')' { $$ = rhs(c, ins2(OP_ATOMEXCH, $3, $5)); }
-	;
-
-binop
-	: '+' { $$ = BIN_ADD; }
-	| '-' { $$ = BIN_SUB; }
-	| '*' { $$ = BIN_MUL; }
-	| '/' { $$ = BIN_DIV; }
-	| '%' { $$ = BIN_MOD; }
-	| '<' { $$ = BIN_LT; }
-	| LE { $$ = BIN_LE; }
-	| '>' { $$ = BIN_GT; }
-	| GE { $$ = BIN_GE; }
-	| EQ { $$ = BIN_EQ; }
-	| NE { $$ = BIN_NE; }
-	| '&' { $$ = BIN_AND; }
-	| '|' { $$ = BIN_OR; }
-	| '^' { $$ = BIN_XOR; }
-	| SHL { $$ = BIN_SHL; }
-	| SHR { $$ = BIN_SHR; }
-	| LAND { $$ = BIN_LAND; }
-	| LOR { $$ = BIN_LOR; }
+	| KW_ATOMEXCH '(' operand ',' operand ')' { $$ = rhs2(c, OP_ATOMEXCH, &O($3), &O($5)); }
 	;
 
 unop
@@ -428,10 +441,10 @@ unop
 	;
 
 operand
-	: IDENT { $$ = ir_opnd_var(ir_var(c->p, text(c, @1), (size_t)@1.len, @1), @1); }
-	| INT { $$ = lit_opnd($1, @1); }
-	| NEGINT { $$ = lit_opnd($1, @1); }
-	| SPECIAL { $$ = ir_opnd_special((Special)$1, @1); }
+	: IDENT { $$ = opnd_push(c, ir_opnd_var(ir_var(c->p, text(c, @1), (size_t)@1.len, @1), @1)); }
+	| INT { $$ = opnd_push(c, lit_opnd($1, @1)); }
+	| NEGINT { $$ = opnd_push(c, lit_opnd($1, @1)); }
+	| SPECIAL { $$ = opnd_push(c, ir_opnd_special((Special)$1, @1)); }
 	;
 
 intlit
@@ -465,14 +478,14 @@ gargs
 ** destination, a plain operand or a nested gamma (only γ's value operands
 ** may be one: put_gsa checks). */
 garg
-	: operand { $$ = list_new($1, false); $$->loc = @$; }
-	| gate { $$ = list_new($1, false); $$->loc = @$; }
+	: operand { $$ = list_new(O($1), false); $$->loc = @$; }
+	| gate { $$ = list_new(O($1), false); $$->loc = @$; }
 	| '(' olist ')' { $$ = $2; $$->tuple = true; $$->loc = @$; }
 	;
 
 /* A nested γ (Tu & Padua's composed gate): gamma(p, o1, o2) inside a γ. */
 gate
-	: KW_GAMMA '(' operand ',' gate_arg ',' gate_arg ')' { $$ = gate_node(c, $3, $5, $7, @$); }
+	: KW_GAMMA '(' operand ',' gate_arg ',' gate_arg ')' { $$ = opnd_push(c, gate_node(c, O($3), O($5), O($7), @$)); }
 	;
 
 gate_arg
@@ -481,8 +494,8 @@ gate_arg
 	;
 
 olist
-	: operand { $$ = list_new($1, true); }
-	| olist ',' operand { $$ = $1; VEC_PUSH($$->v, $$->n, $$->cap, $3); }
+	: operand { $$ = list_new(O($1), true); }
+	| olist ',' operand { $$ = $1; VEC_PUSH($$->v, $$->n, $$->cap, O($3)); }
 	;
 
 /* ---- directives (§2) --------------------------------------------------- */
@@ -675,11 +688,29 @@ static Ins ins2(Op op, Opnd a, Opnd b)
 }
 
 /* The statement's right-hand side lives in the parse context (one at a
-** time: rule stmt takes it before the next can start). */
-static Ins *rhs(IrParse *c, Ins ins)
+** time: rule stmt takes it before the next can start), built in place:
+** an Ins is big. Operands a and b (b may be NULL) are moved into it. */
+static int32_t opnd_push(IrParse *c, Opnd o)
 {
-	c->rhs = ins;
-	return &c->rhs;
+	VEC_PUSH(c->ops, c->nops, c->capops, o);
+	return c->nops - 1;
+}
+
+static Ins *rhs2(IrParse *c, Op op, const Opnd *a, const Opnd *b)
+{
+	Ins *r = &c->rhs;
+	*r = ir_ins_init(op, LOC_NONE);
+	r->a = *a;
+	if (b)
+		r->b = *b;
+	return r;
+}
+
+static Ins *bin(IrParse *c, const Opnd *a, BinOp op, const Opnd *b)
+{
+	Ins *ins = rhs2(c, OP_BINARY, a, b);
+	ins->sub = (uint8_t)op;
+	return ins;
 }
 
 static void put(IrParse *c, Ins *ins, Loc loc)
@@ -1042,13 +1073,15 @@ static void yyerror(const Loc *loc, yyscan_t scanner, IrParse *c, const char *ms
 
 void ir_parse_src(Program *p, Diags *d)
 {
-	IrParse c = {.p = p, .d = d, .line = 1, .col = 1, .off = 0, .at_bol = true};
+	IrParse c = {.p = p, .d = d, .line = 1, .col0 = 1, .at_bol = true};
 	yyscan_t sc;
 	if (yylex_init_extra(&c, &sc) != 0)
 		abort(); /* out of memory, as xmalloc would */
 	YY_BUFFER_STATE buf = yy_scan_bytes(p->src, (int)p->srclen, sc);
+	c.base = buf->yy_ch_buf;
 	yyparse(sc, &c);
 	gates_clear(&c);
+	free(c.ops);
 	free(c.gate);
 	free(c.gate_depth);
 	yy_delete_buffer(buf, sc);

@@ -14,9 +14,17 @@
 
 /* ---- names ------------------------------------------------------------- */
 
-/* Open-addressing hash set of indices (into vars or labels), -1 = empty. */
+/* Open-addressing hash set of indices (into vars or labels), -1 = empty;
+** each slot keeps its name's hash, so a probe compares names only when the
+** hashes agree. */
+typedef struct Slot {
+	const char *name; /* the entry's (stable: Var.name, Label.name) */
+	int32_t i;
+	uint32_t hash;
+} Slot;
+
 typedef struct Table {
-	int32_t *slot;
+	Slot *slot;
 	uint32_t cap; /* power of two */
 } Table;
 
@@ -34,7 +42,33 @@ struct IrNames {
 	int32_t *pending; /* labels waiting for the next instruction */
 	int32_t npending, cappending;
 	int32_t parse_errors; /* errors reported by ir_parse_src */
+	/* the names of vars and labels, in chunks freed with the Program (a
+	** malloc per name was a tenth of loading a GSA file) */
+	char **chunks;
+	int32_t nchunks, capchunks;
+	char *pool; /* free space at the end of the last chunk */
+	size_t poolleft;
 };
+
+#define NAME_CHUNK 65536
+
+/* A copy of s[0..n) with a NUL, in the Program's name chunks. */
+static char *name_dup(struct IrNames *nm, const char *s, size_t n)
+{
+	if (n >= nm->poolleft) {
+		size_t size = n + 1 > NAME_CHUNK ? n + 1 : NAME_CHUNK;
+		char *chunk = xmalloc(size);
+		VEC_PUSH(nm->chunks, nm->nchunks, nm->capchunks, chunk);
+		nm->pool = chunk;
+		nm->poolleft = size;
+	}
+	char *r = nm->pool;
+	memcpy(r, s, n);
+	r[n] = '\0';
+	nm->pool += n + 1;
+	nm->poolleft -= n + 1;
+	return r;
+}
 
 static uint32_t hash(const char *s, size_t n)
 {
@@ -44,25 +78,25 @@ static uint32_t hash(const char *s, size_t n)
 	return h;
 }
 
+/* Names are short: a loop beats a call to memcmp. A name holds no NUL
+** byte, so the loop stops at the end of a shorter name. */
 static bool name_eq(const char *name, const char *s, size_t n)
 {
-	return strncmp(name, s, n) == 0 && name[n] == '\0';
+	for (size_t i = 0; i < n; i++)
+		if (name[i] != s[i])
+			return false;
+	return name[n] == '\0';
 }
 
-static const char *entry_name(const Program *p, bool label, int32_t i)
+/* The slot holding name s (hash h), or the empty slot where it would go. */
+static Slot *table_slot(const Table *t, const char *s, size_t n, uint32_t h)
 {
-	return label ? p->labels[i].name : p->vars[i].name;
-}
-
-/* The slot holding name s, or the empty slot where it would go. */
-static int32_t *table_slot(const Table *t, const Program *p, bool label, const char *s, size_t n)
-{
-	uint32_t m = t->cap - 1, h = hash(s, n) & m;
+	uint32_t m = t->cap - 1, k = h & m;
 	for (;;) {
-		int32_t i = t->slot[h];
-		if (i < 0 || name_eq(entry_name(p, label, i), s, n))
-			return &t->slot[h];
-		h = (h + 1) & m;
+		Slot *e = &t->slot[k];
+		if (e->i < 0 || (e->hash == h && name_eq(e->name, s, n)))
+			return e;
+		k = (k + 1) & m;
 	}
 }
 
@@ -70,19 +104,25 @@ static void table_init(Table *t, uint32_t cap)
 {
 	t->cap = cap;
 	t->slot = xmalloc(cap * sizeof *t->slot);
-	memset(t->slot, 0xff, cap * sizeof *t->slot);
+	for (uint32_t k = 0; k < cap; k++)
+		t->slot[k] = (Slot){NULL, -1, 0};
 }
 
 /* Keep the load factor under 1/2: called after count entries exist. */
-static void table_grow(Table *t, const Program *p, bool label, int32_t count)
+static void table_grow(Table *t, int32_t count)
 {
 	if ((uint32_t)count * 2 < t->cap)
 		return;
 	Table old = *t;
 	table_init(t, old.cap * 2);
-	for (int32_t i = 0; i < count; i++) {
-		const char *s = entry_name(p, label, i);
-		*table_slot(t, p, label, s, strlen(s)) = i;
+	uint32_t m = t->cap - 1;
+	for (uint32_t j = 0; j < old.cap; j++) {
+		if (old.slot[j].i < 0)
+			continue;
+		uint32_t k = old.slot[j].hash & m;
+		while (t->slot[k].i >= 0)
+			k = (k + 1) & m;
+		t->slot[k] = old.slot[j];
 	}
 	free(old.slot);
 }
@@ -126,13 +166,9 @@ void ir_free(Program *p)
 		free(ins->args);
 	}
 	free(p->ins);
-	for (int32_t i = 0; i < p->nvars; i++) {
-		free(p->vars[i].name);
+	for (int32_t i = 0; i < p->nvars; i++)
 		num_free(&p->vars[i].value);
-	}
 	free(p->vars);
-	for (int32_t i = 0; i < p->nlabels; i++)
-		free(p->labels[i].name);
 	free(p->labels);
 	for (int32_t i = 0; i < p->ndata; i++)
 		num_free(&p->data[i].value);
@@ -143,6 +179,9 @@ void ir_free(Program *p)
 		free(p->names->ndefs);
 		free(p->names->dups);
 		free(p->names->pending);
+		for (int32_t i = 0; i < p->names->nchunks; i++)
+			free(p->names->chunks[i]);
+		free(p->names->chunks);
 		free(p->names);
 	}
 	free(p->kernel);
@@ -153,30 +192,33 @@ void ir_free(Program *p)
 
 int32_t ir_var(Program *p, const char *name, size_t len, Loc loc)
 {
-	int32_t *slot = table_slot(&p->names->vars, p, false, name, len);
-	if (*slot >= 0)
-		return *slot;
-	Var v = {.name = xstrndup(name, len), .value = NUM_I(0), .loc = loc};
+	uint32_t h = hash(name, len);
+	Slot *slot = table_slot(&p->names->vars, name, len, h);
+	if (slot->i >= 0)
+		return slot->i;
+	Var v = {.name = name_dup(p->names, name, len), .value = NUM_I(0), .loc = loc};
 	VEC_PUSH(p->vars, p->nvars, p->capvars, v);
-	*slot = p->nvars - 1;
-	table_grow(&p->names->vars, p, false, p->nvars);
+	*slot = (Slot){v.name, p->nvars - 1, h};
+	table_grow(&p->names->vars, p->nvars);
 	return p->nvars - 1;
 }
 
 int32_t ir_find_var(const Program *p, const char *name)
 {
-	return *table_slot(&p->names->vars, p, false, name, strlen(name));
+	size_t n = strlen(name);
+	return table_slot(&p->names->vars, name, n, hash(name, n))->i;
 }
 
 int32_t ir_label(Program *p, const char *name, size_t len, Loc loc)
 {
-	int32_t *slot = table_slot(&p->names->labels, p, true, name, len);
-	if (*slot >= 0)
-		return *slot;
-	Label l = {.name = xstrndup(name, len), .ins = -1, .loc = loc};
+	uint32_t h = hash(name, len);
+	Slot *slot = table_slot(&p->names->labels, name, len, h);
+	if (slot->i >= 0)
+		return slot->i;
+	Label l = {.name = name_dup(p->names, name, len), .ins = -1, .loc = loc};
 	VEC_PUSH(p->labels, p->nlabels, p->caplabels, l);
-	*slot = p->nlabels - 1;
-	table_grow(&p->names->labels, p, true, p->nlabels);
+	*slot = (Slot){l.name, p->nlabels - 1, h};
+	table_grow(&p->names->labels, p->nlabels);
 	struct IrNames *nm = p->names;
 	if (nm->capdefined < p->caplabels) {
 		nm->ndefs = xrealloc(nm->ndefs, (size_t)p->caplabels * sizeof *nm->ndefs);
@@ -189,7 +231,8 @@ int32_t ir_label(Program *p, const char *name, size_t len, Loc loc)
 
 int32_t ir_find_label(const Program *p, const char *name)
 {
-	return *table_slot(&p->names->labels, p, true, name, strlen(name));
+	size_t n = strlen(name);
+	return table_slot(&p->names->labels, name, n, hash(name, n))->i;
 }
 
 /* Of the redefinitions of one label, the first is the error and the next
@@ -259,8 +302,7 @@ int32_t ir_append(Program *p, const Ins *ins)
 	if (nm->npending > 0 && in->label < 0)
 		in->label = nm->pending[0];
 	nm->npending = 0;
-	if (ir_is_gsa((Op)in->op))
-		p->has_gsa = true;
+	p->has_gsa |= ir_is_gsa((Op)in->op);
 	return pc;
 }
 
@@ -459,11 +501,6 @@ const char *ir_op_name(Op op)
 		"bz", "bnz", "jump", "sync", "stop", "exit", "barrier",
 	};
 	return (unsigned)op < OP__COUNT ? names[op] : "?";
-}
-
-bool ir_is_gsa(Op op)
-{
-	return op == OP_PHI || op == OP_GAMMA || op == OP_MU || op == OP_ETA;
 }
 
 bool ir_is_branch(Op op)

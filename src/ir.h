@@ -86,7 +86,7 @@ typedef struct Ins {
 } Ins;
 
 typedef struct Var {
-	char *name;
+	char *name; /* owned by the Program (kept in its name chunks) */
 	bool is_param;
 	bool has_value; /* parameter with a default (.param NAME = INT) */
 	Num value;
@@ -94,7 +94,7 @@ typedef struct Var {
 } Var;
 
 typedef struct Label {
-	char *name;
+	char *name; /* owned by the Program, like Var.name */
 	int32_t ins; /* pc of the instruction it names; -1 while undefined */
 	Loc loc;     /* definition, or first use while undefined */
 } Label;
@@ -177,7 +177,10 @@ void ir_finish(Program *p, Diags *d);
 
 const char *ir_special_name(Special s); /* "tid", "laneid", ... */
 const char *ir_op_name(Op op);          /* "copy", "bz", "gamma", ... */
-bool ir_is_gsa(Op op);
+static inline bool ir_is_gsa(Op op)
+{
+	return op == OP_PHI || op == OP_GAMMA || op == OP_MU || op == OP_ETA;
+}
 bool ir_is_branch(Op op); /* bz / bnz */
 bool ir_ends_block(Op op); /* bz bnz jump stop exit */
 bool ir_is_atomic(Op op);

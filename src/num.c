@@ -165,6 +165,16 @@ bool num_parse(const char *s, size_t len, Num *out)
 	}
 	if (i >= len)
 		return false;
+	if (base == 10 && len - i <= 18) { /* below 10^18: no overflow checks */
+		int64_t v = 0;
+		for (size_t k = i; k < len; k++) {
+			if (s[k] < '0' || s[k] > '9')
+				return false;
+			v = v * 10 + (s[k] - '0');
+		}
+		*out = NUM_I(neg ? -v : v);
+		return true;
+	}
 	for (size_t k = i; k < len; k++) {
 		char c = s[k];
 		bool ok = (c >= '0' && c <= '9') ||

@@ -971,6 +971,37 @@ Test(parse, syntax_error_at_end_without_newline)
 	              "      |        ^\n");
 }
 
+/* The lexer counts columns lazily (lexer.l): only tabs, UTF-8 continuation
+** bytes and newlines move a column off its byte offset, and blanks belong to
+** the token after them. Columns must stay diag_locate's. */
+Test(parse, columns_after_tabs_utf8_and_blanks)
+{
+	Parsed r = ok("x\f=\v1 \t+ 2\n"
+	              "y = x \xe2\x89\xa4 3 # \xc3\xa9\t\xc3\xa9\n"
+	              "# \xc3\xa9\tz\n"
+	              "z\t=\t\xe2\x86\x93\tx\n"
+	              "w \xe2\x86\x90" "a x + 1\n"
+	              "stop\n");
+	const Program *p = r.p;
+	cr_expect_eq(p->ins[0].dst_loc.col, 1);
+	cr_expect_eq(p->ins[0].a.loc.col, 5);
+	cr_expect_eq(p->ins[0].b.loc.col, 11); /* the tab at column 7 ends at 9 */
+	cr_expect_eq(p->ins[1].b.loc.col, 9);  /* '≤' is one column */
+	cr_expect_eq(p->ins[1].b.loc.off, 21);
+	cr_expect_eq(p->ins[2].loc.line, 4);
+	cr_expect_eq(p->ins[2].a.loc.col, 25);
+	cr_expect_eq(p->ins[2].a.loc.len, 1);
+	cr_expect_eq(p->ins[3].a.loc.col, 6); /* '←a' is two columns */
+	cr_expect_eq(p->ins[4].loc.line, 6);
+	cr_expect_eq(p->ins[4].loc.col, 1);
+	done(&r);
+	/* the end of a file that ends in a comment with a tab after UTF-8 */
+	expect_errors("stop\nx = 1 + # \xc3\xa9\t",
+	              "t.simd:2:17: error: syntax error, unexpected end of line, expecting identifier or integer\n"
+	              "    2 | x = 1 + # \xc3\xa9\t\n"
+	              "      |            \t^\n");
+}
+
 Test(parse, invalid_characters)
 {
 	static const char src[] = "x = 1 $ 2\n"
