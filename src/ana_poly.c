@@ -243,9 +243,11 @@ static void eval(Poly *s, const Ins *ins)
 {
 	Coef *out = s->out;
 	switch (ins->op) {
-	case OP_PHI: {
+	case OP_PHI:
+	case OP_MU: {
 		/* the meet of the operands; the sync set of its block (ana_ctl.c)
-		** makes it divergent when a branch that chooses the edge is */
+		** makes it divergent when a branch that chooses the edge is (a φ,
+		** a μ with several back edges) */
 		all_top(s, out);
 		for (int32_t i = 0; i < ins->nargs; i++) {
 			const Coef *x = opnd(s, &ins->args[i], 0);
@@ -261,15 +263,6 @@ static void eval(Poly *s, const Ins *ins)
 	case OP_ATOMEXCH:
 		all_bot(s, out);
 		return;
-	case OP_MU: {
-		all_top(s, out);
-		for (int32_t i = 0; i < ins->nargs; i++) {
-			const Coef *x = opnd(s, &ins->args[i], 0);
-			for (int32_t k = 0; k < s->w; k++)
-				vset(&out[k], coef_meet(out[k], x[k]));
-		}
-		return;
-	}
 	case OP_GAMMA: {
 		/* the predicates of the tree first: GAMA needs them all uniform,
 		** PDVA fires on any that is not; ⊤ waits */

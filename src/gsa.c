@@ -647,19 +647,16 @@ static void find_shared_targets(PhaseA *A, const int32_t *join_of)
 			int32_t X = bu->succ[k];
 			if (X >= nb || cfg_dominates(g, X, u))
 				continue; /* the end, or a back edge: another iteration */
-			for (int32_t d = u; d >= 0 && !cfg_dominates(g, d, X); d = g->blocks[d].idom) {
-				if (join_of[d] < 0)
-					continue;
+			for (int32_t d = u; d >= 0 && !cfg_dominates(g, d, X);) {
 				int32_t J = g->blocks[d].ipdom;
-				while (J == X && d >= 0 && !cfg_dominates(g, d, X)) { /* nothing to mark */
-					d = same[d];
-					J = d >= 0 ? g->blocks[d].ipdom : -1;
-				}
-				if (d < 0 || cfg_dominates(g, d, X))
-					break;
-				if (J == X || J >= nb || cfg_dominates(g, J, u) || header_of_loop_around(g, A->header_loop, X, d))
+				if (join_of[d] >= 0 && J == X) {
+					d = same[d]; /* branches reconverging at X mark nothing */
 					continue;
-				A->jb[J].shared_pc = g->blocks[d].last;
+				}
+				if (join_of[d] >= 0 && J < nb && !cfg_dominates(g, J, u) &&
+				    !header_of_loop_around(g, A->header_loop, X, d))
+					A->jb[J].shared_pc = g->blocks[d].last;
+				d = g->blocks[d].idom;
 			}
 		}
 	}
@@ -1010,14 +1007,14 @@ static void plan_exits(PhaseA *A)
 				any = g->blocks[L.dblk[i]].loop >= 0;
 			if (!any)
 				continue;
-			live_var(&L, x);
+			bool walked = false;
 			for (int32_t i = L.dstart[x]; i < L.dstart[x + 1]; i++)
 				for (int32_t l = g->blocks[L.dblk[i]].loop; l >= 0 && lmark[l] != x + 1;
 				     l = g->loops[l].parent) {
 					lmark[l] = x + 1;
 					for (int32_t k = 0; k < of_loop[l].n; k++) {
 						ExitEdge *e = &A->ex[of_loop[l].v[k]];
-						if (!e->need && live_in(&L, x, e->s))
+						if (!e->need && live_at(&L, x, e->s, &walked))
 							e->need = true;
 					}
 				}

@@ -647,6 +647,8 @@ static Program *to_gsa_keep(Program *p, int *status, bool keep)
 	return g;
 }
 
+/* ---- musimd gsa ------------------------------------------------------------------------- */
+
 static const char gsa_help[] =
 	"Usage: musimd gsa FILE\n"
 	"Print the gated-SSA form of a program (musimd-analysis(7), Sampaio 2013 §3.3):\n"
@@ -715,7 +717,7 @@ static int cmd_gsa(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* ---- musimd emit-llvm -------------------------------------------------------------------- */
+/* ---- musimd syncs ----------------------------------------------------------------------- */
 
 static const char syncs_help[] =
 	"Usage: musimd syncs FILE\n"
@@ -759,6 +761,8 @@ static int cmd_syncs(int argc, char **argv)
 	ir_free(p);
 	return status;
 }
+
+/* ---- musimd emit-llvm -------------------------------------------------------------------- */
 
 static const char llvm_help[] =
 	"Usage: musimd emit-llvm FILE [--target amdgpu|nvptx]\n"
