@@ -42,7 +42,8 @@ LLVM assumes any value may differ between threads unless it proves otherwise.
 Exit status: 1 if musimd is less precise than LLVM on a variable or a
 branch with no explanation (an entry in KNOWN_BRANCH_REASONS or
 KNOWN_VARIABLE_REASONS below, or the LLVM 16 bug recognised automatically),
-or if the export does not pass opt-16 (an exporter bug); 0 otherwise.
+or if the export does not pass opt-16 (an exporter bug), or if no program
+was compared (all skipped); 0 otherwise.
 Soundness (musimd vs the semantics) is the job of `musimd analyze
 --verify`, not of this script.
 """
@@ -709,6 +710,9 @@ def main():
     if skipped:
         print("\nskipped: " + ", ".join(r.key for r in skipped))
     bad = False
+    if len(skipped) == len(results):
+        print("\nllvm_compare.py: nothing compared (every program was skipped)")
+        bad = True
     opt_err = [r for r in results if r.opt_error]
     if opt_err:
         print("\nexport rejected by %s (an emit-llvm bug): %s" % (args.opt, ", ".join(r.key for r in opt_err)))
