@@ -122,8 +122,6 @@ void ir_parse_src(Program *p, Diags *d);
 
 static void yyerror(const Loc *loc, yyscan_t scanner, IrParse *c, const char *msg);
 
-static void opnd_free(Opnd *o);
-static Opnd opnd_copy(const Opnd *o);
 static void ins_free(Ins *ins);
 static void list_free(ParseList *l);
 static void call_free(ParseCall *g);
@@ -140,7 +138,7 @@ static Ins *bin(IrParse *c, const Opnd *a, BinOp op, const Opnd *b);
 static void put(IrParse *c, Ins *ins, Loc loc);
 static void put_dst(IrParse *c, Ins *ins, int32_t dst, Loc dloc, Loc loc);
 static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matrix);
-static Opnd lit_opnd(Num n, Loc loc);
+static Opnd lit_opnd(IrParse *c, Num n, Loc loc);
 static Opnd gate_node(IrParse *c, Opnd p, Opnd o1, Opnd o2, Loc loc);
 static void gates_clear(IrParse *c);
 static void gate_flatten(IrParse *c, Ins *ins);
@@ -195,7 +193,6 @@ static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional)
 %type <dsts> dsts
 
 %destructor { num_free(&$$); } <num>
-%destructor { opnd_free(&O($$)); } <opnd>
 %destructor { ins_free($$); } <ins>
 %destructor { list_free($$); } <list>
 %destructor { call_free($$); } <call>
@@ -303,7 +300,7 @@ stmt
 		put_dst(c, &ins, $3, @3, @$);
 	}
 	| KW_CONST '(' dst ',' intlit ')' {
-		Ins ins = ins1(OP_COPY, lit_opnd($5, @5));
+		Ins ins = ins1(OP_COPY, lit_opnd(c, $5, @5));
 		put_dst(c, &ins, $3, @3, @$);
 	}
 	| KW_LOAD '(' dst ',' operand ')' {
@@ -415,7 +412,7 @@ rhs
 		num_free(&$2);
 		Loc l = @2;
 		l.off++, l.col++, l.len--;
-		Opnd lit = lit_opnd(n, l);
+		Opnd lit = lit_opnd(c, n, l);
 		$$ = bin(c, &O($1), BIN_SUB, &lit);
 	}
 	| unop operand { $$ = rhs2(c, OP_UNARY, &O($2), NULL); $$->sub = (uint8_t)$1; }
@@ -442,8 +439,8 @@ unop
 
 operand
 	: IDENT { $$ = opnd_push(c, ir_opnd_var(ir_var(c->p, text(c, @1), (size_t)@1.len, @1), @1)); }
-	| INT { $$ = opnd_push(c, lit_opnd($1, @1)); }
-	| NEGINT { $$ = opnd_push(c, lit_opnd($1, @1)); }
+	| INT { $$ = opnd_push(c, lit_opnd(c, $1, @1)); }
+	| NEGINT { $$ = opnd_push(c, lit_opnd(c, $1, @1)); }
 	| SPECIAL { $$ = opnd_push(c, ir_opnd_special((Special)$1, @1)); }
 	;
 
@@ -585,27 +582,9 @@ static const char *text(IrParse *c, Loc loc)
 	return c->p->src + loc.off;
 }
 
-static void opnd_free(Opnd *o)
-{
-	if (o->kind == OPND_LIT)
-		num_free(&o->lit);
-}
-
-static Opnd opnd_copy(const Opnd *o)
-{
-	Opnd r = *o;
-	if (o->kind == OPND_LIT)
-		r.lit = num_copy(o->lit);
-	return r;
-}
-
+/* (literal operands own nothing: their values are in the Program's table) */
 static void ins_free(Ins *ins)
 {
-	opnd_free(&ins->a);
-	opnd_free(&ins->b);
-	opnd_free(&ins->c);
-	for (int32_t i = 0; i < ins->nargs; i++)
-		opnd_free(&ins->args[i]);
 	free(ins->args);
 	ins->args = NULL;
 	ins->nargs = 0;
@@ -623,8 +602,6 @@ static void list_free(ParseList *l)
 {
 	if (!l)
 		return;
-	for (int32_t i = 0; i < l->n; i++)
-		opnd_free(&l->v[i]);
 	free(l->v);
 	free(l);
 }
@@ -667,9 +644,9 @@ static void dsts_free(ParseDsts *ds)
 	free(ds);
 }
 
-static Opnd lit_opnd(Num n, Loc loc)
+static Opnd lit_opnd(IrParse *c, Num n, Loc loc)
 {
-	return ir_opnd_lit(n, loc);
+	return ir_opnd_lit(c->p, n, loc);
 }
 
 /* The Ins.loc of these is set by put. */
@@ -758,8 +735,6 @@ static Opnd gate_node(IrParse *c, Opnd p, Opnd o1, Opnd o2, Loc loc)
 
 static void gates_clear(IrParse *c)
 {
-	for (int32_t i = 0; i < c->ngate; i++)
-		opnd_free(&c->gate[i]);
 	c->ngate = 0;
 }
 
@@ -781,7 +756,7 @@ static void gate_flatten(IrParse *c, Ins *ins)
 		const Opnd *src = &c->gate[o->var];
 		o->var = n;
 		for (int i = 0; i < 3; i++)
-			ins->args[n + i] = opnd_copy(&src[i]);
+			ins->args[n + i] = src[i];
 		n += 3;
 		for (int i = 2; i >= 1; i--)
 			if (ins->args[n - 3 + i].kind == OPND_GATE && sp < (int32_t)(sizeof stack / sizeof stack[0]))
@@ -852,20 +827,20 @@ static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matri
 			ins.group = group;
 			switch (op) {
 			case OP_GAMMA:
-				ins.c = opnd_copy(&g->v[2]->v[i]);
-				ins.a = opnd_copy(&g->v[0]->v[0]);
-				ins.b = opnd_copy(&g->v[1]->v[i]);
+				ins.c = g->v[2]->v[i];
+				ins.a = g->v[0]->v[0];
+				ins.b = g->v[1]->v[i];
 				gate_flatten(c, &ins);
 				break;
 			case OP_ETA:
-				ins.a = opnd_copy(&g->v[0]->v[0]);
-				ins.b = opnd_copy(&g->v[1]->v[i]);
+				ins.a = g->v[0]->v[0];
+				ins.b = g->v[1]->v[i];
 				break;
 			default:
 				ins.nargs = g->n;
 				ins.args = xmalloc((size_t)g->n * sizeof *ins.args);
 				for (int32_t j = 0; j < g->n; j++)
-					ins.args[j] = opnd_copy(&g->v[j]->v[i]);
+					ins.args[j] = g->v[j]->v[i];
 				break;
 			}
 			ir_append(c->p, &ins);
@@ -1077,6 +1052,11 @@ void ir_parse_src(Program *p, Diags *d)
 	yyscan_t sc;
 	if (yylex_init_extra(&c, &sc) != 0)
 		abort(); /* out of memory, as xmalloc would */
+	/* one statement per line, as a rule: room for them at once */
+	int32_t nlines = 1;
+	for (const char *s = p->src, *e = p->src + p->srclen; (s = memchr(s, '\n', (size_t)(e - s))) != NULL; s++)
+		nlines++;
+	ir_reserve(p, nlines, 0);
 	YY_BUFFER_STATE buf = yy_scan_bytes(p->src, (int)p->srclen, sc);
 	c.base = buf->yy_ch_buf;
 	yyparse(sc, &c);

@@ -164,15 +164,11 @@ static bool reentrant(const Cfg *g, int32_t l)
 }
 
 /* Do all the operands of a φ/μ name one value? Then nothing gates it. */
-static bool same_operands(const Ins *ins)
+static bool same_operands(const Program *p, const Ins *ins)
 {
-	for (int32_t k = 1; k < ins->nargs; k++) {
-		const Opnd *a = &ins->args[0], *b = &ins->args[k];
-		if (a->kind != b->kind || (a->kind == OPND_VAR && a->var != b->var) ||
-		    (a->kind == OPND_SPECIAL && a->special != b->special) ||
-		    (a->kind == OPND_LIT && !num_eq(a->lit, b->lit)))
+	for (int32_t k = 1; k < ins->nargs; k++)
+		if (!ir_opnd_same(p, &ins->args[0], p, &ins->args[k]))
 			return false;
-	}
 	return true;
 }
 
@@ -288,7 +284,7 @@ void ana_ctl_build(const Program *p, AnaCtl *c)
 		bool need = false;
 		for (int32_t pc = bl->first; pc < bl->first + bl->ngsa && !need; pc++) {
 			const Ins *ins = &p->ins[pc];
-			need = (ins->op == OP_PHI || (ins->op == OP_MU && ins->nargs > 2)) && !same_operands(ins);
+			need = (ins->op == OP_PHI || (ins->op == OP_MU && ins->nargs > 2)) && !same_operands(p, ins);
 		}
 		if (!need)
 			continue;
@@ -303,7 +299,7 @@ void ana_ctl_build(const Program *p, AnaCtl *c)
 		}
 		for (int32_t pc = bl->first; pc < bl->first + bl->ngsa; pc++) {
 			const Ins *ins = &p->ins[pc];
-			if ((ins->op == OP_PHI || ins->op == OP_MU) && !same_operands(ins)) {
+			if ((ins->op == OP_PHI || ins->op == OP_MU) && !same_operands(p, ins)) {
 				iv_push(&gate_key, pc);
 				iv_push(&gate_pc, set);
 			}

@@ -168,7 +168,7 @@ static const Coef *opnd(Poly *s, const Opnd *o, int slot)
 	switch (o->kind) {
 	case OPND_VAR: return &s->val[(size_t)o->var * (size_t)s->w];
 	case OPND_SPECIAL: return &s->spec[(size_t)o->special * (size_t)s->w];
-	default: set_uniform(s, s->lit[slot], coef_int(num_copy(o->lit))); return s->lit[slot];
+	default: set_uniform(s, s->lit[slot], coef_int(num_copy(ir_lit(s->p, o)))); return s->lit[slot];
 	}
 }
 

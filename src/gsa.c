@@ -513,7 +513,7 @@ static Opnd a_opnd(PhaseA *A, const Opnd *o)
 	if (o->kind == OPND_VAR)
 		r.var = a_var(A, o->var);
 	else if (o->kind == OPND_LIT)
-		r.lit = num_copy(o->lit);
+		r = ir_opnd_lit(A->q, num_copy(ir_lit(A->p, o)), o->loc);
 	return r;
 }
 
@@ -1316,6 +1316,7 @@ typedef struct PhaseB {
 	** gsa` prints: variables and labels created in the order the text names
 	** them, a nested γ laid out as the parser lays it out */
 	Program *r;
+	int32_t nemit;      /* instructions the numbering pass of emit_b counted */
 	int32_t *rver;     /* per version: its variable in r, or -1 */
 	int32_t *rq;       /* per variable of q: its variable in r, or -1 */
 	Buf nb;            /* scratch: a version's name */
@@ -1494,7 +1495,7 @@ static Opnd b_opnd(PhaseB *B, const Opnd *o, int32_t v)
 	if (o->kind == OPND_VAR)
 		r.var = b_qvar(B, o->var);
 	else if (o->kind == OPND_LIT)
-		r.lit = num_copy(o->lit);
+		r = ir_opnd_lit(B->r, num_copy(ir_lit(B->q, o)), o->loc);
 	return r;
 }
 
@@ -1573,7 +1574,7 @@ static bool same_pred(const PhaseB *B, int32_t pc1, int32_t pc2)
 	switch (a->kind) {
 	case OPND_VAR: return B->branch_pred[pc1] >= 0 && B->branch_pred[pc1] == B->branch_pred[pc2];
 	case OPND_SPECIAL: return a->special == b->special;
-	case OPND_LIT: return num_eq(a->lit, b->lit);
+	case OPND_LIT: return num_eq(ir_lit(B->q, a), ir_lit(B->q, b));
 	default: return false;
 	}
 }
@@ -1788,7 +1789,7 @@ static Opnd b_tree(PhaseB *B, const Gate *gt, int32_t *i, Opnd *nodes, int32_t *
 	nodes[at + 1] = o1;
 	nodes[at + 2] = o2;
 	*n += 3;
-	return (Opnd){.kind = OPND_GATE, .var = at, .lit = NUM_I(0), .loc = LOC_NONE};
+	return (Opnd){.kind = OPND_GATE, .var = at, .lit = -1, .loc = LOC_NONE};
 }
 
 /* The γ of a nested tree: its root (a, b, c) and the nodes below moved into
@@ -1900,6 +1901,7 @@ static void emit_b(PhaseB *B, const LabelIndex *li)
 			NUMBER(gt->dst);
 			/* the block's first sync goes: γ and η are implicit syncs */
 			implicit |= gt->kind == G_GAMMA || gt->kind == G_ETA || gt->kind == G_TREE;
+			B->nemit++;
 			if (!r)
 				continue;
 			Ins x = ir_ins_init(OP_COPY, LOC_NONE);
@@ -1916,7 +1918,7 @@ static void emit_b(PhaseB *B, const LabelIndex *li)
 					if (epc >= 0)
 						x.a = b_opnd(B, &q->ins[epc].a, B->branch_pred[epc]);
 					else
-						x.a = ir_opnd_lit(NUM_I(1), LOC_NONE);
+						x.a = ir_opnd_lit(B->r, NUM_I(1), LOC_NONE);
 				}
 				x.b = ir_opnd_var(b_version(B, gt->ops[0]), LOC_NONE);
 				break;
@@ -1964,6 +1966,7 @@ static void emit_b(PhaseB *B, const LabelIndex *li)
 				continue;
 			if (B->rdst[pc] >= 0)
 				NUMBER(B->rdst[pc]);
+			B->nemit++;
 			if (!r)
 				continue;
 			if (pc != first)
@@ -2173,6 +2176,7 @@ static Program *phase_b(PhaseB *B, const Program *q, const PhaseA *A, Diags *d)
 	label_index(&li, q);
 	emit_b(B, &li); /* numbering */
 	B->r = ir_new(q->path, "", 0);
+	ir_reserve(B->r, B->nemit, B->nver + q->nvars);
 	B->rver = xmalloc(((size_t)B->nver + 1) * sizeof *B->rver);
 	for (int32_t v = 0; v < B->nver; v++)
 		B->rver[v] = -1;
@@ -2384,6 +2388,8 @@ Program *gsa_build(const Program *p, Diags *d)
 		return reparse(p, p->src, p->srclen, d, "copy");
 	/* phase A builds its program directly (the text would re-parse to it) */
 	PhaseA A = {.p = p, .g = p->cfg, .q = ir_new(p->path, "", 0)};
+	/* p's instructions and, at most, a jump per block */
+	ir_reserve(A.q, p->nins + p->cfg->nblocks + 1, p->nvars);
 	A.qvar = xmalloc(((size_t)p->nvars + 1) * sizeof *A.qvar);
 	for (int32_t v = 0; v < p->nvars; v++)
 		A.qvar[v] = -1;

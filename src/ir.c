@@ -144,12 +144,6 @@ Program *ir_new(const char *path, const char *src, size_t len)
 	return p;
 }
 
-static void opnd_free(Opnd *o)
-{
-	if (o->kind == OPND_LIT)
-		num_free(&o->lit);
-}
-
 void ir_free(Program *p)
 {
 	if (!p)
@@ -157,15 +151,12 @@ void ir_free(Program *p)
 	if (p->cfg)
 		cfg_free(p->cfg);
 	for (int32_t i = 0; i < p->nins; i++) {
-		Ins *ins = &p->ins[i];
-		opnd_free(&ins->a);
-		opnd_free(&ins->b);
-		opnd_free(&ins->c);
-		for (int32_t j = 0; j < ins->nargs; j++)
-			opnd_free(&ins->args[j]);
-		free(ins->args);
+		free(p->ins[i].args);
 	}
 	free(p->ins);
+	for (int32_t i = 0; i < p->nlits; i++)
+		num_free(&p->lits[i]);
+	free(p->lits);
 	for (int32_t i = 0; i < p->nvars; i++)
 		num_free(&p->vars[i].value);
 	free(p->vars);
@@ -188,6 +179,18 @@ void ir_free(Program *p)
 	free(p->path);
 	free(p->src);
 	free(p);
+}
+
+void ir_reserve(Program *p, int32_t nins, int32_t nvars)
+{
+	if (nins > p->capins) {
+		p->ins = xrealloc(p->ins, (size_t)nins * sizeof *p->ins);
+		p->capins = nins;
+	}
+	if (nvars > p->capvars) {
+		p->vars = xrealloc(p->vars, (size_t)nvars * sizeof *p->vars);
+		p->capvars = nvars;
+	}
 }
 
 int32_t ir_var(Program *p, const char *name, size_t len, Loc loc)
@@ -308,7 +311,7 @@ int32_t ir_append(Program *p, const Ins *ins)
 
 static Opnd opnd_none(void)
 {
-	return (Opnd){.kind = OPND_NONE, .var = -1, .lit = NUM_I(0), .loc = LOC_NONE};
+	return (Opnd){.kind = OPND_NONE, .var = -1, .lit = -1, .loc = LOC_NONE};
 }
 
 Ins ir_ins_init(Op op, Loc loc)
@@ -338,11 +341,12 @@ Opnd ir_opnd_var(int32_t var, Loc loc)
 	return o;
 }
 
-Opnd ir_opnd_lit(Num value, Loc loc)
+Opnd ir_opnd_lit(Program *p, Num value, Loc loc)
 {
 	Opnd o = opnd_none();
 	o.kind = OPND_LIT;
-	o.lit = value;
+	VEC_PUSH(p->lits, p->nlits, p->caplits, value);
+	o.lit = p->nlits - 1;
 	o.loc = loc;
 	return o;
 }
@@ -552,7 +556,7 @@ void ir_print_opnd(Buf *b, const Program *p, const Opnd *o)
 	case OPND_VAR:
 		buf_puts(b, o->var >= 0 && o->var < p->nvars ? p->vars[o->var].name : "?");
 		break;
-	case OPND_LIT: num_buf(b, o->lit); break;
+	case OPND_LIT: num_buf(b, ir_lit(p, o)); break;
 	case OPND_SPECIAL: buf_puts(b, ir_special_name((Special)o->special)); break;
 	default: buf_puts(b, "?"); break;
 	}
@@ -701,16 +705,15 @@ void ir_print_ins(Buf *b, const Program *p, const Ins *ins)
 	}
 }
 
-static bool opnd_eq(const Opnd *x, const Opnd *y)
+bool ir_opnd_same(const Program *p, const Opnd *o, const Program *q, const Opnd *x)
 {
-	if (x->kind != y->kind)
+	if (o->kind != x->kind)
 		return false;
-	switch (x->kind) {
-	case OPND_VAR: return x->var == y->var;
-	case OPND_LIT: return num_eq(x->lit, y->lit);
-	case OPND_SPECIAL: return x->special == y->special;
-	case OPND_GATE: return false; /* a nested γ is never a matrix row */
-	default: return true;
+	switch (o->kind) {
+	case OPND_VAR: return o->var == x->var;
+	case OPND_LIT: return num_eq(ir_lit(p, o), ir_lit(q, x));
+	case OPND_SPECIAL: return o->special == x->special;
+	default: return false; /* a nested γ is never a matrix row */
 	}
 }
 
@@ -729,7 +732,7 @@ static int32_t group_rows(const Program *p, const bool *synth, int32_t pc)
 			break;
 		if (f->op == OP_GAMMA && (f->nargs > 0 || r->nargs > 0))
 			break;
-		if ((f->op == OP_GAMMA || f->op == OP_ETA) && !opnd_eq(&r->a, &f->a))
+		if ((f->op == OP_GAMMA || f->op == OP_ETA) && !ir_opnd_same(p, &r->a, p, &f->a))
 			break;
 		if ((f->op == OP_PHI || f->op == OP_MU) && r->nargs != f->nargs)
 			break;

@@ -31,11 +31,14 @@ typedef enum Special {
 	SPEC__COUNT
 } Special;
 
+/* 28 bytes: an instruction has three, and a program of 10^6 instructions
+** is read, converted and analysed at the speed its memory is touched. */
 typedef struct Opnd {
 	uint8_t kind;    /* OpndKind */
 	uint8_t special; /* Special, when kind == OPND_SPECIAL */
 	int32_t var;     /* variable index, when kind == OPND_VAR (else -1) */
-	Num lit;         /* value, when kind == OPND_LIT (owned by the Program) */
+	int32_t lit;     /* index in Program.lits, when kind == OPND_LIT (else -1);
+	                 ** read the value with ir_lit */
 	Loc loc;
 } Opnd;
 
@@ -121,6 +124,8 @@ typedef struct Program {
 	int32_t nins, capins;
 	MemInit *data;
 	int32_t ndata, capdata;
+	Num *lits;           /* the values of the literal operands (Opnd.lit) */
+	int32_t nlits, caplits;
 	int32_t ngroups;     /* matrix GSA groups allocated so far */
 	bool has_gsa;        /* some instruction is φ, γ, μ or η */
 	struct Cfg *cfg;     /* set by ir_load after a clean parse */
@@ -145,6 +150,9 @@ void ir_free(Program *p);
 /* ---- builder (used by the parser) -------------------------------------- */
 
 Program *ir_new(const char *path, const char *src, size_t len);
+/* Make room for at least nins instructions and nvars variables (a builder
+** that knows its sizes saves the copies of growing the arrays). */
+void ir_reserve(Program *p, int32_t nins, int32_t nvars);
 /* Find or create the variable called name. */
 int32_t ir_var(Program *p, const char *name, size_t len, Loc loc);
 /* Find the variable called name, or -1. */
@@ -161,7 +169,8 @@ int32_t ir_append(Program *p, const Ins *ins);
 /* An Ins with every field empty (dst/target/label/group -1, operands NONE). */
 Ins ir_ins_init(Op op, Loc loc);
 Opnd ir_opnd_var(int32_t var, Loc loc);
-Opnd ir_opnd_lit(Num value, Loc loc);
+/* A literal operand; p takes ownership of value. */
+Opnd ir_opnd_lit(Program *p, Num value, Loc loc);
 Opnd ir_opnd_special(Special s, Loc loc);
 /* Directives. */
 void ir_declare_param(Program *p, const char *name, size_t len, Loc loc, bool has_value, Num value, Diags *d);
@@ -184,6 +193,14 @@ static inline bool ir_is_gsa(Op op)
 bool ir_is_branch(Op op); /* bz / bnz */
 bool ir_ends_block(Op op); /* bz bnz jump stop exit */
 bool ir_is_atomic(Op op);
+/* The value of a literal operand of p (owned by p). */
+static inline Num ir_lit(const Program *p, const Opnd *o)
+{
+	return p->lits[o->lit];
+}
+/* Do o (of p) and x (of q) name the same value: the same variable index,
+** special variable or literal value? */
+bool ir_opnd_same(const Program *p, const Opnd *o, const Program *q, const Opnd *x);
 /* The γ tree of ins (OP_GAMMA): a node is a predicate and two branches,
 ** the root (a, b, c), nested ones args[k..k+2]. */
 /* gate NULL is the root (a, b, c); else a nested node of args. */

@@ -252,7 +252,7 @@ static bool dom(const Em *e, int32_t a, int32_t b)
 
 static void bad_literal(Em *e, const Opnd *o)
 {
-	char *s = num_str(o->lit);
+	char *s = num_str(ir_lit(e->p, o));
 	diag_error(e->d, o->loc, "literal %s does not fit in 64 bits: the LLVM export uses i64", s);
 	free(s);
 	e->ok = false;
@@ -265,11 +265,11 @@ static void put_opnd(Em *e, const Opnd *o, int32_t blk, int32_t pc)
 	Buf *b = e->b;
 	switch (o->kind) {
 	case OPND_LIT:
-		if (!num_fits64(o->lit)) {
+		if (!num_fits64(ir_lit(e->p, o))) {
 			bad_literal(e, o);
 			buf_putc(b, '0');
 		} else {
-			buf_put_i64(b, o->lit.i);
+			buf_put_i64(b, ir_lit(e->p, o).i);
 		}
 		return;
 	case OPND_SPECIAL:
@@ -309,18 +309,6 @@ static void note_opnd(Em *e, const Opnd *o)
 {
 	if (o->kind == OPND_SPECIAL && o->special < SPEC__COUNT)
 		e->use_spec[o->special] = true;
-}
-
-static bool opnd_same(const Opnd *a, const Opnd *b)
-{
-	if (a->kind != b->kind)
-		return false;
-	switch (a->kind) {
-	case OPND_VAR: return a->var == b->var;
-	case OPND_SPECIAL: return a->special == b->special;
-	case OPND_LIT: return num_eq(a->lit, b->lit);
-	default: return false;
-	}
 }
 
 /* ---- control flow ------------------------------------------------------ */
@@ -413,7 +401,7 @@ static int32_t gamma_branch(const Em *e, int32_t blk, const Ins *gi)
 	const Cfg *g = e->g;
 	for (int32_t a = g->blocks[blk].idom; a >= 0; a = g->blocks[a].idom) {
 		const Ins *t = &e->p->ins[g->blocks[a].last];
-		if (!ir_is_branch((Op)t->op) || !opnd_same(&t->a, &gi->a))
+		if (!ir_is_branch((Op)t->op) || !ir_opnd_same(e->p, &t->a, e->p, &gi->a))
 			continue;
 		bool all = true;
 		for (int32_t j = 0; j < e->npreds[blk] && all; j++)
@@ -440,7 +428,7 @@ static const Opnd *gamma_leaf(const Em *e, const Ins *gi, int32_t q)
 		if (o->kind == OPND_GATE || (k >= 2 && (k - 2) % 3 == 0))
 			continue; /* a nested node, or a node's predicate */
 		if (o->kind != OPND_VAR || e->def_pc[o->var] < 0) {
-			if (!other || !opnd_same(other, o)) {
+			if (!other || !ir_opnd_same(e->p, other, e->p, o)) {
 				other = o;
 				nother++;
 			}

@@ -395,7 +395,7 @@ static inline Num opnd_num(const Machine *m, const Opnd *o, int32_t t)
 {
 	switch (o->kind) {
 	case OPND_VAR: return lane_num(m, o->var, t);
-	case OPND_LIT: return o->lit;
+	case OPND_LIT: return ir_lit(m->prog, o);
 	case OPND_SPECIAL:
 		return NUM_I(sem_special(m, o->special, t));
 	default: return NUM_I(0);
@@ -562,10 +562,10 @@ static bool src_of(const Machine *m, const Opnd *o, Src *s)
 		s->p = row(m, o->var);
 		return true;
 	case OPND_LIT:
-		if (o->lit.z)
+		if (ir_lit(m->prog, o).z)
 			return false;
 		s->p = NULL;
-		s->k = o->lit.i;
+		s->k = ir_lit(m->prog, o).i;
 		return true;
 	case OPND_SPECIAL:
 		s->p = m->spec[o->special];

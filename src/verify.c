@@ -610,7 +610,7 @@ static bool gate_value(const Machine *m, const Opnd *p, int32_t t, bool *nonzero
 			return false;
 		*nonzero = !num_is_zero(x);
 		return true;
-	case OPND_LIT: *nonzero = !num_is_zero(p->lit); return true;
+	case OPND_LIT: *nonzero = !num_is_zero(ir_lit(m->prog, p)); return true;
 	case OPND_SPECIAL: *nonzero = sem_special(m, (Special)p->special, t) != 0; return true;
 	default: return false;
 	}
@@ -967,7 +967,7 @@ static bool opnd_cell(const Machine *m, const Opnd *o, int32_t t, int64_t *cell)
 {
 	Num x;
 	if (o->kind == OPND_LIT)
-		x = o->lit;
+		x = ir_lit(m->prog, o);
 	else if (o->kind == OPND_SPECIAL)
 		x = NUM_I(sem_special(m, (Special)o->special, t));
 	else if (o->kind != OPND_VAR || !sem_get(m, o->var, t, &x))

@@ -1419,13 +1419,13 @@ static uint32_t rnd(uint32_t n)
 	return (uint32_t)(rng_state >> 33) % n;
 }
 
-static Opnd random_opnd(int32_t nv)
+static Opnd random_opnd(Program *p, int32_t nv)
 {
 	uint32_t k = rnd(10);
 	if (k < 6)
 		return ir_opnd_var((int32_t)rnd((uint32_t)nv), LOC_NONE);
 	if (k < 8)
-		return ir_opnd_lit(NUM_I((int64_t)rnd(7) - 2), LOC_NONE);
+		return ir_opnd_lit(p, NUM_I((int64_t)rnd(7) - 2), LOC_NONE);
 	return ir_opnd_special((Special)rnd(SPEC__COUNT), LOC_NONE);
 }
 
@@ -1463,42 +1463,42 @@ static Program *random_program(int32_t nv, int32_t nins)
 		case OP_COPY:
 		case OP_LOAD:
 		case OP_LLOAD:
-		case OP_ATOMINC: ins.a = random_opnd(nv); break;
+		case OP_ATOMINC: ins.a = random_opnd(p, nv); break;
 		case OP_UNARY:
 			ins.sub = (uint8_t)rnd(UN__COUNT);
-			ins.a = random_opnd(nv);
+			ins.a = random_opnd(p, nv);
 			break;
 		case OP_BINARY: {
 			/* mostly + − × and comparisons, the operators with their own rules */
 			static const BinOp bops[] = {BIN_ADD, BIN_ADD, BIN_SUB, BIN_MUL, BIN_MUL, BIN_LT, BIN_EQ,
 			                             BIN_DIV, BIN_MOD, BIN_SHL, BIN_AND, BIN_MAX};
 			ins.sub = (uint8_t)bops[rnd(sizeof bops / sizeof *bops)];
-			ins.a = random_opnd(nv);
-			ins.b = random_opnd(nv);
+			ins.a = random_opnd(p, nv);
+			ins.b = random_opnd(p, nv);
 			break;
 		}
 		case OP_ATOMADD:
 		case OP_ETA:
-			ins.a = random_opnd(nv);
-			ins.b = random_opnd(nv);
+			ins.a = random_opnd(p, nv);
+			ins.b = random_opnd(p, nv);
 			break;
 		case OP_GAMMA:
-			ins.a = random_opnd(nv);
-			ins.b = random_opnd(nv);
-			ins.c = random_opnd(nv);
+			ins.a = random_opnd(p, nv);
+			ins.b = random_opnd(p, nv);
+			ins.c = random_opnd(p, nv);
 			break;
 		default: /* μ, φ */
 			ins.nargs = 1 + (int32_t)rnd(3);
 			ins.args = xmalloc((size_t)ins.nargs * sizeof *ins.args);
 			for (int32_t k = 0; k < ins.nargs; k++)
-				ins.args[k] = random_opnd(nv);
+				ins.args[k] = random_opnd(p, nv);
 			break;
 		}
 		ir_append(p, &ins);
 		made++;
 		if (rnd(6) == 0) { /* a branch on something */
 			Ins br = ir_ins_init(OP_BZ, LOC_NONE);
-			br.a = random_opnd(nv);
+			br.a = random_opnd(p, nv);
 			ir_append(p, &br);
 		}
 	}

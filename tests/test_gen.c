@@ -631,7 +631,7 @@ static int64_t operand_value(const Machine *m, const Opnd *o, int32_t t)
 {
 	Num v = {0};
 	if (o->kind == OPND_LIT)
-		return o->lit.i;
+		return ir_lit(m->prog, o).i;
 	if (o->kind == OPND_SPECIAL)
 		return sem_special(m, (Special)o->special, t);
 	cr_assert(o->kind == OPND_VAR && sem_get(m, o->var, t, &v) && !v.z);

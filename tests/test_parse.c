@@ -75,10 +75,10 @@ static void expect_var(const Program *p, const Opnd *o, const char *name)
 	cr_expect_str_eq(var_name(p, o->var), name);
 }
 
-static void expect_lit(const Opnd *o, int64_t v)
+static void expect_lit(const Program *p, const Opnd *o, int64_t v)
 {
 	cr_assert_eq(o->kind, OPND_LIT, "operand kind %d, want literal %lld", o->kind, (long long)v);
-	cr_expect(num_eq(o->lit, NUM_I(v)), "literal %lld, want %lld", (long long)o->lit.i, (long long)v);
+	cr_expect(num_eq(ir_lit(p, o), NUM_I(v)), "literal %lld, want %lld", (long long)ir_lit(p, o).i, (long long)v);
 }
 
 static void expect_special(const Opnd *o, Special s)
@@ -107,7 +107,7 @@ static bool opnd_same(const Program *pa, const Opnd *a, const Program *pb, const
 		return false;
 	switch (a->kind) {
 	case OPND_VAR: return strcmp(pa->vars[a->var].name, pb->vars[b->var].name) == 0;
-	case OPND_LIT: return num_eq(a->lit, b->lit);
+	case OPND_LIT: return num_eq(ir_lit(pa, a), ir_lit(pb, b));
 	case OPND_SPECIAL: return a->special == b->special;
 	default: return true;
 	}
@@ -269,7 +269,7 @@ Test(parse, sum_triangle)
 	cr_expect_eq(p->ins[3].op, OP_BINARY);
 	cr_expect_eq(p->ins[3].sub, BIN_ADD);
 	expect_special(&p->ins[3].a, SPEC_TID);
-	expect_lit(&p->ins[3].b, 1);
+	expect_lit(p, &p->ins[3].b, 1);
 	cr_expect_eq(p->ins[9].op, OP_LOAD);
 	cr_expect_str_eq(var_name(p, p->ins[9].dst), "x");
 	expect_var(p, &p->ins[9].a, "i");
@@ -493,20 +493,20 @@ Test(parse, operand_fields)
 	expect_var(p, &p->ins[0].a, "a"); /* address */
 	expect_var(p, &p->ins[0].b, "v"); /* value */
 	expect_var(p, &p->ins[1].a, "a");
-	expect_lit(&p->ins[1].b, 1);
+	expect_lit(p, &p->ins[1].b, 1);
 	expect_special(&p->ins[1].c, SPEC_TID);
 	cr_expect_eq(p->ins[2].op, OP_ATOMINC);
 	expect_special(&p->ins[2].a, SPEC_TID);
 	cr_expect_str_eq(var_name(p, p->ins[2].dst), "y");
-	expect_lit(&p->ins[3].a, 31);
+	expect_lit(p, &p->ins[3].a, 31);
 	expect_var(p, &p->ins[4].a, "p");
-	expect_lit(&p->ins[4].b, 1);
-	expect_lit(&p->ins[4].c, -2);
+	expect_lit(p, &p->ins[4].b, 1);
+	expect_lit(p, &p->ins[4].c, -2);
 	cr_assert_eq(p->ins[5].nargs, 3);
 	expect_var(p, &p->ins[5].args[0], "a");
-	expect_lit(&p->ins[5].args[1], 3);
+	expect_lit(p, &p->ins[5].args[1], 3);
 	expect_special(&p->ins[5].args[2], SPEC_LANEID);
-	expect_lit(&p->ins[6].a, 5);
+	expect_lit(p, &p->ins[6].a, 5);
 	cr_expect_eq(p->ins[6].target, 7);
 	cr_expect_eq(p->ins[6].target_label, ir_find_label(p, "end"));
 	cr_expect_eq(p->ins[6].target_loc.col, 7);
@@ -575,26 +575,26 @@ Test(parse, negative_literals)
 	cr_expect_eq(p->ins[0].op, OP_BINARY);
 	cr_expect_eq(p->ins[0].sub, BIN_SUB);
 	expect_var(p, &p->ins[0].a, "a");
-	expect_lit(&p->ins[0].b, 3);
+	expect_lit(p, &p->ins[0].b, 3);
 	cr_expect_eq(p->ins[0].b.loc.col, 8); /* the digits, after the sign */
 	cr_expect_eq(p->ins[1].op, OP_COPY);
-	expect_lit(&p->ins[1].a, -3);
+	expect_lit(p, &p->ins[1].a, -3);
 	cr_expect_eq(p->ins[2].op, OP_UNARY);
 	cr_expect_eq(p->ins[2].sub, UN_NEG);
-	expect_lit(&p->ins[2].a, 3);
+	expect_lit(p, &p->ins[2].a, 3);
 	cr_expect_eq(p->ins[3].sub, BIN_SUB);
-	expect_lit(&p->ins[3].b, -3);
+	expect_lit(p, &p->ins[3].b, -3);
 	cr_expect_eq(p->ins[4].sub, BIN_SUB);
-	expect_lit(&p->ins[4].a, 5);
-	expect_lit(&p->ins[4].b, 3);
+	expect_lit(p, &p->ins[4].a, 5);
+	expect_lit(p, &p->ins[4].b, 3);
 	cr_expect_eq(p->ins[5].sub, BIN_SUB);
 	expect_var(p, &p->ins[5].b, "b");
 	cr_expect_eq(p->ins[6].op, OP_STORE);
-	expect_lit(&p->ins[6].a, -1);
-	expect_lit(&p->ins[6].b, -2);
-	expect_lit(&p->ins[7].a, -16);
+	expect_lit(p, &p->ins[6].a, -1);
+	expect_lit(p, &p->ins[6].b, -2);
+	expect_lit(p, &p->ins[7].a, -16);
 	cr_expect_eq(p->ins[8].sub, BIN_LT);
-	expect_lit(&p->ins[8].b, -3);
+	expect_lit(p, &p->ins[8].b, -3);
 	done(&r);
 }
 
@@ -607,16 +607,16 @@ Test(parse, big_literals)
 	              "u = a -9223372036854775808\n"
 	              "stop\n");
 	Program *p = r.p;
-	char *s = num_str(p->ins[0].a.lit);
+	char *s = num_str(ir_lit(p, &p->ins[0].a));
 	cr_expect_str_eq(s, "123456789012345678901234567890");
 	free(s);
-	cr_expect_not_null(p->ins[0].a.lit.z);
-	s = num_str(p->ins[1].a.lit);
+	cr_expect_not_null(ir_lit(p, &p->ins[0].a).z);
+	s = num_str(ir_lit(p, &p->ins[1].a));
 	cr_expect_str_eq(s, "-18446744073709551616");
 	free(s);
-	expect_lit(&p->ins[2].a, INT64_MAX);
-	expect_lit(&p->ins[3].a, INT64_MIN);
-	s = num_str(p->ins[4].b.lit); /* the negation leaves int64 */
+	expect_lit(p, &p->ins[2].a, INT64_MAX);
+	expect_lit(p, &p->ins[3].a, INT64_MIN);
+	s = num_str(ir_lit(p, &p->ins[4].b)); /* the negation leaves int64 */
 	cr_expect_str_eq(s, "9223372036854775808");
 	free(s);
 	char *t = print_prog(p);
@@ -892,7 +892,7 @@ Test(parse, print_unlabelled_targets)
 	Program *p = ir_new("built", "", 0);
 	Ins i0 = ir_ins_init(OP_COPY, LOC_NONE);
 	i0.dst = ir_var(p, "x", 1, LOC_NONE);
-	i0.a = ir_opnd_lit(NUM_I(1), LOC_NONE);
+	i0.a = ir_opnd_lit(p, NUM_I(1), LOC_NONE);
 	ir_append(p, &i0);
 	Ins i1 = ir_ins_init(OP_BNZ, LOC_NONE);
 	i1.a = ir_opnd_var(0, LOC_NONE);
