@@ -17,6 +17,7 @@
 #include "gen.h"
 #include "gsa.h"
 #include "llvm.h"
+#include "promela.h"
 #include "verify.h"
 #include "json.h"
 #include "repl.h"
@@ -835,6 +836,107 @@ static int cmd_emit_llvm(int argc, char **argv)
 	return status;
 }
 
+/* ---- musimd emit-promela ------------------------------------------------------------------ */
+
+static const char promela_help[] =
+	"Usage: musimd emit-promela FILE [--threads N] [--warpsize N] [--param NAME=INT]\n"
+	"                               [--data ADDR=INT[,INT..]]\n"
+	"Print the program under the mimd model as a Promela model for SPIN, so that SPIN\n"
+	"can check what `explore --model mimd` checks: every thread a process, variables\n"
+	"int (values outside int32 are an error; an overflow at run time fails the\n"
+	"assertion !(int32_overflow)), shared memory an array over the cells the program\n"
+	"can touch, atomics atomic { } blocks, barriers a counter of the live threads,\n"
+	"a stuck step the failing assertion !(stuck), termination `ltl terminates`.\n"
+	"The model's header gives the SPIN commands and how their answers read as the\n"
+	"verdicts deadlock, livelock, terminates-fair and terminates (musimd(1)):\n"
+	"  spin -a M.pml && cc -O2 -DNOCLAIM -o pan pan.c && ./pan -m1000000\n"
+	"  cc -O2 -o pan pan.c && ./pan -a -f -m1000000; ./pan -a -m1000000\n"
+	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR=INT[,INT..]\n"
+	"                as for run (at most 254 threads: SPIN runs 255 processes)\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage error (also a --param naming no parameter), 3\n"
+	"unreadable or invalid file, or a program the model cannot hold (a literal or\n"
+	"value outside int32, addresses that cannot be bounded, too many threads).\n";
+
+#undef CMD
+#define CMD "emit-promela"
+static int cmd_emit_promela(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"threads", required_argument, NULL, 't'}, {"warpsize", required_argument, NULL, 'w'},
+		{"param", required_argument, NULL, 'p'},   {"data", required_argument, NULL, 'd'},
+		{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+	};
+	SemOptions so = {0};
+	SemArgs sa = {0};
+	int status = EXIT_OK, c, nfiles = 0;
+	long long v;
+	const char *file = NULL;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			file = optarg;
+			nfiles++;
+			break;
+		case 't':
+			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
+				USAGE("--threads needs a number from 1 to 4194304, not '%s'", optarg);
+			so.threads = (int32_t)v;
+			break;
+		case 'w':
+			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
+				USAGE("--warpsize needs a positive number, not '%s'", optarg);
+			so.warpsize = (int32_t)v;
+			break;
+		case 'p':
+		case 'd': {
+			const char *bad = c == 'p' ? args_param(&sa, "--param", optarg) : args_data(&sa, "--data", optarg);
+			if (bad)
+				USAGE("%s", bad);
+			break;
+		}
+		case 'h': fputs(promela_help, stdout); goto done;
+		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
+		}
+	}
+	for (; optind < argc; optind++, nfiles++) /* after "--" */
+		file = argv[optind];
+	if (nfiles != 1)
+		USAGE(nfiles ? "takes one FILE, got %s" : "needs a FILE%s", nfiles ? "several" : "");
+	args_lend(&sa, &so);
+	Program *p = load(file, true, &status);
+	if (!p)
+		goto done;
+	Diags d;
+	diag_init(&d, p->path, p->src, p->srclen);
+	Buf b = {0};
+	PmlStatus ps = promela_emit(&b, p, &so, &d);
+	if (ps == PML_OK) {
+		out(&b);
+	} else if (ps == PML_SETTINGS) {
+		for (int i = 0; i < d.n; i++)
+			fprintf(stderr, "musimd emit-promela: %s\n", d.v[i].msg);
+		status = EXIT_USAGE;
+	} else {
+		Buf e = {0};
+		diag_render(&d, &e);
+		err(&e);
+		buf_free(&e);
+		status = EXIT_INPUT;
+	}
+	buf_free(&b);
+	diag_free(&d);
+	ir_free(p);
+done:
+	args_free(&sa);
+	return status;
+}
+#undef CMD
+#define CMD "run"
+
 /* ---- musimd gen -------------------------------------------------------------------------- */
 
 static const char gen_help[] =
@@ -1527,7 +1629,8 @@ static const struct {
 } commands[] = {
 	{"run", cmd_run},         {"check", cmd_check},     {"cfg", cmd_cfg},
 	{"gsa", cmd_gsa},         {"syncs", cmd_syncs},     {"analyze", cmd_analyze},
-	{"emit-llvm", cmd_emit_llvm}, {"gen", cmd_gen},     {"repl", repl_main},
+	{"emit-llvm", cmd_emit_llvm}, {"emit-promela", cmd_emit_promela},
+	{"gen", cmd_gen},         {"repl", repl_main},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
