@@ -6,31 +6,33 @@
 **
 **   thread t             process thread(t), run by init (SPIN: at most 255 processes)
 **   variable x           int v_x, local to the process
-**   x unassigned (MV)    bit d_x, only for a variable some read may find unassigned
-**                        (no definition dominates it) or that a GSA copy sets
+**   x unassigned (MV)    bit d_x, only for a variable that some read may find
+**                        unassigned (no definition dominates the read) or that
+**                        a GSA copy defines or copies
 **   tid laneid warpid    the parameter tid, tid % WARPSIZE, tid / WARPSIZE
-**   ntid nwarps warpsize the numbers; parameters their values
-**   Σ                    int sigma[N]: the cells an interval analysis of the
-**                        addresses finds the program can touch (Σ[base..base+N-1]);
-**                        bit sigma_ok[N] under .memory strict when some of them
-**                        start uninitialised (rule MM)
-**   local memory         int lmem[N] in each process, bit lmem_ok[N] under strict
-**   an instruction       one step: atomic { checks; effect } (atomics too)
+**   ntid nwarps warpsize the numbers; a parameter its value
+**   Σ                    int sigma[N] over Σ[base..base+N-1], the cells an
+**                        interval analysis of the addresses finds the program
+**                        can touch; bit sigma_ok[N] under .memory strict when a
+**                        read may find one of them uninitialised (rule MM)
+**   local memory         int lmem[N] in each process; bit lmem_ok[N] under strict
+**   an instruction       one step: atomic { premises; effect } (atomics too)
 **   bz/bnz/jump          if/goto; sync: skip (a no-op step under mimd)
-**   φ/μ                  int from: the block the thread came from (semantics.md §4)
-**   barrier              nbar (waiting threads) and bwait[t]: it completes when
+**   φ/μ                  int came_from: the block the thread came from
+**   barrier              nbar (threads waiting) and bwait[t]: it completes when
 **                        every live thread waits (semantics.md §6)
-**   stop/exit            nfin++; it may complete the barrier for the others
+**   stop/exit            nfin++, which may complete the barrier for the others
 **   a stuck step         require(c): stuck = !(c); assert(!stuck)
-**   a value beyond int32 fits_int32(c): int32_overflow = !(c); assert(...)
-**   termination          ltl terminates { <> (nfin == NT) } (with pan -a -f)
+**   a value beyond int32 fits_int32(c): int32_overflow = !(c); assert(!int32_overflow)
+**   termination          ltl terminates { <> (nfin == NT) }, checked with pan -a (-f)
 **
-** The analyses here serve the model only: which variables need an assigned
-** flag (a walk of the dominator tree), and the interval of every address
-** (a flow-sensitive interval analysis over the variables addresses depend
-** on, values clamped to int32 since the model stops any run that leaves
-** it, branch conditions refining the intervals on their edges, widening
-** after two visits of a block).
+** The two analyses here serve the model only: which variables need an
+** assigned flag (a walk of the dominator tree), and the interval of every
+** address (flow-sensitive, over the variables the addresses depend on;
+** values clamped to int32, since the model stops any run that leaves it;
+** the comparisons the branches test refine the intervals on their edges;
+** widening at the targets of retreating edges, per variable after three
+** changes, then three narrowing sweeps).
 */
 #include <limits.h>
 #include <stdlib.h>
@@ -175,10 +177,10 @@ typedef struct Pml {
 	const Program *p;
 	const Cfg *g;
 	Diags *d;
-	Buf *b;
 	int32_t nthreads, warpsize, nwarps;
 	int64_t *pval;   /* per variable: a parameter's value ... */
 	bool *pset;      /* ... when it has one */
+	bool *pread;     /* per variable: some instruction reads it */
 	char **name;     /* per variable: its Promela name (NULL for parameters) */
 	bool *defbit;    /* per variable: carries an assigned flag */
 	Itv *addr;       /* per pc: the interval of a memory instruction's address */
@@ -190,6 +192,38 @@ typedef struct Pml {
 	bool edges;      /* φ or μ: the process remembers the block it came from */
 	int32_t ntemps;  /* scratch variables a parallel copy or an atomic needs */
 } Pml;
+
+/* (key, value) pairs as lists per key (a variable and the pcs defining it,
+** a block and its children): the values of key v are
+** at[first[v] .. first[v + 1] - 1], in the order given. */
+typedef struct Csr {
+	int32_t *first, *at;
+} Csr;
+
+typedef struct Pair {
+	int32_t key, val;
+} Pair;
+
+static void csr_build(Csr *c, int32_t nkeys, const Pair *pairs, int32_t n)
+{
+	c->first = xcalloc((size_t)nkeys + 2, sizeof *c->first);
+	c->at = xmalloc(((size_t)n + 1) * sizeof *c->at);
+	for (int32_t i = 0; i < n; i++)
+		c->first[pairs[i].key + 1]++;
+	for (int32_t v = 0; v < nkeys; v++)
+		c->first[v + 1] += c->first[v];
+	int32_t *fill = xmalloc(((size_t)nkeys + 1) * sizeof *fill);
+	memcpy(fill, c->first, ((size_t)nkeys + 1) * sizeof *fill);
+	for (int32_t i = 0; i < n; i++)
+		c->at[fill[pairs[i].key]++] = pairs[i].val;
+	free(fill);
+}
+
+static void csr_free(Csr *c)
+{
+	free(c->first);
+	free(c->at);
+}
 
 static bool is_param(const Pml *P, const Opnd *o)
 {
@@ -283,7 +317,7 @@ static void check_literal(Pml *P, const Opnd *o)
 static void check_values(Pml *P, const Machine *m, const SemOptions *opt)
 {
 	const Program *p = P->p;
-	bool *used = xcalloc((size_t)p->nvars + 1, sizeof *used);
+	bool *used = P->pread;
 	for (int32_t pc = 0; pc < p->nins; pc++) {
 		const Ins *ins = &p->ins[pc];
 		const Opnd *abc[3] = {&ins->a, &ins->b, &ins->c};
@@ -316,7 +350,6 @@ static void check_values(Pml *P, const Machine *m, const SemOptions *opt)
 		           "the value of parameter '%s'%s is outside int32: Promela's int cannot hold it",
 		           p->vars[v].name, given ? " (--param)" : "");
 	}
-	free(used);
 }
 
 /* ---- which variables need an assigned flag --------------------------------------- */
@@ -373,20 +406,16 @@ static void find_defbits(Pml *P)
 			each_gsa_value(ins, mark_gsa_operand, P);
 		}
 	}
-	/* the dominator tree's children, in one array */
+	/* the dominator tree's children */
 	int32_t nb = g->nblocks;
-	int32_t *first = xcalloc((size_t)nb + 1, sizeof *first);
-	int32_t *kids = xmalloc(((size_t)nb + 1) * sizeof *kids);
+	Pair *edges = xmalloc(((size_t)nb + 1) * sizeof *edges);
+	int32_t ne = 0;
 	for (int32_t b = 0; b < nb; b++)
 		if (g->blocks[b].reachable && g->blocks[b].idom >= 0)
-			first[g->blocks[b].idom + 1]++;
-	for (int32_t b = 0; b < nb; b++)
-		first[b + 1] += first[b];
-	int32_t *fill = xmalloc(((size_t)nb + 1) * sizeof *fill);
-	memcpy(fill, first, ((size_t)nb + 1) * sizeof *fill);
-	for (int32_t b = 0; b < nb; b++)
-		if (g->blocks[b].reachable && g->blocks[b].idom >= 0)
-			kids[fill[g->blocks[b].idom]++] = b;
+			edges[ne++] = (Pair){g->blocks[b].idom, b};
+	Csr kids;
+	csr_build(&kids, nb, edges, ne);
+	free(edges);
 	/* depth first, iteratively: ~b on the stack leaves block b */
 	int32_t *count = xcalloc((size_t)p->nvars + 1, sizeof *count);
 	int32_t *stack = xmalloc(2 * ((size_t)nb + 1) * sizeof *stack);
@@ -401,14 +430,12 @@ static void find_defbits(Pml *P)
 		}
 		walk_block(P, count, b, +1);
 		stack[top++] = ~b;
-		for (int32_t k = first[b]; k < first[b + 1]; k++)
-			stack[top++] = kids[k];
+		for (int32_t k = kids.first[b]; k < kids.first[b + 1]; k++)
+			stack[top++] = kids.at[k];
 	}
 	free(stack);
 	free(count);
-	free(fill);
-	free(kids);
-	free(first);
+	csr_free(&kids);
 }
 
 /* ---- bounding the addresses: an interval analysis --------------------------------- */
@@ -416,37 +443,6 @@ static void find_defbits(Pml *P)
 static bool is_comparison(BinOp op)
 {
 	return op >= BIN_LT && op <= BIN_NE;
-}
-
-/* (variable, pc) pairs as lists per variable: the pcs of variable v are
-** at[first[v] .. first[v + 1] - 1], in program order. */
-typedef struct Csr {
-	int32_t *first, *at;
-} Csr;
-
-typedef struct Pair {
-	int32_t var, pc;
-} Pair;
-
-static void csr_build(Csr *c, int32_t nv, const Pair *pairs, int32_t n)
-{
-	c->first = xcalloc((size_t)nv + 2, sizeof *c->first);
-	c->at = xmalloc(((size_t)n + 1) * sizeof *c->at);
-	for (int32_t i = 0; i < n; i++)
-		c->first[pairs[i].var + 1]++;
-	for (int32_t v = 0; v < nv; v++)
-		c->first[v + 1] += c->first[v];
-	int32_t *fill = xmalloc(((size_t)nv + 1) * sizeof *fill);
-	memcpy(fill, c->first, ((size_t)nv + 1) * sizeof *fill);
-	for (int32_t i = 0; i < n; i++)
-		c->at[fill[pairs[i].var]++] = pairs[i].pc;
-	free(fill);
-}
-
-static void csr_free(Csr *c)
-{
-	free(c->first);
-	free(c->at);
 }
 
 /* The analysis tracks the variables addresses depend on (the slice): the
@@ -676,10 +672,11 @@ static void transfer_block(Range *R, int32_t b, Itv *s, Itv *tmp)
 	}
 }
 
-/* Narrow the tracked operand o of a comparison: o REL other holds. */
-static void refine_rel(const Range *R, Itv *s, const Opnd *o, BinOp rel, Itv other)
+/* Narrow the tracked operand o of comparison cmp: o REL other holds (for
+** the value o had then: not when the comparison overwrote it). */
+static void refine_rel(const Range *R, Itv *s, const Ins *cmp, const Opnd *o, BinOp rel, Itv other)
 {
-	if (o->kind != OPND_VAR || R->slot[o->var] < 0 || itv_empty(other))
+	if (o->kind != OPND_VAR || o->var == cmp->dst || R->slot[o->var] < 0 || itv_empty(other))
 		return;
 	Itv *x = &s[R->slot[o->var]];
 	switch (rel) {
@@ -743,8 +740,8 @@ static bool refine_edge(const Range *R, int32_t b, Itv *s, bool jump)
 	                               [BIN_GE] = BIN_LE, [BIN_EQ] = BIN_EQ, [BIN_NE] = BIN_NE};
 	BinOp rel = nonzero ? (BinOp)cmp->sub : negate[cmp->sub];
 	Itv xa = opnd_itv(R, s, &cmp->a), xb = opnd_itv(R, s, &cmp->b);
-	refine_rel(R, s, &cmp->a, rel, xb);
-	refine_rel(R, s, &cmp->b, mirror[rel], xa);
+	refine_rel(R, s, cmp, &cmp->a, rel, xb);
+	refine_rel(R, s, cmp, &cmp->b, mirror[rel], xa);
 	for (int k = 0; k < 2; k++) {
 		const Opnd *o = k == 0 ? &cmp->a : &cmp->b;
 		Itv was = k == 0 ? xa : xb;
@@ -845,7 +842,7 @@ static void range_sweeps(Range *R, int narrowing)
 		for (size_t i = 0; i < nb * ns; i++)
 			R->next[i] = ITV_NONE;
 		if (nb > 0 && R->reached[0])
-			narrow_into(R, 0, R->in); /* the start: nothing assigned yet */
+			R->next_reached[0] = true; /* the start: nothing assigned yet (ITV_NONE) */
 		if (k == narrowing - 1)
 			for (int32_t pc = 0; pc < R->P->p->nins; pc++)
 				R->P->addr[pc] = ITV_NONE; /* the last sweep gives the addresses */
@@ -864,7 +861,8 @@ static void range_sweeps(Range *R, int narrowing)
 	free(s);
 }
 
-/* The initial contents of Σ: hull of the .data and --data values. */
+/* The initial contents of Σ: hull of the .data and --data values (clamped
+** to int32: a value beyond it in a cell the model holds is an error). */
 static Itv initial_shared(const Program *p, const SemOptions *opt)
 {
 	Itv r = ITV_NONE;
@@ -872,13 +870,10 @@ static Itv initial_shared(const Program *p, const SemOptions *opt)
 		const MemInit *v = k == 0 ? p->data : opt->data;
 		int32_t n = k == 0 ? p->ndata : opt->ndata;
 		for (int32_t i = 0; i < n; i++) {
-			if (v[i].count <= 0)
-				continue;
 			Num x = v[i].value;
-			int64_t y = x.z ? (mpz_sgn(x.z) < 0 ? INT64_MIN : INT64_MAX) : x.i;
-			r = itv_hull(r, itv(y, y));
-			if (fits32(x) == false)
-				r = itv_hull(r, (Itv){y < 0 ? I32_MIN : I32_MAX, y < 0 ? I32_MIN : I32_MAX});
+			int64_t y = x.z ? (mpz_sgn(x.z) < 0 ? I32_MIN : I32_MAX) : max64(I32_MIN, min64(x.i, I32_MAX));
+			if (v[i].count > 0)
+				r = itv_hull(r, (Itv){y, y});
 		}
 	}
 	return r;
@@ -973,49 +968,50 @@ done:
 
 /* ---- the memories as arrays ---------------------------------------------------------- */
 
-/* The cells each memory's accesses can touch (non-negative addresses: a
-** negative one is stuck), at most PML_MAX_CELLS in all. */
+/* The cells of memory sp an access at pc can touch: its address interval
+** without the negative addresses (those are stuck). */
+static Itv cells_of(const Pml *P, int32_t pc)
+{
+	return itv(max64(P->addr[pc].lo, 0), P->addr[pc].hi);
+}
+
+/* Each memory's array: the hull of the cells its accesses can touch; at
+** most PML_MAX_CELLS cells in all (Σ, and local memory once per thread). */
 static bool size_spaces(Pml *P)
 {
 	const Program *p = P->p;
 	Itv hull[2] = {ITV_NONE, ITV_NONE};
-	int32_t widest[2] = {-1, -1};
+	int32_t widest[2] = {-1, -1}; /* the access with the most cells */
 	for (int32_t pc = 0; pc < p->nins; pc++) {
 		int sp = space_of((Op)p->ins[pc].op);
-		if (sp < 0)
-			continue;
-		Itv a = itv(max64(P->addr[pc].lo, 0), P->addr[pc].hi);
+		Itv a = sp < 0 ? ITV_NONE : cells_of(P, pc);
 		if (itv_empty(a))
 			continue;
 		hull[sp] = itv_hull(hull[sp], a);
-		if (widest[sp] < 0 || a.hi - a.lo > P->addr[widest[sp]].hi - max64(P->addr[widest[sp]].lo, 0))
+		Itv w = widest[sp] < 0 ? ITV_NONE : cells_of(P, widest[sp]);
+		if (widest[sp] < 0 || a.hi - a.lo > w.hi - w.lo)
 			widest[sp] = pc;
 	}
-	int64_t total = 0;
 	for (int sp = 0; sp < 2; sp++) {
-		Space *s = &P->space[sp];
-		s->base = itv_empty(hull[sp]) ? 0 : hull[sp].lo;
-		s->n = itv_empty(hull[sp]) ? 0 : hull[sp].hi - hull[sp].lo + 1;
-		total += sp == SHARED ? s->n : s->n * P->nthreads;
+		P->space[sp].base = itv_empty(hull[sp]) ? 0 : hull[sp].lo;
+		P->space[sp].n = itv_empty(hull[sp]) ? 0 : hull[sp].hi - hull[sp].lo + 1;
 	}
-	if (total <= PML_MAX_CELLS)
+	int64_t shared = P->space[SHARED].n, local = P->space[LOCAL].n * P->nthreads;
+	if (shared + local <= PML_MAX_CELLS)
 		return true;
-	int sp = P->space[SHARED].n > PML_MAX_CELLS ||
-	                 P->space[LOCAL].n * P->nthreads <= P->space[SHARED].n
-	             ? SHARED
-	             : LOCAL;
+	int sp = shared >= local ? SHARED : LOCAL;
 	const Ins *ins = &p->ins[widest[sp]];
-	Itv a = P->addr[widest[sp]];
+	Itv a = cells_of(P, widest[sp]);
 	diag_error(P->d, ins->a.loc,
 	           "cannot bound the %s addresses of this access: they may range from %lld to %lld, "
-	           "and the model holds at most %d cells (emit-promela models %s as an array of "
-	           "the cells the program can touch)",
-	           sp == SHARED ? "shared" : "local", (long long)max64(a.lo, 0), (long long)a.hi,
-	           PML_MAX_CELLS, sp == SHARED ? "Σ" : "each thread's local memory");
+	           "more than the %d cells the model holds (emit-promela models %s as an array "
+	           "of the cells the program can touch)",
+	           sp == SHARED ? "shared" : "local", (long long)a.lo, (long long)a.hi, PML_MAX_CELLS,
+	           sp == SHARED ? "Σ" : "each thread's local memory");
 	diag_note(P->d, ins->a.loc,
-	          "the bounds come from constants, tid, laneid, parameters, masks (x & 31), "
-	          "remainders and the comparisons of the branches on the way; a loop counter "
-	          "used as an address needs a comparison the branch tests");
+	          "the bounds come from literals, tid, laneid, parameters, masks (x & 31), "
+	          "remainders and the comparisons the branches on the way test; a loop counter "
+	          "used as an address is bounded by the comparison of its loop's branch");
 	return false;
 }
 
@@ -1840,7 +1836,7 @@ static void emit_header(const Pml *P, Buf *out)
 	           p->path, (int)P->nthreads, P->nthreads == 1 ? "" : "s", (int)P->warpsize);
 	bool first = true;
 	for (int32_t v = 0; v < p->nvars; v++)
-		if (p->vars[v].is_param) {
+		if (p->vars[v].is_param && P->pread[v]) {
 			buf_printf(out, "%s %s = ", first ? " Parameters:" : ",", p->vars[v].name);
 			if (P->pset[v])
 				buf_put_i64(out, P->pval[v]);
@@ -1967,6 +1963,7 @@ PmlStatus promela_emit(Buf *b, const Program *p, const SemOptions *opt, Diags *d
 	size_t nv = (size_t)p->nvars + 1;
 	P.pval = xcalloc(nv, sizeof *P.pval);
 	P.pset = xcalloc(nv, sizeof *P.pset);
+	P.pread = xcalloc(nv, sizeof *P.pread);
 	P.name = xcalloc(nv, sizeof *P.name);
 	P.defbit = xcalloc(nv, sizeof *P.defbit);
 	P.addr = xcalloc((size_t)p->nins + 1, sizeof *P.addr);
@@ -1993,6 +1990,7 @@ PmlStatus promela_emit(Buf *b, const Program *p, const SemOptions *opt, Diags *d
 	free(P.name);
 	free(P.pval);
 	free(P.pset);
+	free(P.pread);
 	free(P.defbit);
 	free(P.addr);
 	free(P.sh_init);

@@ -153,10 +153,14 @@ def final_memory_check(model, shared, base, n):
         " &&\n\t       ".join(conds)
 
 
-def check_data(musimd, cc, seed):
-    """A deterministic random program: SPIN's final Σ on every schedule is run's."""
+def check_data(musimd, cc, seed, gsa):
+    """A deterministic random program (or its GSA form, whose φ, μ, γ and η
+    the model copies): SPIN's final Σ on every schedule is run's."""
     gen = subprocess.run([musimd, "gen", "--seed", str(seed), "--deterministic", "--size", "30",
                           "--no-atomics"], capture_output=True, text=True).stdout
+    if gsa:
+        gen = subprocess.run([musimd, "gsa", "/dev/stdin"], input=gen, capture_output=True, text=True).stdout
+        seed = "%d (gsa)" % seed
     with tempfile.TemporaryDirectory() as d:
         src = os.path.join(d, "p.simd")
         with open(src, "w") as f:
@@ -167,30 +171,30 @@ def check_data(musimd, cc, seed):
         res = json.loads(run.stdout) if run.stdout.startswith("{") else None
         em = subprocess.run([musimd, "emit-promela", src, "--threads", "2"], capture_output=True, text=True)
         if em.returncode == 3:
-            return "skip", "seed %d: emit-promela refuses it: %s" % (seed, em.stderr.splitlines()[0] if em.stderr else "")
+            return "skip", "seed %s: emit-promela refuses it: %s" % (seed, em.stderr.splitlines()[0] if em.stderr else "")
         if em.returncode != 0 or res is None:
-            return "fail", "seed %d: emit-promela exit %d / run %s\n%s" % (seed, em.returncode, run.returncode, em.stderr)
+            return "fail", "seed %s: emit-promela exit %d / run %s\n%s" % (seed, em.returncode, run.returncode, em.stderr)
         m = re.search(r"int sigma\[(\d+)\];\s*/\* Σ\[(\d+)\.\.", em.stdout)
         shared = {int(k): v for k, v in res["shared"].items()}
         model = final_memory_check(em.stdout, shared, int(m.group(2)), int(m.group(1))) if m else None
         if model is None:
-            return "skip", "seed %d: no shared memory to compare" % seed
+            return "skip", "seed %s: no shared memory to compare" % seed
         if res["status"] != "ok":
-            return "skip", "seed %d: run ends %s" % (seed, res["status"])
+            return "skip", "seed %s: run ends %s" % (seed, res["status"])
         with open(os.path.join(d, "M.pml"), "w") as f:
             f.write(model)
         r = sh(["spin", "-a", "M.pml"], d)
         if r.returncode != 0:
-            return "fail", "seed %d: spin -a: %s" % (seed, r.stdout + r.stderr)
+            return "fail", "seed %s: spin -a: %s" % (seed, r.stdout + r.stderr)
         r = sh([cc, "-O0", "-w", "-DNOCLAIM"] + cflags(model) + ["-o", "pan", "pan.c"], d)
         if r.returncode != 0:
-            return "fail", "seed %d: pan.c: %s" % (seed, r.stderr[-400:])
+            return "fail", "seed %s: pan.c: %s" % (seed, r.stderr[-400:])
         out = sh(["./pan"] + PAN_LIMITS, d).stdout
         if re.search(r"assertion violated\s+!\(int32_overflow\)", out):
-            return "overflow", "seed %d: a value leaves int32" % seed
+            return "overflow", "seed %s: a value leaves int32" % seed
         if pan_errors(out) == 0 and not truncated(out):
-            return "ok", "seed %d: final memory as run's on every schedule" % seed
-        return "fail", "seed %d: %s" % (seed, out[-600:])
+            return "ok", "seed %s: final memory as run's on every schedule" % seed
+        return "fail", "seed %s: %s" % (seed, out[-600:])
 
 
 def check_random_verdict(musimd, cc, seed):
@@ -204,12 +208,12 @@ def check_random_verdict(musimd, cc, seed):
             f.write(gen)
         em = subprocess.run([musimd, "emit-promela", src, "--threads", "2"], capture_output=True, text=True)
         if em.returncode == 3:
-            return "skip", "seed %d: emit-promela refuses it" % seed
+            return "skip", "seed %s: emit-promela refuses it" % seed
         if em.returncode != 0:
-            return "fail", "seed %d: emit-promela exit %d\n%s" % (seed, em.returncode, em.stderr)
+            return "fail", "seed %s: emit-promela exit %d\n%s" % (seed, em.returncode, em.stderr)
         got = spin_verdict(cc, em.stdout, d)
     if got in ("terminates", "overflow"):
-        return got, "seed %d: %s" % (seed, got)
+        return got, "seed %s: %s" % (seed, got)
     return "fail", "seed %d (gen --unstructured --size 40, 2 threads): SPIN says %s" % (seed, got)
 
 
@@ -266,7 +270,8 @@ def main():
             paths.append(p)
         with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
             verdicts = [pool.submit(check_verdict, musimd, cc, it, keep) for it in items]
-            data = [pool.submit(check_data, musimd, cc, seed) for seed in range(1, nrandom + 1)]
+            data = [pool.submit(check_data, musimd, cc, seed, gsa)
+                    for seed in range(1, nrandom + 1) for gsa in (False, True)]
             loose = [pool.submit(check_random_verdict, musimd, cc, seed) for seed in range(1, nrandom + 1)]
             crashes = [pool.submit(check_no_crash, musimd, p) for p in paths]
             failed = 0
@@ -282,7 +287,7 @@ def main():
                 if kind == "fail":
                     print("FAIL " + msg)
                     failed += 1
-            print("%d random deterministic programs: %s" %
+            print("%d random deterministic programs and their GSA forms: %s" %
                   (nrandom, ", ".join("%s %d" % kv for kv in sorted(tally.items()))))
             if nrandom and tally.get("ok", 0) == 0:
                 print("FAIL: no random program was compared")
