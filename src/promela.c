@@ -35,6 +35,7 @@
 ** changes, then three narrowing sweeps).
 */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,7 +191,8 @@ typedef struct Pml {
 	int64_t *sh_sum;  /* prefix sums of sh_init (n + 1) */
 	bool barrier;    /* the program has a barrier */
 	bool edges;      /* φ or μ: the process remembers the block it came from */
-	int32_t ntemps;  /* scratch variables a parallel copy or an atomic needs */
+	int32_t ntemps;  /* scratch values t_k a parallel copy or an atomic needs ... */
+	int32_t ndtemps; /* ... and assigned flags td_k */
 } Pml;
 
 /* (key, value) pairs as lists per key (a variable and the pcs defining it,
@@ -1384,9 +1386,14 @@ static void st_unary(const Pml *P, Stmts *st, const Ins *ins)
 static void put_cell(const Pml *P, Buf *b, int sp, const Opnd *a, bool flag)
 {
 	buf_puts(b, sp == SHARED ? (flag ? "sigma_ok[" : "sigma[") : (flag ? "lmem_ok[" : "lmem["));
-	put_opnd(P, b, a);
-	if (P->space[sp].base)
-		buf_printf(b, " - %lld", (long long)P->space[sp].base);
+	Itv k;
+	if (a->kind != OPND_SPECIAL && opnd_bounds(P, a, &k)) {
+		buf_put_i64(b, k.lo - P->space[sp].base); /* a literal or a parameter */
+	} else {
+		put_opnd(P, b, a);
+		if (P->space[sp].base)
+			buf_printf(b, " - %lld", (long long)P->space[sp].base);
+	}
 	buf_putc(b, ']');
 }
 
@@ -1614,6 +1621,8 @@ static void st_gsa_group(Pml *P, Stmts *st, int32_t first, int32_t count, uint8_
 	bool temps = group_conflicts(P, first, count, mark);
 	if (temps && P->ntemps < count)
 		P->ntemps = count;
+	if (temps && P->ndtemps < count)
+		P->ndtemps = count;
 	for (int32_t j = 0; j < count; j++) {
 		const Ins *ins = &P->p->ins[first + j];
 		Sink k = {0};
@@ -1734,6 +1743,31 @@ static int32_t emit_ins(Pml *P, Buf *out, int32_t pc, const bool *target, uint8_
 	return count;
 }
 
+/* Statements, "; " between them, in lines of about 72 columns after indent. */
+typedef struct Lines {
+	Buf *out;
+	const char *indent;
+	size_t col;
+} Lines;
+
+static void line_stmt(Lines *l, const char *text)
+{
+	size_t n = strlen(text);
+	if (l->col > 0 && l->col + n > 72) {
+		buf_puts(l->out, ";\n");
+		l->col = 0;
+	} else if (l->col > 0) {
+		buf_puts(l->out, "; ");
+		l->col += 2;
+	}
+	if (l->col == 0) {
+		buf_puts(l->out, l->indent);
+		l->col = 8 * strlen(l->indent);
+	}
+	buf_puts(l->out, text);
+	l->col += n;
+}
+
 /* The declarations in a comma list, wrapped. */
 static void put_decls(Buf *b, const char *type, const char *const *names, int32_t n, const char *prefix)
 {
@@ -1789,16 +1823,25 @@ static void emit_proctype(Pml *P, Buf *out)
 	free(vars);
 	free(bits);
 	if (P->edges)
-		buf_puts(out, "\tint came_from = -1;  /* the block this thread came from (φ, μ) */\n");
+		buf_puts(out, "\tint came_from = -1;     /* the block this thread came from (φ, μ) */\n");
 	const Space *lo = &P->space[LOCAL];
 	if (lo->n) {
-		buf_printf(out, "\tint lmem[%lld];  /* local[%lld..%lld] */\n", (long long)lo->n,
-		           (long long)lo->base, (long long)(lo->base + lo->n - 1));
-		if (lo->okbits)
-			buf_printf(out, "\tbit lmem_ok[%lld];  /* initialised (rule MM) */\n", (long long)lo->n);
+		buf_printf(out, "\tint lmem[%lld];", (long long)lo->n);
+		buf_pad(out, 24);
+		buf_printf(out, "/* local[%lld..%lld] */\n", (long long)lo->base, (long long)(lo->base + lo->n - 1));
+		if (lo->okbits) {
+			buf_printf(out, "\tbit lmem_ok[%lld];", (long long)lo->n);
+			buf_pad(out, 24);
+			buf_puts(out, "/* initialised (rule MM) */\n");
+		}
 	}
+	/* scratch (parallel copies, atomexch), 0 between steps */
 	for (int32_t k = 0; k < P->ntemps; k++)
-		buf_printf(out, "\tint t_%d; bit td_%d;  /* scratch, 0 between steps */\n", (int)k, (int)k);
+		buf_printf(out, "%st_%d", k ? ", " : "\tint ", (int)k);
+	for (int32_t k = 0; k < P->ndtemps; k++)
+		buf_printf(out, "%std_%d", k ? ", " : ";\n\tbit ", (int)k);
+	if (P->ntemps)
+		buf_puts(out, ";  /* scratch, 0 between steps */\n");
 	buf_putc(out, '\n');
 	buf_puts(out, buf_str(&body));
 	buf_puts(out, "}\n");
@@ -1808,7 +1851,7 @@ static void emit_proctype(Pml *P, Buf *out)
 /* Bytes of SPIN's state vector, roughly (pan's default holds 1024). */
 static int64_t vector_bytes(const Pml *P)
 {
-	int64_t perproc = 8 + 4 * (int64_t)(P->edges + P->ntemps) + 5 * P->space[LOCAL].n;
+	int64_t perproc = 8 + 4 * (int64_t)(P->edges + P->ntemps) + P->ndtemps + 5 * P->space[LOCAL].n;
 	for (int32_t v = 0; v < P->p->nvars; v++)
 		if (!P->p->vars[v].is_param)
 			perproc += 4 + P->defbit[v];
@@ -1886,19 +1929,28 @@ static void emit_globals(const Pml *P, Buf *out)
 	           (int)P->nthreads);
 	const Space *sh = &P->space[SHARED];
 	if (sh->n) {
-		buf_printf(out, "int sigma[%lld];      /* Σ[%lld..%lld], the cells the program can touch */\n",
-		           (long long)sh->n, (long long)sh->base, (long long)(sh->base + sh->n - 1));
-		if (sh->okbits)
-			buf_printf(out, "bit sigma_ok[%lld];   /* initialised (rule MM) */\n", (long long)sh->n);
+		buf_printf(out, "int sigma[%lld];", (long long)sh->n);
+		buf_pad(out, 21);
+		buf_printf(out, "/* Σ[%lld..%lld], the cells the program can touch */\n", (long long)sh->base,
+		           (long long)(sh->base + sh->n - 1));
+		if (sh->okbits) {
+			buf_printf(out, "bit sigma_ok[%lld];", (long long)sh->n);
+			buf_pad(out, 21);
+			buf_puts(out, "/* initialised (rule MM) */\n");
+		}
 	}
 	if (P->barrier) {
 		buf_puts(out, "byte nbar;           /* threads waiting at the barrier */\n"
 		              "bit bwait[NT];       /* thread t waits at the barrier */\n"
 		              "\n/* every live thread waits (semantics.md §6): all go on */\n"
-		              "inline release_barrier()\n{\n\tnbar");
-		for (int32_t t = 0; t < P->nthreads; t++)
-			buf_printf(out, " = 0;%sbwait[%d]", t % 8 ? " " : "\n\t", (int)t);
-		buf_puts(out, " = 0");
+		              "inline release_barrier()\n{\n");
+		Lines l = {out, "\t", 0};
+		line_stmt(&l, "nbar = 0");
+		char t[32];
+		for (int32_t k = 0; k < P->nthreads; k++) {
+			snprintf(t, sizeof t, "bwait[%d] = 0", (int)k);
+			line_stmt(&l, t);
+		}
 		buf_puts(out, "\n}\n");
 	}
 	buf_putc(out, '\n');
@@ -1908,34 +1960,30 @@ static void emit_init(const Pml *P, Buf *out)
 {
 	const Space *sh = &P->space[SHARED];
 	buf_puts(out, "\ninit\n{\n\tatomic {\n");
-	int32_t col = 0;
+	Lines l = {out, "\t\t", 0};
+	char t[64];
 	for (int64_t i = 0; i < sh->n; i++) {
-		if (!P->sh_init[i] || (P->sh_val[i] == 0 && !sh->okbits))
-			continue;
-		Buf c = {0};
-		if (P->sh_val[i] != 0) {
+		if (P->sh_init[i] && P->sh_val[i] != 0) {
+			Buf c = {0};
 			buf_printf(&c, "sigma[%lld] = ", (long long)i);
 			put_num(&c, P->sh_val[i]);
-			buf_puts(&c, "; ");
+			line_stmt(&l, buf_str(&c));
+			buf_free(&c);
 		}
-		if (sh->okbits)
-			buf_printf(&c, "sigma_ok[%lld] = 1; ", (long long)i);
-		if (col == 0)
-			buf_puts(out, "\t\t");
-		buf_puts(out, buf_str(&c));
-		col += (int32_t)c.len;
-		if (col > 60) {
-			buf_putc(out, '\n');
-			col = 0;
+		if (P->sh_init[i] && sh->okbits) {
+			snprintf(t, sizeof t, "sigma_ok[%lld] = 1", (long long)i);
+			line_stmt(&l, t);
 		}
-		buf_free(&c);
 	}
-	if (col)
-		buf_putc(out, '\n');
-	for (int32_t t = 0; t < P->nthreads; t++)
-		buf_printf(out, "%srun thread(%d)%s", t % 6 ? " " : "\t\t", (int)t,
-		           t + 1 < P->nthreads ? (t % 6 == 5 ? ";\n" : ";") : "\n");
-	buf_puts(out, "\t}\n}\n\n"
+	if (l.col > 0) { /* the processes on lines of their own */
+		buf_puts(out, ";\n");
+		l.col = 0;
+	}
+	for (int32_t k = 0; k < P->nthreads; k++) {
+		snprintf(t, sizeof t, "run thread(%d)", (int)k);
+		line_stmt(&l, t);
+	}
+	buf_puts(out, "\n\t}\n}\n\n"
 	              "/* every thread finishes: with pan -a, on every run (-f: every fair run) */\n"
 	              "ltl terminates { <> (nfin == NT) }\n");
 }
