@@ -272,6 +272,33 @@ static int choice(const char *opt, const char *arg, const char *const *words, ch
 		lhs = i_;                                                                            \
 	} while (0)
 
+/* The machine a program runs on, as `run` and `emit-promela` take it:
+** --threads ('t'), --warpsize ('w'), --param ('p'), --data ('d'). NULL, or
+** what is wrong (in msg, or args.c's message). */
+static const char *machine_option(int c, const char *arg, SemOptions *so, SemArgs *sa, char *msg,
+                                  size_t len)
+{
+	long long v;
+	switch (c) {
+	case 't':
+		if (!str_to_ll(arg, 1, SEM_MAX_THREADS, &v)) {
+			snprintf(msg, len, "--threads needs a number from 1 to 4194304, not '%s'", arg);
+			return msg;
+		}
+		so->threads = (int32_t)v;
+		return NULL;
+	case 'w':
+		if (!str_to_ll(arg, 1, SEM_MAX_THREADS, &v)) {
+			snprintf(msg, len, "--warpsize needs a positive number, not '%s'", arg);
+			return msg;
+		}
+		so->warpsize = (int32_t)v;
+		return NULL;
+	case 'p': return args_param(sa, "--param", arg);
+	default: return args_data(sa, "--data", arg);
+	}
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -306,6 +333,7 @@ static int cmd_run(int argc, char **argv)
 	SemArgs sa = {0}; /* --param, --data */
 	int status = EXIT_OK;
 	long long v;
+	char msg[512];
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -319,18 +347,10 @@ static int cmd_run(int argc, char **argv)
 			nfiles++;
 			break;
 		case 't':
-			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
-				USAGE("--threads needs a number from 1 to 4194304, not '%s'", optarg);
-			so.threads = (int32_t)v;
-			break;
 		case 'w':
-			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
-				USAGE("--warpsize needs a positive number, not '%s'", optarg);
-			so.warpsize = (int32_t)v;
-			break;
 		case 'p':
 		case 'd': {
-			const char *bad = c == 'p' ? args_param(&sa, "--param", optarg) : args_data(&sa, "--data", optarg);
+			const char *bad = machine_option(c, optarg, &so, &sa, msg, sizeof msg);
 			if (bad)
 				USAGE("%s", bad);
 			break;
@@ -879,7 +899,7 @@ static int cmd_emit_promela(int argc, char **argv)
 	SemOptions so = {0};
 	SemArgs sa = {0};
 	int status = EXIT_OK, c, nfiles = 0;
-	long long v;
+	char msg[512];
 	const char *file = NULL;
 	optind = 1;
 	opterr = 0;
@@ -890,18 +910,10 @@ static int cmd_emit_promela(int argc, char **argv)
 			nfiles++;
 			break;
 		case 't':
-			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
-				USAGE("--threads needs a number from 1 to 4194304, not '%s'", optarg);
-			so.threads = (int32_t)v;
-			break;
 		case 'w':
-			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
-				USAGE("--warpsize needs a positive number, not '%s'", optarg);
-			so.warpsize = (int32_t)v;
-			break;
 		case 'p':
 		case 'd': {
-			const char *bad = c == 'p' ? args_param(&sa, "--param", optarg) : args_data(&sa, "--data", optarg);
+			const char *bad = machine_option(c, optarg, &so, &sa, msg, sizeof msg);
 			if (bad)
 				USAGE("%s", bad);
 			break;

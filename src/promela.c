@@ -232,6 +232,31 @@ static bool is_param(const Pml *P, const Opnd *o)
 	return o->kind == OPND_VAR && P->p->vars[o->var].is_param;
 }
 
+/* The values a constant-like operand can take (literal, parameter, special
+** variable), for checks that need no run time; false for a variable. */
+static bool opnd_bounds(const Pml *P, const Opnd *o, Itv *out)
+{
+	switch (o->kind) {
+	case OPND_LIT: *out = (Itv){ir_lit(P->p, o).i, ir_lit(P->p, o).i}; return true;
+	case OPND_VAR:
+		if (!P->p->vars[o->var].is_param || !P->pset[o->var])
+			return false;
+		*out = (Itv){P->pval[o->var], P->pval[o->var]};
+		return true;
+	case OPND_SPECIAL:
+		switch ((Special)o->special) {
+		case SPEC_TID: *out = (Itv){0, P->nthreads - 1}; return true;
+		case SPEC_LANEID: *out = (Itv){0, min64(P->warpsize, P->nthreads) - 1}; return true;
+		case SPEC_WARPID: *out = (Itv){0, P->nwarps - 1}; return true;
+		case SPEC_NTID: *out = (Itv){P->nthreads, P->nthreads}; return true;
+		case SPEC_NWARPS: *out = (Itv){P->nwarps, P->nwarps}; return true;
+		case SPEC_WARPSIZE: *out = (Itv){P->warpsize, P->warpsize}; return true;
+		default: return false;
+		}
+	default: return false;
+	}
+}
+
 /* The memory an instruction touches, or -1. */
 static int space_of(Op op)
 {
@@ -564,28 +589,14 @@ static void build_slice(Range *R)
 
 static Itv opnd_itv(const Range *R, const Itv *s, const Opnd *o)
 {
-	const Pml *P = R->P;
-	switch (o->kind) {
-	case OPND_LIT: {
-		Num v = ir_lit(P->p, o);
-		return fits32(v) ? (Itv){v.i, v.i} : ITV_ALL;
-	}
-	case OPND_SPECIAL:
-		switch ((Special)o->special) {
-		case SPEC_TID: return (Itv){0, P->nthreads - 1};
-		case SPEC_LANEID: return (Itv){0, min64(P->warpsize, P->nthreads) - 1};
-		case SPEC_WARPID: return (Itv){0, P->nwarps - 1};
-		case SPEC_NTID: return (Itv){P->nthreads, P->nthreads};
-		case SPEC_NWARPS: return (Itv){P->nwarps, P->nwarps};
-		case SPEC_WARPSIZE: return (Itv){P->warpsize, P->warpsize};
-		default: return ITV_ALL;
-		}
-	case OPND_VAR:
-		if (P->p->vars[o->var].is_param)
-			return P->pset[o->var] ? (Itv){P->pval[o->var], P->pval[o->var]} : ITV_NONE;
-		return R->slot[o->var] >= 0 ? s[R->slot[o->var]] : ITV_ALL;
-	default: return ITV_ALL;
-	}
+	Itv k;
+	if (opnd_bounds(R->P, o, &k))
+		return k;
+	if (o->kind != OPND_VAR)
+		return ITV_ALL;
+	if (R->P->p->vars[o->var].is_param)
+		return ITV_NONE; /* no value: reading it is stuck */
+	return R->slot[o->var] >= 0 ? s[R->slot[o->var]] : ITV_ALL;
 }
 
 /* What a load from memory sp reads: what it holds, and 0 from a cell never
@@ -1258,31 +1269,6 @@ static void st_assign_expr(const Pml *P, Stmts *st, const char *fmt, const Ins *
 	put_expr(P, &e, fmt, ins);
 	st_assign(P, st, ins->dst, buf_str(&e));
 	buf_free(&e);
-}
-
-/* The values a constant-like operand can take (literal, parameter, special
-** variable), for checks that need no run time; false for a variable. */
-static bool opnd_bounds(const Pml *P, const Opnd *o, Itv *out)
-{
-	switch (o->kind) {
-	case OPND_LIT: *out = (Itv){ir_lit(P->p, o).i, ir_lit(P->p, o).i}; return true;
-	case OPND_VAR:
-		if (!P->p->vars[o->var].is_param || !P->pset[o->var])
-			return false;
-		*out = (Itv){P->pval[o->var], P->pval[o->var]};
-		return true;
-	case OPND_SPECIAL:
-		switch ((Special)o->special) {
-		case SPEC_TID: *out = (Itv){0, P->nthreads - 1}; return true;
-		case SPEC_LANEID: *out = (Itv){0, min64(P->warpsize, P->nthreads) - 1}; return true;
-		case SPEC_WARPID: *out = (Itv){0, P->nwarps - 1}; return true;
-		case SPEC_NTID: *out = (Itv){P->nthreads, P->nthreads}; return true;
-		case SPEC_NWARPS: *out = (Itv){P->nwarps, P->nwarps}; return true;
-		case SPEC_WARPSIZE: *out = (Itv){P->warpsize, P->warpsize}; return true;
-		default: return false;
-		}
-	default: return false;
-	}
 }
 
 /* Is every value of a op b within int32 (both bounded)? */

@@ -38,7 +38,8 @@ import re
 import subprocess
 import sys
 
-EXPECT = re.compile(r"^\s*#\s*expect(?P<opts>[^:]*):\s*(?P<what>.*?)\s*$")
+# the options end at the first colon that is not inside a word (its:any)
+EXPECT = re.compile(r"^\s*#\s*expect(?P<opts>(?:[^:]|:(?=\S))*):\s*(?P<what>.*?)\s*$")
 
 
 def fmt_set(ranges):

@@ -34,13 +34,14 @@ import subprocess
 import sys
 import tempfile
 
-EXPECT = re.compile(r"^\s*#\s*expect\s+explore\s+(?P<opts>[^:]*):\s*(?P<verdict>\S+)(?P<rest>.*)$")
+# the options end at the first colon that is not inside a word (--model its:any)
+EXPECT = re.compile(r"^\s*#\s*expect\s+explore\s+(?P<opts>(?:[^:]|:(?=\S))*):\s*(?P<verdict>\S+)(?P<rest>.*)$")
 # emit-promela takes the machine options of `run`; the explorer's others do not apply to it
 MACHINE_OPTS = {"--threads", "--warpsize", "--param", "--data"}
 # The search depth of musimd(1)'s commands would allocate 50 MB of stack and
 # their 2^24-slot hash table 128 MB, for every run of pan; these models are
 # tiny: a smaller stack and table (a deeper search fails as unknown, loudly).
-PAN_LIMITS = ["-m200000", "-w20"]
+PAN_LIMITS = ["-m100000", "-w18"]
 
 
 def sh(cmd, cwd, timeout=300):
@@ -234,6 +235,23 @@ def check_no_crash(musimd, path):
     return None
 
 
+def tally(futures, what, good):
+    """Print the kinds of (kind, message) results and every failure; the
+    number of failures, one more when no result was good."""
+    counts, failed = {}, 0
+    for f in futures:
+        kind, msg = f.result()
+        counts[kind] = counts.get(kind, 0) + 1
+        if kind == "fail":
+            print("FAIL " + msg)
+            failed += 1
+    print("%d %s: %s" % (len(futures), what, ", ".join("%s %d" % kv for kv in sorted(counts.items()))))
+    if futures and counts.get(good, 0) == 0:
+        print("FAIL: none of the %s was %s" % (what, good))
+        failed += 1
+    return failed
+
+
 def main():
     args = sys.argv[1:]
     nrandom, jobs, keep = 4, 2, None
@@ -280,30 +298,8 @@ def main():
                 print(msg)
                 failed += not ok
             print("%d mimd verdicts checked with SPIN, %d failing" % (len(items), failed))
-            tally = {}
-            for f in data:
-                kind, msg = f.result()
-                tally[kind] = tally.get(kind, 0) + 1
-                if kind == "fail":
-                    print("FAIL " + msg)
-                    failed += 1
-            print("%d random deterministic programs and their GSA forms: %s" %
-                  (nrandom, ", ".join("%s %d" % kv for kv in sorted(tally.items()))))
-            if nrandom and tally.get("ok", 0) == 0:
-                print("FAIL: no random program was compared")
-                failed += 1
-            tally = {}
-            for f in loose:
-                kind, msg = f.result()
-                tally[kind] = tally.get(kind, 0) + 1
-                if kind == "fail":
-                    print("FAIL " + msg)
-                    failed += 1
-            print("%d random programs with atomics: %s" %
-                  (nrandom, ", ".join("%s %d" % kv for kv in sorted(tally.items()))))
-            if nrandom and tally.get("terminates", 0) == 0:
-                print("FAIL: no random program with atomics was decided")
-                failed += 1
+            failed += tally(data, "random deterministic programs and their GSA forms", "ok")
+            failed += tally(loose, "random programs with atomics", "terminates")
             bad = [f.result() for f in crashes if f.result()]
             for err in bad:
                 print("FAIL " + err)
