@@ -1638,6 +1638,16 @@ static void st_gsa_group(Pml *P, Stmts *st, int32_t first, int32_t count, uint8_
 
 /* ---- the model ------------------------------------------------------------------------- */
 
+/* Text inside a comment: never its end. */
+static void put_comment_text(Buf *b, const char *text)
+{
+	for (const char *c = text; *c; c++) {
+		buf_putc(b, *c);
+		if (c[0] == '*' && c[1] == '/')
+			buf_putc(b, ' ');
+	}
+}
+
 /* The instruction at pc as a comment: its line, label and text. */
 static void put_source(const Pml *P, Buf *b, int32_t pc)
 {
@@ -1648,11 +1658,7 @@ static void put_source(const Pml *P, Buf *b, int32_t pc)
 		buf_printf(&t, "%s: ", label);
 	ir_print_ins(&t, P->p, ins);
 	buf_printf(b, "\t/* %d  ", (int)ins->loc.line);
-	for (const char *c = buf_str(&t); *c; c++) {
-		buf_putc(b, *c);
-		if (c[0] == '*' && c[1] == '/')
-			buf_putc(b, ' '); /* never the end of the comment */
-	}
+	put_comment_text(b, buf_str(&t));
 	buf_puts(b, " */\n");
 	buf_free(&t);
 }
@@ -1851,18 +1857,24 @@ static void emit_header(const Pml *P, Buf *out)
 	Buf cc = {0};
 	int64_t vec = vector_bytes(P);
 	buf_puts(&cc, "cc -O2");
+	/* pan -f tracks at most 4 * NFAIR - 2 processes: the threads, init and
+	** the never claim */
+	int32_t nfair = (P->nthreads + 4 + 3) / 4;
+	if (nfair > 2)
+		buf_printf(&cc, " -DNFAIR=%d", (int)nfair);
 	if (vec > 1000) {
 		int64_t size = 1024;
 		while (size < 2 * vec)
 			size *= 2;
 		buf_printf(&cc, " -DVECTORSZ=%lld", (long long)size);
 	}
+	buf_puts(out, "/*\n** ");
+	put_comment_text(out, p->path);
 	buf_printf(out,
-	           "/*\n"
-	           "** %s under the mimd model (musimd-lang(7)), as musimd emit-promela\n"
+	           " under the mimd model (musimd-lang(7)), as musimd emit-promela\n"
 	           "** writes it: %d thread%s, each thread a process; warp size %d for laneid\n"
 	           "** and warpid.",
-	           p->path, (int)P->nthreads, P->nthreads == 1 ? "" : "s", (int)P->warpsize);
+	           (int)P->nthreads, P->nthreads == 1 ? "" : "s", (int)P->warpsize);
 	bool first = true;
 	for (int32_t v = 0; v < p->nvars; v++)
 		if (p->vars[v].is_param && P->pread[v]) {

@@ -45,12 +45,18 @@ PAN_LIMITS = ["-m100000", "-w18"]
 
 
 def sh(cmd, cwd, timeout=300):
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    """Run cmd; a run past the timeout is killed and reads as pan's
+    truncated search (no verdict)."""
+    try:
+        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(cmd, -1, "Search not completed: timeout after %d s\n" % timeout, "")
 
 
 def cflags(model):
-    m = re.search(r"-DVECTORSZ=\d+", model)
-    return [m.group(0)] if m else []
+    """The compiler flags the model's header asks for (state vector, fairness)."""
+    header = model[:model.find("*/")]
+    return sorted(set(re.findall(r"-D(?:VECTORSZ|NFAIR)=\d+", header)))
 
 
 def pan_errors(out):
@@ -61,7 +67,7 @@ def pan_errors(out):
 def truncated(out):
     """pan cut its search short (a depth or memory bound): no verdict."""
     return re.search(r"max search depth too small|out of memory|-DMEMLIM|Search not completed", out) \
-        and pan_errors(out) == 0
+        and not pan_errors(out)
 
 
 def spin_verdict(cc, model, workdir):
