@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline bool bit_get(const uint64_t *s, int32_t i) { return (s[i >> 6] >> (i & 63)) & 1; }
 
 void dbg_stop_free(DbgStop *s)
 {

@@ -571,7 +571,7 @@ static void predicate(Gen *g, const char *pname, char *name, size_t n)
 }
 
 /* Bounds at a join: the maximum over the paths. */
-static void bits_join(Gen *g, const int32_t *other)
+static void defs_join(Gen *g, const int32_t *other)
 {
 	for (int32_t k = 0; k < g->nv; k++)
 		g->bits[k] = imax(g->bits[k], other[k]);
@@ -602,11 +602,11 @@ static void gen_if(Gen *g, int32_t depth, int32_t rem, bool with_else)
 		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
 		pend_label(g, e);
 		gen_block(g, depth + 1, else_b);
-		bits_join(g, after_then);
+		defs_join(g, after_then);
 		free(after_then);
 	} else {
 		gen_block(g, depth + 1, body_budget(g, rem, cap));
-		bits_join(g, saved);
+		defs_join(g, saved);
 	}
 	pend_label(g, j);
 	emit(g, "sync");
@@ -732,7 +732,7 @@ static void gen_block(Gen *g, int32_t depth, int32_t budget)
 
 static void ug_block(Gen *g, int32_t depth, int32_t budget);
 
-static int32_t *bits_copy(const Gen *g)
+static int32_t *defs_copy(const Gen *g)
 {
 	int32_t *c = xmalloc((size_t)g->nv * sizeof *c);
 	memcpy(c, g->bits, (size_t)g->nv * sizeof *c);
@@ -894,7 +894,7 @@ static void ug_if(Gen *g, int32_t depth, int32_t rem, bool with_else, const Targ
 	int32_t t = new_label(g), f = new_label(g), leaf = 0;
 	ug_cond(g, depth, cond_nest(g), t, f, true, &leaf);
 	pend_target(g, t);
-	int32_t *saved = bits_copy(g);
+	int32_t *saved = defs_copy(g);
 	int32_t then_b = body_budget(g, with_else ? rem / 2 : rem, cap);
 	int32_t else_b = with_else ? body_budget(g, rem / 2, cap) : 0;
 	ug_block(g, depth + 1, then_b);
@@ -907,15 +907,15 @@ static void ug_if(Gen *g, int32_t depth, int32_t rem, bool with_else, const Targ
 	} else if (with_else) {
 		int32_t j = new_label(g);
 		emit(g, "jump L%d", target(g, j));
-		int32_t *after_then = bits_copy(g);
+		int32_t *after_then = defs_copy(g);
 		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
 		pend_target(g, f);
 		ug_block(g, depth + 1, else_b);
-		bits_join(g, after_then);
+		defs_join(g, after_then);
 		free(after_then);
 		pend_target(g, j);
 	} else {
-		bits_join(g, saved);
+		defs_join(g, saved);
 		pend_target(g, f);
 	}
 	free(saved);
@@ -927,21 +927,21 @@ static void ug_chain(Gen *g, int32_t depth, int32_t rem)
 	int32_t cap = imax(4, g->size / 4);
 	int32_t arms = range(g, 2, 3), j = new_label(g), leaf = 0;
 	bool with_else = chance(g, 60);
-	int32_t *saved = bits_copy(g), *joined = bits_copy(g);
+	int32_t *saved = defs_copy(g), *joined = defs_copy(g);
 	for (int32_t a = 0; a < arms; a++) {
 		int32_t t = new_label(g), f = new_label(g);
 		ug_cond(g, depth, cond_nest(g), t, f, true, &leaf);
 		pend_target(g, t);
 		ug_block(g, depth + 1, body_budget(g, rem / (arms + 1), cap));
 		emit(g, "jump L%d", target(g, j));
-		bits_join(g, joined);
+		defs_join(g, joined);
 		memcpy(joined, g->bits, (size_t)g->nv * sizeof *joined);
 		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
 		pend_target(g, f);
 	}
 	if (with_else)
 		ug_block(g, depth + 1, body_budget(g, rem / (arms + 1), cap));
-	bits_join(g, joined);
+	defs_join(g, joined);
 	pend_target(g, j);
 	free(saved);
 	free(joined);
@@ -1030,12 +1030,12 @@ static void ug_loop(Gen *g, int32_t depth, int32_t rem)
 		for (int32_t n = range(g, 1, 2); n > 0; n--)
 			st_simple(g);
 		emit(g, "jump L%d", target(g, j));
-		int32_t *after = bits_copy(g);
+		int32_t *after = defs_copy(g);
 		memcpy(g->bits, u->exit2, (size_t)g->nv * sizeof *g->bits);
 		pend_target(g, u->exit2_label);
 		for (int32_t n = range(g, 1, 2); n > 0; n--)
 			st_simple(g);
-		bits_join(g, after);
+		defs_join(g, after);
 		free(after);
 		pend_target(g, j);
 	}

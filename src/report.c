@@ -348,7 +348,7 @@ void report_grid_row(Buf *b, const ReportCols *c, const Machine *m, const StepIn
 	int cw = grid_col(m);
 	for (int32_t t = 0; t < m->nthreads; t++) {
 		int32_t l = t - w->base;
-		bool on = l >= 0 && l < w->size && ((s->active[l >> 6] >> (l & 63)) & 1);
+		bool on = l >= 0 && l < w->size && bit_get(s->active, l);
 		for (int k = 1; k < cw; k++)
 			buf_putc(b, ' ');
 		buf_puts(b, on ? "✓" : "•");

@@ -53,47 +53,6 @@ const char *sem_status_name(SemStatus s)
 	return "?";
 }
 
-/* ---- lane sets (bitsets over the lanes of one warp) ---------------------- */
-
-static inline bool bit_get(const uint64_t *s, int32_t i) { return (s[i >> 6] >> (i & 63)) & 1; }
-static inline void bit_set(uint64_t *s, int32_t i) { s[i >> 6] |= 1ull << (i & 63); }
-
-int32_t bits_count(const uint64_t *s, int32_t nw)
-{
-	int32_t c = 0;
-	for (int32_t i = 0; i < nw; i++)
-		c += __builtin_popcountll(s[i]);
-	return c;
-}
-
-static bool bits_empty(const uint64_t *s, int32_t nw)
-{
-	for (int32_t i = 0; i < nw; i++)
-		if (s[i])
-			return false;
-	return true;
-}
-
-static bool bits_eq(const uint64_t *a, const uint64_t *b, int32_t nw)
-{
-	return memcmp(a, b, (size_t)nw * sizeof *a) == 0;
-}
-
-static void bits_copy(uint64_t *d, const uint64_t *s, int32_t nw) { memcpy(d, s, (size_t)nw * sizeof *d); }
-static void bits_clear(uint64_t *d, int32_t nw) { memset(d, 0, (size_t)nw * sizeof *d); }
-
-static void bits_or(uint64_t *d, const uint64_t *s, int32_t nw)
-{
-	for (int32_t i = 0; i < nw; i++)
-		d[i] |= s[i];
-}
-
-static void bits_andnot(uint64_t *d, const uint64_t *s, int32_t nw)
-{
-	for (int32_t i = 0; i < nw; i++)
-		d[i] &= ~s[i];
-}
-
 /* ---- memory Σ (and per-thread local memory) ------------------------------ */
 
 /* Heap bytes of a value beyond int64 (for the --max-memory budget). */
@@ -449,16 +408,7 @@ static const int32_t *active_list(Machine *m, Warp *w, int32_t *n)
 {
 	(void)m;
 	if (!w->idx_ok) {
-		int32_t k = 0;
-		for (int32_t j = 0; j < w->nw; j++) {
-			uint64_t x = w->active[j];
-			while (x) {
-				int32_t b = __builtin_ctzll(x);
-				w->idx[k++] = w->base + j * 64 + b;
-				x &= x - 1;
-			}
-		}
-		w->nidx = k;
+		w->nidx = bits_list(w->active, w->nw, w->base, w->idx);
 		w->idx_ok = true;
 	}
 	*n = w->nidx;
@@ -1272,13 +1222,9 @@ static void take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const
 	if (!m->track_edges || !movers)
 		return;
 	int32_t blk = m->cfg->block_of[from_pc];
-	for (int32_t j = 0; j < w->nw; j++) {
-		uint64_t x = movers[j];
-		while (x) {
-			m->from_block[w->base + j * 64 + __builtin_ctzll(x)] = blk;
-			x &= x - 1;
-		}
-	}
+	BitIter it = bits_iter(movers, w->nw);
+	for (int32_t l; (l = bits_iter_next(&it)) >= 0;)
+		m->from_block[w->base + l] = blk;
 }
 
 /* split(Θ, v) = (Θ_f, Θ_j): the PEs that fall through and those that jump.
@@ -2070,7 +2016,7 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 
 	/* warps: consecutive threads; each starts with Θ = its threads, Π = [] */
 	int32_t sws = m->sched_warpsize;
-	int32_t maxnw = (sws + 63) / 64;
+	int32_t maxnw = bits_words(sws);
 	m->step_active = xcalloc((size_t)maxnw * 3, sizeof *m->step_active);
 	m->warps = xcalloc((size_t)m->nwarps, sizeof *m->warps);
 	for (int32_t i = 0; i < m->nwarps; i++) {
@@ -2078,7 +2024,7 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 		w->id = i;
 		w->base = i * sws;
 		w->size = m->nthreads - w->base < sws ? m->nthreads - w->base : sws;
-		w->nw = (w->size + 63) / 64;
+		w->nw = bits_words(w->size);
 		w->active = xcalloc((size_t)w->nw, sizeof *w->active);
 		w->live = xcalloc((size_t)w->nw, sizeof *w->live);
 		for (int32_t l = 0; l < w->size; l++)
@@ -2222,7 +2168,7 @@ Machine *sem_clone(const Machine *s)
 		for (int32_t j = 0; j < r->n; j++)
 			r->values[j] = num_copy(s->races[i].values[j]);
 	}
-	int32_t maxnw = (s->sched_warpsize + 63) / 64;
+	int32_t maxnw = bits_words(s->sched_warpsize);
 	m->step_active = dup_mem(s->step_active, (size_t)maxnw * 3 * sizeof(uint64_t));
 	m->tmp = xcalloc(n, sizeof *m->tmp);
 	m->res = xcalloc(n, sizeof *m->res);

@@ -12,6 +12,7 @@
 #ifndef MUSIMD_SEM_H
 #define MUSIMD_SEM_H
 
+#include "bits.h"
 #include "cfg.h"
 #include "ir.h"
 
@@ -289,6 +290,5 @@ int32_t sem_stack_depth(const Machine *m, int32_t w);
 void sem_print_stack(Buf *b, const Machine *m, int32_t w);
 /* A thread set as "{0,1,2}" (runs of five or more as "0..9"). */
 void sem_print_set(Buf *b, const Machine *m, int32_t w, const uint64_t *set);
-int32_t bits_count(const uint64_t *set, int32_t nw);
 
 #endif

@@ -92,15 +92,7 @@ typedef struct Ctx {
 /* The tids of the lanes in s, ascending, into out; returns how many. */
 static int32_t list_set(const Warp *w, const uint64_t *s, int32_t *out)
 {
-	int32_t n = 0;
-	for (int32_t j = 0; j < w->nw; j++) {
-		uint64_t x = s[j];
-		while (x) {
-			out[n++] = w->base + j * 64 + __builtin_ctzll(x);
-			x &= x - 1;
-		}
-	}
-	return n;
+	return bits_list(s, w->nw, w->base, out);
 }
 
 static void grow_threads(Ctx *c, int32_t n, int32_t nw)
@@ -768,13 +760,9 @@ static void pre_step(Ctx *c, int32_t wi)
 
 static void mark_edge(Ctx *c, const Warp *w, const uint64_t *set, uint64_t step)
 {
-	for (int32_t j = 0; j < w->nw; j++) {
-		uint64_t x = set[j];
-		while (x) {
-			c->edge_step[w->base + j * 64 + __builtin_ctzll(x)] = step;
-			x &= x - 1;
-		}
-	}
+	BitIter it = bits_iter(set, w->nw);
+	for (int32_t l; (l = bits_iter_next(&it)) >= 0;)
+		c->edge_step[w->base + l] = step;
 }
 
 static void bd_violation(Ctx *c, const Warp *w, const StepInfo *info)
@@ -1113,7 +1101,7 @@ static void mimd_free(Mimd *md, int32_t n)
 static void run_one(Ctx *c)
 {
 	Machine *m = c->m;
-	grow_threads(c, m->nthreads, (m->sched_warpsize + 63) / 64);
+	grow_threads(c, m->nthreads, bits_words(m->sched_warpsize));
 	c->edge_step = xcalloc((size_t)m->nthreads, sizeof *c->edge_step);
 	c->at_barrier = xcalloc((size_t)m->nwarps, sizeof *c->at_barrier);
 	c->nbar = 0;
