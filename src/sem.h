@@ -15,6 +15,7 @@
 #include "bits.h"
 #include "cfg.h"
 #include "ir.h"
+#include "mem.h"
 
 typedef enum Model { MODEL_SYNC, MODEL_IPDOM, MODEL_MIMD } Model;
 typedef enum LaneOrder { ORDER_ASCENDING, ORDER_DESCENDING, ORDER_RANDOM } LaneOrder;
@@ -77,26 +78,6 @@ typedef struct SemOptions {
 #define SEM_DEFAULT_MAX_CELLS (1ull << 26)
 #define SEM_DEFAULT_MAX_MEMORY (2048ull << 20)
 #define SEM_MAX_THREADS (1 << 22)
-
-/* ---- memory: a partial map ℕ → ℤ, in pages of 256 cells ---------------- */
-
-#define MEM_PAGE_BITS 8
-#define MEM_PAGE_SIZE (1 << MEM_PAGE_BITS)
-
-typedef struct MemPage {
-	int64_t key;                   /* address >> MEM_PAGE_BITS */
-	uint64_t init[MEM_PAGE_SIZE / 64];
-	int64_t val[MEM_PAGE_SIZE];
-	__mpz_struct **big;            /* NULL until a cell holds a big value */
-} MemPage;
-
-typedef struct Mem {
-	MemPage **pages;               /* in creation order */
-	int32_t npages, cappages;
-	int32_t *slots;                /* open-addressing table of page indexes, -1 empty */
-	int32_t nslots;
-	int32_t last;                  /* last page looked up (a cache) */
-} Mem;
 
 /* ---- the machine ------------------------------------------------------- */
 
@@ -273,11 +254,6 @@ const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32
 int64_t sem_special(const Machine *m, Special s, int32_t t);
 /* Value of variable v in thread t (borrowed), false if unassigned. */
 bool sem_get(const Machine *m, int32_t v, int32_t t, Num *out);
-/* Shared memory cell (borrowed), false if uninitialised. */
-bool mem_get(const Mem *mem, int64_t addr, Num *out);
-/* Visit initialised cells in ascending address order. */
-typedef void (*MemVisit)(void *ctx, int64_t addr, Num value);
-void mem_each(const Mem *mem, MemVisit visit, void *ctx);
 int32_t sem_stack_depth(const Machine *m, int32_t w);
 /* Reports show at most this many stack nodes, top first: a program whose
 ** branches are not matched by syncs grows Π by a node per iteration. */
