@@ -4,6 +4,8 @@
 */
 #include "dbg.h"
 
+#include "model.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -466,14 +468,15 @@ DbgStop dbg_next(Dbg *s, DbgStepHook hook, void *ctx)
 	int32_t R = cfg_ipdom_pc(s->prog->cfg, pc);
 	uint64_t *group = xmalloc((size_t)w->nw * sizeof *group);
 	memcpy(group, w->active, (size_t)w->nw * sizeof *group);
-	bool sync = s->m->opt.model == MODEL_SYNC;
-	/* a loop branch visited again merges into the node its first visit
-	** pushed (push, semantics.md §2): its region ends when that node pops */
-	if (sync && depth > 0 && w->nodes[depth - 1].lid == pc)
-		depth--;
+	/* a model that nests regions in its stack (sync) says at which depth
+	** the branch's region has ended; otherwise: back at the ipdom */
+	const Model *md = s->m->model;
+	bool nested = md->region_depth != NULL;
+	if (nested)
+		depth = md->region_depth(w, pc);
 	if (step1(s, hook, ctx, &stop)) {
-		while (sync ? sem_stack_depth(s->m, wi) > depth && s->m->warps[wi].status != WARP_DONE
-		            : !reconverged(s->m, wi, R, group)) {
+		while (nested ? sem_stack_depth(s->m, wi) > depth && s->m->warps[wi].status != WARP_DONE
+		              : !reconverged(s->m, wi, R, group)) {
 			if (must_stop(s, &stop) || !step1(s, hook, ctx, &stop))
 				break;
 		}
@@ -597,7 +600,7 @@ const char *dbg_thread_state_name(ThreadState st)
 
 ThreadState dbg_thread_state(const Machine *m, int32_t t, int32_t *pc)
 {
-	int32_t wi = m->opt.model == MODEL_MIMD ? t : t / m->warpsize;
+	int32_t wi = m->model->warps_of_one ? t : t / m->warpsize;
 	const Warp *w = &m->warps[wi];
 	int32_t l = t - w->base;
 	*pc = -1;
@@ -607,26 +610,10 @@ ThreadState dbg_thread_state(const Machine *m, int32_t t, int32_t *pc)
 		*pc = w->pc;
 		return w->status == WARP_BARRIER ? THREAD_BARRIER : THREAD_ACTIVE;
 	}
-	if (m->opt.model == MODEL_IPDOM) {
-		/* the topmost entry holding it says where it goes on: an entry at
-		** the reconvergence point of the one above it waits there */
-		for (int32_t k = w->nents - 1; k >= 0; k--)
-			if (bit_get(sem_ent_mask(w, k), l)) {
-				*pc = w->ents[k].pc;
-				bool waits = k + 1 < w->nents && w->ents[k + 1].rpc == w->ents[k].pc;
-				return waits ? THREAD_WAITING : THREAD_DEFERRED;
-			}
-	} else {
-		for (int32_t k = w->nnodes - 1; k >= 0; k--) {
-			if (bit_get(sem_node_todo(w, k), l)) {
-				*pc = w->nodes[k].lnext;
-				return THREAD_DEFERRED;
-			}
-			if (bit_get(sem_node_done(w, k), l)) {
-				*pc = w->nodes[k].done_pc;
-				return THREAD_WAITING;
-			}
-		}
+	if (m->model->lane_held) {
+		CtlWait held = m->model->lane_held(w, l, pc);
+		if (held != CTL_NOT_HELD)
+			return held == CTL_WAITING ? THREAD_WAITING : THREAD_DEFERRED;
 	}
 	return w->status == WARP_BARRIER ? THREAD_BARRIER : THREAD_DONE;
 }

@@ -260,15 +260,19 @@ static int choice(const char *opt, const char *arg, const char *const *words, ch
 	return -1;
 }
 
-/* lhs := the index of optarg among the words, or a usage error. */
-#define CHOICE(opt, lhs, ...)                                                               \
+/* lhs := the index of optarg among the words (NULL-terminated), or a usage error. */
+#define CHOICE_IN(opt, lhs, words)                                                          \
 	do {                                                                                     \
-		static const char *const words_[] = {__VA_ARGS__, NULL};                             \
 		char msg_[256];                                                                      \
-		int i_ = choice(opt, optarg, words_, msg_, sizeof msg_);                             \
+		int i_ = choice(opt, optarg, words, msg_, sizeof msg_);                              \
 		if (i_ < 0)                                                                          \
 			USAGE("%s", msg_);                                                               \
 		lhs = i_;                                                                            \
+	} while (0)
+#define CHOICE(opt, lhs, ...)                                                               \
+	do {                                                                                     \
+		static const char *const words_[] = {__VA_ARGS__, NULL};                             \
+		CHOICE_IN(opt, lhs, words_);                                                         \
 	} while (0)
 
 static int cmd_run(int argc, char **argv)
@@ -334,9 +338,12 @@ static int cmd_run(int argc, char **argv)
 				USAGE("%s", bad);
 			break;
 		}
-		case 'm':
-			CHOICE("--model", so.model, "sync", "ipdom", "mimd"); /* ORDER Model */
+		case 'm': {
+			int mi;
+			CHOICE_IN("--model", mi, model_names);
+			so.model = models[mi];
 			break;
+		}
 		case 'o':
 			CHOICE("--path-order", so.taken_first, "fallthrough-first", "taken-first");
 			break;
@@ -991,8 +998,8 @@ static bool verify_models(const char *arg, unsigned *out)
 	for (;;) {
 		size_t n = strcspn(s, ",");
 		bool known = false;
-		for (int k = MODEL_SYNC; k <= MODEL_MIMD; k++)
-			if (strlen(sem_model_name((Model)k)) == n && !strncmp(s, sem_model_name((Model)k), n)) {
+		for (int k = 0; models[k]; k++)
+			if (strlen(models[k]->name) == n && !strncmp(s, models[k]->name, n)) {
 				m |= 1u << k;
 				known = true;
 			}
@@ -1022,7 +1029,7 @@ static bool verify_fails(const VerifyResult *vr, unsigned asked)
 		if (asked && vm->finished == 0)
 			return true;
 		for (int32_t k = 0; k < vm->nun; k++)
-			if (vm->un[k].gsa_only && vm->model != MODEL_SYNC)
+			if (vm->un[k].gsa_only && !vm->model->honours_sync)
 				return true;
 	}
 	return false;
@@ -1070,7 +1077,7 @@ static void report_verify(Buf *b, const VerifyResult *vr, unsigned asked)
 			           u->rule ? ", rule " : "", u->rule ? u->rule : "", u->msg ? u->msg : "");
 			k = e;
 			if (u->gsa_only)
-				buf_puts(b, vm->model == MODEL_SYNC
+				buf_puts(b, vm->model->honours_sync
 				                ? "      (the program finished: its syncs are not where the GSA form's "
 				                  "implicit syncs are; not a violation)\n"
 				                : "      (the program finished: the GSA construction is wrong here)\n");

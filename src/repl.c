@@ -8,6 +8,8 @@
 */
 #include "repl.h"
 
+#include "model.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -109,8 +111,7 @@ static bool fail(Repl *r, const char *fmt, ...)
 
 /* ---- words and numbers ------------------------------------------------------------ */
 
-/* The words of `model` (ORDER Model) and `analyze`. */
-static const char *const models[] = {"sync", "ipdom", "mimd", NULL};
+/* The words of `analyze` (those of `model` are model_names, model.h). */
 static const char *const domains[] = {"simple", "affine", "data-only", NULL};
 
 /* "; did you mean 'x'?" for w among words (NULL-terminated), appended to b. */
@@ -1050,32 +1051,28 @@ static void info_stack_of(Repl *r, int32_t wi)
 {
 	const Machine *m = r->dbg->m;
 	const Warp *w = &m->warps[wi];
-	if (m->opt.model == MODEL_IPDOM) {
-		say(r, "warp %d: SIMT stack, top first: (pc, reconvergence pc, mask)%s\n", wi,
-		    w->nents ? "" : " = []");
-		for (int32_t k = w->nents - 1; k >= 0; k--) {
-			say(r, "  %d  (", k);
-			put_pc(r, w->ents[k].pc);
-			buf_puts(&r->out, ", ");
-			put_pc(r, w->ents[k].rpc);
-			buf_puts(&r->out, ", ");
-			sem_print_set(&r->out, m, wi, sem_ent_mask(w, k));
-			buf_puts(&r->out, ")\n");
-		}
-		return;
-	}
-	say(r, "warp %d: Π, top first: (l_id, Θ_done, l_next, Θ_todo)%s\n", wi, w->nnodes ? "" : " = []");
-	for (int32_t k = w->nnodes - 1; k >= 0; k--) {
+	const Model *md = m->model;
+	say(r, "warp %d: %s, top first: (", wi, md->stack_name);
+	for (int32_t i = 0; i < md->nfields; i++)
+		say(r, "%s%s", i ? ", " : "", md->fields[i].label);
+	say(r, ")%s\n", w->ctl.n ? "" : " = []");
+	for (int32_t k = w->ctl.n - 1; k >= 0; k--) {
+		CtlView v;
+		md->view(w, k, &v);
 		say(r, "  %d  (", k);
-		put_pc(r, w->nodes[k].lid);
-		buf_puts(&r->out, ", ");
-		sem_print_set(&r->out, m, wi, sem_node_done(w, k));
-		buf_puts(&r->out, ", ");
-		put_pc(r, w->nodes[k].lnext);
-		buf_puts(&r->out, ", ");
-		sem_print_set(&r->out, m, wi, sem_node_todo(w, k));
-		buf_puts(&r->out, ")   pushed by ");
-		put_ins(r, w->nodes[k].lid);
+		for (int32_t i = 0; i < md->nfields; i++) {
+			if (i)
+				buf_puts(&r->out, ", ");
+			if (md->fields[i].is_set)
+				sem_print_set(&r->out, m, wi, v.set[i]);
+			else
+				put_pc(r, v.pc[i]);
+		}
+		buf_putc(&r->out, ')');
+		if (md->pushed_by >= 0) {
+			buf_puts(&r->out, "   pushed by ");
+			put_ins(r, v.pc[md->pushed_by]);
+		}
 		buf_putc(&r->out, '\n');
 	}
 }
@@ -1084,8 +1081,9 @@ static bool info_stack(Repl *r, char *args)
 {
 	const Machine *m = r->dbg->m;
 	char *w = word(&args);
-	if (m->opt.model == MODEL_MIMD)
-		return say(r, "Model mimd has no stack: every thread is its own warp and runs alone.\n"), true;
+	if (m->model->nfields == 0)
+		return say(r, "Model %s has no stack: every thread is its own warp and runs alone.\n",
+		           m->model->name), true;
 	if (w) {
 		long long v;
 		if (!str_to_ll(w, 0, m->nwarps - 1, &v))
@@ -1124,7 +1122,7 @@ static bool info_threads(Repl *r, char *args)
 	for (int32_t t = 0; t < shown; t++) {
 		int32_t pc;
 		ThreadState st = dbg_thread_state(m, t, &pc);
-		int32_t wi = m->opt.model == MODEL_MIMD ? t : t / m->warpsize;
+		int32_t wi = m->model->warps_of_one ? t : t / m->warpsize;
 		char name[16];
 		snprintf(name, sizeof name, "t%d", t);
 		say(r, "%-*s  %-*d  %-*d  %s", tw, name, ww, wi, lw, t - m->warps[wi].base, dbg_thread_state_name(st));
@@ -1552,11 +1550,11 @@ static bool cmd_model(Repl *r, char *args)
 	char *w = word(&args);
 	if (!w && r->dbg)
 		return say(r, "model %s\n", sem_model_name(r->opt.model)), true;
-	int i = pick_word(r, "model", w, models);
+	int i = pick_word(r, "model", w, model_names);
 	if (i < 0)
 		return false;
-	Model old = r->opt.model;
-	r->opt.model = (Model)i;
+	const Model *old = r->opt.model;
+	r->opt.model = models[i];
 	if (!restart_with_options(r)) {
 		r->opt.model = old;
 		return false;
@@ -1965,7 +1963,7 @@ static void completions(const Repl *r, const Cmd *c, void (*add)(void *ctx, cons
 	case ARG_MODEL:
 	case ARG_DOMAIN:
 	case ARG_SETTING: {
-		const char *const *words = c->arg == ARG_MODEL ? models : c->arg == ARG_DOMAIN ? domains : setting_names;
+		const char *const *words = c->arg == ARG_MODEL ? model_names : c->arg == ARG_DOMAIN ? domains : setting_names;
 		for (int i = 0; words[i]; i++)
 			add(ctx, words[i]);
 		break;

@@ -3,6 +3,8 @@
 */
 #include "report.h"
 
+#include "model.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,42 +135,23 @@ void report_step_line(Buf *b, const ReportCols *c, const Machine *m, const StepI
 	}
 	buf_puts(b, "active ");
 	sem_print_set(b, m, s->warp, w->active);
-	if (m->opt.model == MODEL_IPDOM) {
-		/* below the top entry: the sibling path (deferred), or the entry
-		** waiting at the reconvergence point */
-		if (w->nents >= 2) {
-			const IpdomEntry *top = &w->ents[w->nents - 1], *e = &w->ents[w->nents - 2];
-			const uint64_t *mask = sem_ent_mask(w, w->nents - 2);
-			if (e->rpc == top->rpc && e->pc != e->rpc) {
-				buf_puts(b, "  deferred ");
-				sem_print_set(b, m, s->warp, mask);
-				buf_printf(b, " → %s", where(&tmp, p, e->pc));
-			} else if (e->pc == top->rpc) {
-				uint64_t *wait = xcalloc(nw, sizeof *wait);
-				for (size_t k = 0; k < nw; k++)
-					wait[k] = mask[k] & ~w->active[k];
-				if (bits_count(wait, w->nw)) {
-					buf_puts(b, "  waiting ");
-					sem_print_set(b, m, s->warp, wait);
-					buf_printf(b, " at %s", where(&tmp, p, e->pc));
-				}
-				free(wait);
-			}
-		}
-	} else if (w->nnodes > 0) {
-		int32_t k = w->nnodes - 1;
-		const uint64_t *done = sem_node_done(w, k);
-		const uint64_t *todo = sem_node_todo(w, k);
-		if (bits_count(todo, w->nw)) {
+	if (m->model->pending) {
+		/* who else the model holds back: the other side of a branch, and
+		** lanes waiting at a reconvergence point */
+		uint64_t *deferred = xcalloc(2 * nw, sizeof *deferred), *waiting = deferred + nw;
+		int32_t resume_pc = -1, wait_pc = -1;
+		m->model->pending(w, deferred, &resume_pc, waiting, &wait_pc);
+		if (!bits_empty(deferred, w->nw)) {
 			buf_puts(b, "  deferred ");
-			sem_print_set(b, m, s->warp, todo);
-			buf_printf(b, " → %s", where(&tmp, p, w->nodes[k].lnext));
+			sem_print_set(b, m, s->warp, deferred);
+			buf_printf(b, " → %s", where(&tmp, p, resume_pc));
 		}
-		if (bits_count(done, w->nw)) {
+		if (!bits_empty(waiting, w->nw)) {
 			buf_puts(b, "  waiting ");
-			sem_print_set(b, m, s->warp, done);
-			buf_printf(b, " at %s", where(&tmp, p, w->nodes[k].done_pc));
+			sem_print_set(b, m, s->warp, waiting);
+			buf_printf(b, " at %s", where(&tmp, p, wait_pc));
 		}
+		free(deferred);
 	}
 	if (w->status == WARP_BARRIER)
 		buf_puts(b, "  (waits at the barrier)");
@@ -224,30 +207,19 @@ static void json_stack(Json *j, Buf *tmp, const Machine *m, int32_t wi)
 	const Program *p = m->prog;
 	json_key(j, "stack");
 	json_arr(j);
-	if (m->opt.model == MODEL_IPDOM) {
-		for (int32_t k = w->nents - 1; k >= 0 && k >= w->nents - SEM_STACK_SHOWN; k--) {
-			json_obj(j);
-			json_key(j, "pc");
-			json_where(j, tmp, p, w->ents[k].pc);
-			json_key(j, "rpc");
-			json_where(j, tmp, p, w->ents[k].rpc);
-			json_key(j, "mask");
-			json_set(j, m, wi, sem_ent_mask(w, k));
-			json_obj_end(j);
+	const Model *md = m->model;
+	for (int32_t k = w->ctl.n - 1; k >= 0 && k >= w->ctl.n - SEM_STACK_SHOWN; k--) {
+		CtlView v;
+		md->view(w, k, &v);
+		json_obj(j);
+		for (int32_t i = 0; i < md->nfields; i++) {
+			json_key(j, md->fields[i].key);
+			if (md->fields[i].is_set)
+				json_set(j, m, wi, v.set[i]);
+			else
+				json_where(j, tmp, p, v.pc[i]);
 		}
-	} else {
-		for (int32_t k = w->nnodes - 1; k >= 0 && k >= w->nnodes - SEM_STACK_SHOWN; k--) {
-			json_obj(j);
-			json_key(j, "l_id");
-			json_where(j, tmp, p, w->nodes[k].lid);
-			json_key(j, "done");
-			json_set(j, m, wi, sem_node_done(w, k));
-			json_key(j, "l_next");
-			json_where(j, tmp, p, w->nodes[k].lnext);
-			json_key(j, "todo");
-			json_set(j, m, wi, sem_node_todo(w, k));
-			json_obj_end(j);
-		}
+		json_obj_end(j);
 	}
 	json_arr_end(j);
 	int32_t depth = sem_stack_depth(m, wi);
@@ -468,7 +440,7 @@ static void print_profile(Buf *b, const Machine *m)
 
 static double efficiency(const Machine *m)
 {
-	double width = m->opt.model == MODEL_MIMD ? 1.0 : (double)m->warpsize;
+	double width = m->model->warps_of_one ? 1.0 : (double)m->warpsize;
 	return m->steps ? (double)m->thread_instructions / ((double)m->steps * width) : 0.0;
 }
 
@@ -495,7 +467,7 @@ void report_shape(Buf *b, const Machine *m)
 {
 	buf_printf(b, "%d thread%s", m->nthreads, m->nthreads == 1 ? "" : "s");
 	int32_t nw = (m->nthreads + m->warpsize - 1) / m->warpsize;
-	if (m->opt.model == MODEL_MIMD)
+	if (m->model->warps_of_one)
 		buf_printf(b, ", each its own warp");
 	else
 		buf_printf(b, " in %d warp%s of %d", nw, nw == 1 ? "" : "s", m->warpsize);
@@ -734,7 +706,7 @@ void report_error(Buf *b, const Machine *m)
 	diag_render_one(b, p->path, p->src, p->srclen, SEV_ERROR, loc, buf_str(&msg));
 	buf_reset(&msg);
 	if (e->warp >= 0) {
-		if (m->nwarps > 1 || m->opt.model == MODEL_MIMD)
+		if (m->nwarps > 1 || m->model->warps_of_one)
 			buf_printf(&msg, "warp %d", e->warp);
 		if (e->nthreads > 0) {
 			buf_puts(&msg, msg.len ? ", threads " : "threads ");

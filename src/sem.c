@@ -1,20 +1,25 @@
 /*
-** sem.c — the semantics of μ-SIMD: one step function for every model.
+** sem.c — the semantics of μ-SIMD: the one step function, for every model.
 **
-** Reading guide (semantics.md section → function):
-**   §1 state ................ sem_new
-**   §2 control rules ........ split, push, rule_branch_sync (BT/BF/BD),
-**                             rule_sync (SS/SP), rule_stop (SF), rule_jump (JP)
+** Reading guide (semantics.md section → where):
+**   §1 state ................ sem_new (machine), mem.c (Σ)
+**   §2 control rules ........ model/sync.c: split (sem_split here), push,
+**                             BT/BF/BD, SS/SP, SF; JP is the model's go
 **   §3 data rules ........... rule_IT and the exec_* functions (CT/AS, BP,
 **                             LD, ST, AT and the extensions), lane order (TL)
-**   §4 GSA, exit ............ exec_gsa_group, rule_exit_sync
-**   §5 models ............... ipdom_* (hardware SIMT stack), mimd (warps of one)
+**   §4 GSA, exit ............ sem_gsa_group; exit in each model
+**   §5 models ............... model/ipdom.c (hardware SIMT stack),
+**                             model/mimd.c (warps of one); model.h
 **   §6 warps, barrier ....... rule_barrier, release_barrier, sem_pick
 **   §7 measures ............. sem_step
-** Stuck states never change the state: every instruction computes its
-** results first and commits them only when no rule premise failed.
+** sem_step runs the data rules and the barrier and calls the machine's model
+** (model.h) for everything else. Stuck states never change the state: every
+** instruction computes its results first and commits them only when no rule
+** premise failed; sem_step restores Θ and the pc when a rule fails.
 */
 #include "sem.h"
+
+#include "model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,16 +36,6 @@ const char *sem_rule_name(Rule r)
 	return (unsigned)r < RULE__COUNT ? rule_names[r] : "?";
 }
 
-const char *sem_model_name(Model m)
-{
-	switch (m) {
-	case MODEL_SYNC: return "sync";
-	case MODEL_IPDOM: return "ipdom";
-	case MODEL_MIMD: return "mimd";
-	}
-	return "?";
-}
-
 const char *sem_status_name(SemStatus s)
 {
 	switch (s) {
@@ -55,11 +50,8 @@ const char *sem_status_name(SemStatus s)
 
 /* ---- errors ---------------------------------------------------------------- */
 
-static void set_error(Machine *m, SemStatus st, const char *rule, int32_t pc, int32_t w,
-                      const int32_t *threads, int32_t nthreads, const char *fmt, ...) MU_PRINTF(8, 9);
-
-static void set_error(Machine *m, SemStatus st, const char *rule, int32_t pc, int32_t w,
-                      const int32_t *threads, int32_t nthreads, const char *fmt, ...)
+void sem_error(Machine *m, SemStatus st, const char *rule, int32_t pc, int32_t w, const int32_t *threads,
+               int32_t nthreads, const char *fmt, ...)
 {
 	m->status = st;
 	RunError *e = &m->err;
@@ -114,7 +106,7 @@ static inline bool budget_allows(const Machine *m, uint64_t more)
 
 static void memory_limit(Machine *m, int32_t pc, int32_t w)
 {
-	set_error(m, SEM_STUCK, "limit", pc, w, NULL, 0,
+	sem_error(m, SEM_STUCK, "limit", pc, w, NULL, 0,
 	          "memory limit: the state needs more than %llu MiB (--max-memory counts the lane "
 	          "tables, memory pages of 256 cells, values beyond int64, sync stacks and race "
 	          "reports)%s",
@@ -217,7 +209,7 @@ static void lane_unset(Machine *m, int32_t v, int32_t t)
 }
 
 /* Active threads of warp w, ascending (cached). */
-static const int32_t *active_list(Machine *m, Warp *w, int32_t *n)
+const int32_t *sem_active_list(Machine *m, Warp *w, int32_t *n)
 {
 	(void)m;
 	if (!w->idx_ok) {
@@ -228,7 +220,7 @@ static const int32_t *active_list(Machine *m, Warp *w, int32_t *n)
 	return w->idx;
 }
 
-static inline void set_active(Warp *w, const uint64_t *s)
+void sem_set_active(Warp *w, const uint64_t *s)
 {
 	bits_copy(w->active, s, w->nw);
 	w->idx_ok = false;
@@ -248,7 +240,7 @@ static uint64_t rng_next(uint64_t *s)
 static int32_t lane_order(Machine *m, Warp *w)
 {
 	int32_t n;
-	const int32_t *idx = active_list(m, w, &n);
+	const int32_t *idx = sem_active_list(m, w, &n);
 	switch (m->opt.lane_order) {
 	case ORDER_ASCENDING:
 		memcpy(m->order, idx, (size_t)n * sizeof *idx);
@@ -283,7 +275,7 @@ static bool check_read(Machine *m, Warp *w, int32_t pc, const Opnd *o)
 		return true;
 	const uint8_t *d = defrow(m, o->var);
 	int32_t n;
-	const int32_t *idx = active_list(m, w, &n);
+	const int32_t *idx = sem_active_list(m, w, &n);
 	bool all = true;
 	for (int32_t k = 0; k < n && all; k++)
 		all = d[idx[k]];
@@ -296,10 +288,10 @@ static bool check_read(Machine *m, Warp *w, int32_t pc, const Opnd *o)
 			continue;
 		const char *name = m->prog->vars[o->var].name;
 		if (is_param(m, o->var))
-			set_error(m, SEM_STUCK, "MV", pc, w->id, &t, 1,
+			sem_error(m, SEM_STUCK, "MV", pc, w->id, &t, 1,
 			          "parameter '%s' has no value (give one with --param %s=INT)", name, name);
 		else
-			set_error(m, SEM_STUCK, "MV", pc, w->id, &t, 1,
+			sem_error(m, SEM_STUCK, "MV", pc, w->id, &t, 1,
 			          "variable '%s' is read in thread %d before it is assigned", name, t);
 		break;
 	}
@@ -445,7 +437,7 @@ static bool fast_binop(BinOp op, int64_t *restrict out, Src A, Src B, bool dense
 static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
 {
 	int32_t n;
-	const int32_t *idx = active_list(m, w, &n);
+	const int32_t *idx = sem_active_list(m, w, &n);
 	bool dense = n == w->size;
 	int64_t *d = row(m, dst);
 	if (out != d) {
@@ -514,7 +506,7 @@ static bool exact_compute(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 				num_buf(&b, opnd_num(m, &ins->b, t));
 			}
 			char *what = buf_steal(&b);
-			set_error(m, SEM_STUCK, "BP", pc, w->id, &t, 1, "%s in thread %d (%s)", num_err_msg(e),
+			sem_error(m, SEM_STUCK, "BP", pc, w->id, &t, 1, "%s in thread %d (%s)", num_err_msg(e),
 			          t, what);
 			free(what);
 			return false;
@@ -536,7 +528,7 @@ static bool exec_arith(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 	Src A, B = {NULL, 0};
 	if (src_of(m, &ins->a, &A) && (ins->op != OP_BINARY || src_of(m, &ins->b, &B))) {
 		int32_t n;
-		const int32_t *idx = active_list(m, w, &n);
+		const int32_t *idx = sem_active_list(m, w, &n);
 		bool dense = n == w->size;
 		int32_t lo = w->base, hi = w->base + w->size;
 		int64_t *d = row(m, ins->dst);
@@ -588,7 +580,7 @@ static bool lane_addr(Machine *m, Warp *w, int32_t pc, const char *rule, const c
 {
 	if (a.z || a.i < 0) {
 		char *s = num_str(a);
-		set_error(m, SEM_STUCK, rule, pc, w->id, &t, 1, "%s address %s in thread %d is %s", what, s,
+		sem_error(m, SEM_STUCK, rule, pc, w->id, &t, 1, "%s address %s in thread %d is %s", what, s,
 		          t, (a.z && mpz_sgn(a.z) > 0) ? "too large" : "negative");
 		free(s);
 		return false;
@@ -602,7 +594,7 @@ static bool check_cells(Machine *m, Warp *w, int32_t pc, const char *rule, uint6
 	uint64_t limit = m->opt.max_cells;
 	if (m->cells + fresh <= limit)
 		return true;
-	set_error(m, SEM_STUCK, "limit", pc, w->id, NULL, 0,
+	sem_error(m, SEM_STUCK, "limit", pc, w->id, NULL, 0,
 	          "memory limit reached: more than %llu initialised cells (--max-cells); rule %s",
 	          (unsigned long long)limit, rule);
 	return false;
@@ -636,7 +628,7 @@ static bool exec_load(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loca
 			if (m->prog->memory_zero) {
 				v = NUM_I(0);
 			} else {
-				set_error(m, SEM_STUCK, "MM", pc, w->id, &t, 1,
+				sem_error(m, SEM_STUCK, "MM", pc, w->id, &t, 1,
 				          "%s cell %lld is read in thread %d before it is initialised",
 				          local ? "local" : "shared", (long long)addr, t);
 				ok = false;
@@ -830,7 +822,7 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 	}
 	if (m->opt.races_error && m->nraces > races_before) {
 		Race *r = &m->races[races_before];
-		set_error(m, SEM_STUCK, "TL", pc, w->id, r->threads, r->n,
+		sem_error(m, SEM_STUCK, "TL", pc, w->id, r->threads, r->n,
 		          "data race on shared cell %lld: %d threads store different values (--races=error)",
 		          (long long)r->cell, r->n);
 		return true; /* the instruction happened; the run stops after it */
@@ -853,7 +845,7 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			return false;
 		Num old;
 		if (!m->prog->memory_zero && !mem_get(&m->shared, m->addr[k], &old)) {
-			set_error(m, SEM_STUCK, "MM", pc, w->id, &t, 1,
+			sem_error(m, SEM_STUCK, "MM", pc, w->id, &t, 1,
 			          "shared cell %lld is used by an atomic in thread %d before it is initialised",
 			          (long long)m->addr[k], t);
 			return false;
@@ -916,7 +908,7 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 		if (e != NUM_OK) {
 			/* only a value beyond --max-bits gets here; earlier lanes have
 			** run: report it, the state is as far as the atomic got */
-			set_error(m, SEM_STUCK, "AT", pc, w->id, &t, 1, "%s in thread %d", num_err_msg(e), t);
+			sem_error(m, SEM_STUCK, "AT", pc, w->id, &t, 1, "%s in thread %d", num_err_msg(e), t);
 			for (int32_t j = 0; j < k; j++)
 				num_free(&m->res[j]);
 			return false;
@@ -968,7 +960,7 @@ const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32
 ** copy (Appel): every PE computes every selected operand first, then all
 ** destinations are written. Operands are read lazily: γ reads its predicate
 ** and the chosen operand, μ and φ the operand of the edge the PE came by. */
-static bool exec_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
+bool sem_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 {
 	int32_t n = lane_order(m, w);
 	const Cfg *g = m->cfg;
@@ -983,7 +975,7 @@ static bool exec_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 			const Ins *ins = &m->prog->ins[pc + j];
 			const Opnd *sel = sem_gsa_operand(m, ins, blk, t);
 			if (!sel) {
-				set_error(m, SEM_STUCK, "MV", pc + j, w->id, &t, 1,
+				sem_error(m, SEM_STUCK, "MV", pc + j, w->id, &t, 1,
 				          "thread %d reached this phi by no edge it has an operand for", t);
 				goto fail;
 			}
@@ -991,7 +983,7 @@ static bool exec_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 			** undef): the error comes where an ordinary instruction reads it */
 			undef[done] = sel->kind == OPND_VAR && !defrow(m, sel->var)[t];
 			if (undef[done] && ir_gate_is_pred(ins, sel)) { /* a predicate of γ itself */
-				set_error(m, SEM_STUCK, "MV", pc + j, w->id, &t, 1,
+				sem_error(m, SEM_STUCK, "MV", pc + j, w->id, &t, 1,
 				          "variable '%s' is read in thread %d before it is assigned",
 				          m->prog->vars[sel->var].name, t);
 				goto fail;
@@ -1027,7 +1019,7 @@ fail:
 
 /* The PEs in movers leave the block of from_pc for to_pc: they remember
 ** the edge (for φ/μ) and the warp starts a new block execution. */
-static void take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const uint64_t *movers)
+void sem_take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const uint64_t *movers)
 {
 	if (!cfg_is_block_start(m->cfg, to_pc) && to_pc == from_pc + 1)
 		return;
@@ -1043,7 +1035,7 @@ static void take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const
 /* split(Θ, v) = (Θ_f, Θ_j): the PEs that fall through and those that jump.
 ** bz jumps where v = 0 (Table 3.1); --bz-polarity=rules reads the rules of
 ** Table 3.4 literally (bz jumps where v ≠ 0); bnz is the mirror image. */
-static bool split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jump, uint64_t *fall)
+bool sem_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jump, uint64_t *fall)
 {
 	if (!check_read(m, w, pc, &ins->a))
 		return false;
@@ -1071,7 +1063,7 @@ static bool split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jum
 	} else {
 		bits_clear(jump, w->nw);
 		int32_t n;
-		const int32_t *idx = active_list(m, w, &n);
+		const int32_t *idx = sem_active_list(m, w, &n);
 		for (int32_t k = 0; k < n; k++) {
 			int32_t t = idx[k];
 			bool zero = num_is_zero(opnd_num(m, o, t));
@@ -1085,281 +1077,17 @@ static bool split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jum
 }
 
 
-/* Per-slot heap bytes of a stack (for the --max-memory budget: a program
-** without syncs can grow Π by a node per iteration). */
-static uint64_t node_bytes(const Warp *w) { return sizeof(SyncNode) + 2 * (uint64_t)w->nw * 8; }
-static uint64_t ent_bytes(const Warp *w) { return sizeof(IpdomEntry) + (uint64_t)w->nw * 8; }
-
-static void push_node(Machine *m, Warp *w, int32_t lid, int32_t lnext, const uint64_t *todo)
-{
-	if (w->nnodes == w->capnodes) {
-		int32_t grow = w->capnodes ? w->capnodes : 4;
-		m->stack_bytes += (uint64_t)grow * node_bytes(w);
-		w->capnodes += grow;
-		w->nodes = xrealloc(w->nodes, (size_t)w->capnodes * sizeof *w->nodes);
-		w->nodebits = xrealloc(w->nodebits, (size_t)w->capnodes * 2 * (size_t)w->nw * sizeof(uint64_t));
-	}
-	int32_t k = w->nnodes++;
-	w->nodes[k] = (SyncNode){lid, lnext, -1};
-	bits_clear(sem_node_done(w, k), w->nw);
-	bits_copy(sem_node_todo(w, k), todo, w->nw);
-}
-
-/* push(Π, Θ_j, pc, L) of Table 3.3, generalised (semantics.md §2): a branch
-** that finds its own node on top merges Θ_j into that node's Θ_todo (this
-** accumulates the PEs leaving a loop), keeping its Θ_done; otherwise a new
-** node is pushed. The printed equations (--strict-push) also demand an
-** empty Θ_done on top; returns false where they have no case. */
-static bool push(Machine *m, Warp *w, const uint64_t *todo, int32_t pc, int32_t L)
-{
-	int32_t top = w->nnodes - 1;
-	if (m->opt.strict_push && top >= 0 && !bits_empty(sem_node_done(w, top), w->nw))
-		return false;
-	if (top >= 0 && w->nodes[top].lid == pc && w->nodes[top].lnext == L)
-		bits_or(sem_node_todo(w, top), todo, w->nw);
-	else
-		push_node(m, w, pc, L, todo);
-	return true;
-}
-
-static void stuck_push(Machine *m, Warp *w, int32_t pc, Rule r)
-{
-	int32_t n;
-	const int32_t *idx = active_list(m, w, &n);
-	Buf b = {0};
-	int32_t top = w->nnodes - 1;
-	ir_print_where(&b, m->prog, w->nodes[top].lid);
-	char *lid = buf_steal(&b);
-	set_error(m, SEM_STUCK, sem_rule_name(r), pc, w->id, idx, n,
-	          "push has no equation: the top node, pushed by %s, has a non-empty Θ_done "
-	          "(Table 3.3 as printed; the generalised push of the default handles it)",
-	          lid);
-	free(lid);
-}
-
-/* BT / BF / BD (Table 3.4, with split and push above). Uniform branches
-** push too, so that every sync finds a node to pop. */
-static bool rule_branch_sync(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
-{
-	uint64_t *jmp = m->step_active + w->nw, *fall = m->step_active + 2 * w->nw;
-	if (!split(m, w, pc, ins, jmp, fall))
-		return false;
-	int32_t L = ins->target;
-	if (bits_empty(fall, w->nw)) { /* first rule wins: an empty Θ takes BT */
-		*rule = RULE_BT;
-		if (!push(m, w, fall /* ∅ */, pc, L)) {
-			stuck_push(m, w, pc, RULE_BT);
-			return false;
-		}
-		take_edge(m, w, pc, L, w->active);
-		w->pc = L;
-	} else if (bits_empty(jmp, w->nw)) {
-		*rule = RULE_BF;
-		if (!push(m, w, jmp /* ∅ */, pc, L)) {
-			stuck_push(m, w, pc, RULE_BF);
-			return false;
-		}
-		take_edge(m, w, pc, pc + 1, w->active);
-		w->pc = pc + 1;
-	} else {
-		*rule = RULE_BD;
-		if (!push(m, w, jmp, pc, L)) {
-			stuck_push(m, w, pc, RULE_BD);
-			return false;
-		}
-		/* both groups leave the branch's block; the deferred ones keep the
-		** edge they will take at SS */
-		take_edge(m, w, pc, pc + 1, w->active);
-		set_active(w, fall);
-		w->pc = pc + 1;
-	}
-	return true;
-}
-
-/* SS / SP. At an implicit sync (a block starting with γ or η) SP also runs
-** the block's GSA group and continues after it (semantics.md §4). */
-bool sem_sync_pops(const Warp *w)
-{
-	int32_t top = w->nnodes - 1;
-	return top >= 0 && bits_empty(sem_node_todo(w, top), w->nw);
-}
-
-static bool rule_sync(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
-{
-	int32_t top = w->nnodes - 1;
-	if (top < 0) {
-		int32_t n;
-		const int32_t *idx = active_list(m, w, &n);
-		set_error(m, SEM_STUCK, "SP", pc, w->id, idx, n,
-		          "%s with an empty synchronisation stack: no branch to reconverge",
-		          ngsa ? "implicit sync (γ/η block)" : "sync");
-		return false;
-	}
-	uint64_t *todo = sem_node_todo(w, top), *done = sem_node_done(w, top);
-	if (!sem_sync_pops(w)) {
-		/* SS: the arrived PEs wait (Θ_done), the deferred ones resume at l_next */
-		*rule = RULE_SS;
-		bits_or(done, w->active, w->nw);
-		w->nodes[top].done_pc = pc;
-		set_active(w, todo);
-		bits_clear(todo, w->nw);
-		w->pc = w->nodes[top].lnext;
-		w->entered = true;
-		return true;
-	}
-	/* SP: pop, Θ := Θ_done ∪ Θ, continue after the sync */
-	*rule = RULE_SP;
-	uint64_t *saved = m->step_active + w->nw;
-	bits_copy(saved, w->active, w->nw);
-	bits_or(w->active, done, w->nw);
-	w->idx_ok = false;
-	if (ngsa > 0 && !exec_gsa_group(m, w, pc, ngsa)) {
-		set_active(w, saved);
-		return false;
-	}
-	w->nnodes--;
-	int32_t next = pc + (ngsa > 0 ? ngsa : 1);
-	take_edge(m, w, pc + (ngsa > 0 ? ngsa - 1 : 0), next, w->active);
-	w->pc = next;
-	return true;
-}
-
-static void finish_threads(Machine *m, Warp *w, const uint64_t *gone)
+void sem_finish_threads(Machine *m, Warp *w, const uint64_t *gone)
 {
 	int32_t c = bits_count(gone, w->nw);
 	bits_andnot(w->live, gone, w->nw);
 	m->nlive -= c;
 }
 
-static void warp_done(Machine *m, Warp *w)
+void sem_warp_done(Machine *m, Warp *w)
 {
 	w->status = WARP_DONE;
 	m->nwarps_done++;
-}
-
-/* exit under the sync model: the executing PEs terminate; with Θ empty the
-** warp resumes deferred work (semantics.md §4). */
-static void rule_exit_sync(Machine *m, Warp *w)
-{
-	finish_threads(m, w, w->active);
-	bits_clear(w->active, w->nw);
-	w->idx_ok = false;
-	while (w->nnodes > 0) {
-		int32_t top = w->nnodes - 1;
-		uint64_t *todo = sem_node_todo(w, top), *done = sem_node_done(w, top);
-		if (!bits_empty(todo, w->nw)) {
-			set_active(w, todo);
-			bits_clear(todo, w->nw);
-			w->pc = w->nodes[top].lnext;
-			w->entered = true;
-			return;
-		}
-		if (!bits_empty(done, w->nw)) {
-			set_active(w, done);
-			bits_clear(done, w->nw);
-			w->pc = w->nodes[top].done_pc;
-			w->entered = true;
-			return;
-		}
-		w->nnodes--;
-	}
-	warp_done(m, w);
-}
-
-/* ---- model ipdom: the hardware SIMT stack (semantics.md §5) -------------------- */
-
-
-static void ipdom_push(Machine *m, Warp *w, int32_t pc, int32_t rpc, const uint64_t *mask)
-{
-	if (w->nents == w->capents) {
-		int32_t grow = w->capents ? w->capents : 4;
-		m->stack_bytes += (uint64_t)grow * ent_bytes(w);
-		w->capents += grow;
-		w->ents = xrealloc(w->ents, (size_t)w->capents * sizeof *w->ents);
-		w->entbits = xrealloc(w->entbits, (size_t)w->capents * (size_t)w->nw * sizeof(uint64_t));
-	}
-	int32_t k = w->nents++;
-	w->ents[k] = (IpdomEntry){pc, rpc};
-	bits_copy(sem_ent_mask(w, k), mask, w->nw);
-}
-
-/* Pop (free of cost) entries that reached their reconvergence point or lost
-** all their threads; the warp then runs the new top. */
-static void ipdom_settle(Machine *m, Warp *w)
-{
-	bool popped = false;
-	while (w->nents > 0) {
-		IpdomEntry *e = &w->ents[w->nents - 1];
-		if (e->pc != e->rpc && !bits_empty(sem_ent_mask(w, w->nents - 1), w->nw))
-			break;
-		w->nents--;
-		popped = true;
-	}
-	if (w->nents == 0) {
-		warp_done(m, w);
-		bits_clear(w->active, w->nw);
-		w->idx_ok = false;
-		return;
-	}
-	if (popped)
-		w->entered = true;
-	int32_t k = w->nents - 1;
-	w->pc = w->ents[k].pc;
-	if (!bits_eq(w->active, sem_ent_mask(w, k), w->nw))
-		set_active(w, sem_ent_mask(w, k));
-}
-
-static void ipdom_goto(Machine *m, Warp *w, int32_t from, int32_t to)
-{
-	take_edge(m, w, from, to, w->active);
-	w->ents[w->nents - 1].pc = to;
-	ipdom_settle(m, w);
-}
-
-static bool rule_branch_ipdom(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
-{
-	uint64_t *jmp = m->step_active + w->nw, *fall = m->step_active + 2 * w->nw;
-	if (!split(m, w, pc, ins, jmp, fall))
-		return false;
-	int32_t L = ins->target;
-	if (bits_empty(fall, w->nw)) {
-		*rule = RULE_BT;
-		ipdom_goto(m, w, pc, L);
-	} else if (bits_empty(jmp, w->nw)) {
-		*rule = RULE_BF;
-		ipdom_goto(m, w, pc, pc + 1);
-	} else {
-		*rule = RULE_BD;
-		int32_t R = cfg_ipdom_pc(m->cfg, pc);
-		take_edge(m, w, pc, pc + 1, w->active);
-		IpdomEntry *top = &w->ents[w->nents - 1];
-		if (R != top->rpc)
-			top->pc = R; /* its threads wait at R; a new level starts */
-		else
-			w->nents--; /* the entry below already waits at R */
-		/* the side pushed last runs first */
-		const uint64_t *first_mask = m->opt.taken_first ? fall : jmp;
-		int32_t first_pc = m->opt.taken_first ? pc + 1 : L;
-		const uint64_t *second_mask = m->opt.taken_first ? jmp : fall;
-		int32_t second_pc = m->opt.taken_first ? L : pc + 1;
-		if (first_pc != R)
-			ipdom_push(m, w, first_pc, R, first_mask);
-		if (second_pc != R)
-			ipdom_push(m, w, second_pc, R, second_mask);
-		w->entered = true;
-		ipdom_settle(m, w);
-	}
-	return true;
-}
-
-static void rule_exit_ipdom(Machine *m, Warp *w)
-{
-	uint64_t *gone = m->step_active + w->nw;
-	bits_copy(gone, w->active, w->nw);
-	finish_threads(m, w, gone);
-	for (int32_t k = 0; k < w->nents; k++)
-		bits_andnot(sem_ent_mask(w, k), gone, w->nw);
-	ipdom_settle(m, w);
 }
 
 /* ---- barrier (language.md §4.2, semantics.md §6) -------------------------------- */
@@ -1372,12 +1100,7 @@ static void release_barrier(Machine *m)
 			continue;
 		w->status = WARP_RUN;
 		int32_t pc = w->pc;
-		if (m->opt.model == MODEL_IPDOM) {
-			ipdom_goto(m, w, pc, pc + 1);
-		} else {
-			take_edge(m, w, pc, pc + 1, w->active);
-			w->pc = pc + 1;
-		}
+		m->model->go(m, w, pc, pc + 1);
 	}
 	m->arrived = 0;
 }
@@ -1398,8 +1121,8 @@ static bool rule_barrier(Machine *m, Warp *w, int32_t pc)
 		sem_print_set(&a, m, w->id, w->active);
 		sem_print_set(&b, m, w->id, waiting);
 		int32_t n;
-		const int32_t *idx = active_list(m, w, &n);
-		set_error(m, SEM_DEADLOCK, "BAR", pc, w->id, idx, n,
+		const int32_t *idx = sem_active_list(m, w, &n);
+		sem_error(m, SEM_DEADLOCK, "BAR", pc, w->id, idx, n,
 		          "barrier reached by threads %s of warp %d while threads %s of that warp wait for "
 		          "them to reconverge: the barrier can never complete",
 		          buf_str(&a), w->id, buf_str(&b));
@@ -1437,7 +1160,7 @@ static bool rule_IT(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 	case OP_MU:
 	case OP_ETA: {
 		int32_t cnt = m->cfg->blocks[m->cfg->block_of[pc]].ngsa;
-		ok = exec_gsa_group(m, w, pc, cnt);
+		ok = sem_gsa_group(m, w, pc, cnt);
 		next = pc + cnt;
 		break;
 	}
@@ -1445,105 +1168,28 @@ static bool rule_IT(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 	}
 	if (!ok)
 		return false;
-	if (m->opt.model == MODEL_IPDOM) {
-		ipdom_goto(m, w, next - 1, next);
-	} else {
-		take_edge(m, w, next - 1, next, w->active);
-		w->pc = next;
-	}
+	m->model->go(m, w, next - 1, next);
 	return true;
 }
 
-static bool step_sync_model(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
+/* One instruction under the machine's model: the data rules and the
+** barrier here, control through the model (model.h). */
+static bool step_ins(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
 {
+	const Model *md = m->model;
 	const Block *blk = &m->cfg->blocks[m->cfg->block_of[pc]];
-	if (blk->implicit_sync && pc == blk->first)
-		return rule_sync(m, w, pc, blk->ngsa, rule);
+	if (md->honours_sync && blk->implicit_sync && pc == blk->first)
+		return md->sync(m, w, pc, blk->ngsa, rule);
 	switch (ins->op) {
 	case OP_STOP:
-		*rule = RULE_SF;
-		if (w->nnodes > 0) {
-			int32_t n;
-			const int32_t *idx = active_list(m, w, &n);
-			set_error(m, SEM_STUCK, "SF", pc, w->id, idx, n,
-			          "stop with a non-empty synchronisation stack (rule SF needs Π = [])");
-			return false;
-		}
-		finish_threads(m, w, w->live);
-		warp_done(m, w);
-		return true;
+	case OP_EXIT: return md->finish(m, w, pc, ins->op == OP_STOP, rule);
 	case OP_BZ:
-	case OP_BNZ: return rule_branch_sync(m, w, pc, ins, rule);
+	case OP_BNZ: return md->branch(m, w, pc, ins, rule);
 	case OP_JUMP:
 		*rule = RULE_JP;
-		take_edge(m, w, pc, ins->target, w->active);
-		w->pc = ins->target;
+		md->go(m, w, pc, ins->target);
 		return true;
-	case OP_SYNC: return rule_sync(m, w, pc, 0, rule);
-	case OP_EXIT:
-		*rule = RULE_EX;
-		rule_exit_sync(m, w);
-		return true;
-	case OP_BARRIER: *rule = RULE_BAR; return rule_barrier(m, w, pc);
-	default: *rule = RULE_IT; return rule_IT(m, w, pc, ins);
-	}
-}
-
-static bool step_ipdom_model(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
-{
-	switch (ins->op) {
-	case OP_STOP:
-	case OP_EXIT:
-		*rule = ins->op == OP_STOP ? RULE_SF : RULE_EX;
-		rule_exit_ipdom(m, w);
-		return true;
-	case OP_BZ:
-	case OP_BNZ: return rule_branch_ipdom(m, w, pc, ins, rule);
-	case OP_JUMP:
-		*rule = RULE_JP;
-		ipdom_goto(m, w, pc, ins->target);
-		return true;
-	case OP_SYNC:
-		*rule = RULE_NOP;
-		ipdom_goto(m, w, pc, pc + 1);
-		return true;
-	case OP_BARRIER: *rule = RULE_BAR; return rule_barrier(m, w, pc);
-	default: *rule = RULE_IT; return rule_IT(m, w, pc, ins);
-	}
-}
-
-/* mimd: every thread is a warp of one and there is no stack. */
-static bool step_mimd_model(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
-{
-	switch (ins->op) {
-	case OP_STOP:
-	case OP_EXIT:
-		*rule = ins->op == OP_STOP ? RULE_SF : RULE_EX;
-		finish_threads(m, w, w->live);
-		warp_done(m, w);
-		return true;
-	case OP_BZ:
-	case OP_BNZ: {
-		uint64_t *jmp = m->step_active + w->nw, *fall = m->step_active + 2 * w->nw;
-		if (!split(m, w, pc, ins, jmp, fall))
-			return false;
-		bool j = !bits_empty(jmp, w->nw);
-		*rule = j ? RULE_BT : RULE_BF;
-		int32_t to = j ? ins->target : pc + 1;
-		take_edge(m, w, pc, to, w->active);
-		w->pc = to;
-		return true;
-	}
-	case OP_JUMP:
-		*rule = RULE_JP;
-		take_edge(m, w, pc, ins->target, w->active);
-		w->pc = ins->target;
-		return true;
-	case OP_SYNC:
-		*rule = RULE_NOP;
-		take_edge(m, w, pc, pc + 1, w->active);
-		w->pc = pc + 1;
-		return true;
+	case OP_SYNC: return md->sync(m, w, pc, 0, rule);
 	case OP_BARRIER: *rule = RULE_BAR; return rule_barrier(m, w, pc);
 	default: *rule = RULE_IT; return rule_IT(m, w, pc, ins);
 	}
@@ -1560,15 +1206,15 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	int32_t pc = w->pc;
 	if (m->steps >= limit) {
 		int32_t n;
-		const int32_t *idx = active_list(m, w, &n);
-		set_error(m, SEM_LIMIT, "limit", pc, wi, idx, n,
+		const int32_t *idx = sem_active_list(m, w, &n);
+		sem_error(m, SEM_LIMIT, "limit", pc, wi, idx, n,
 		          "step limit of %llu warp instructions reached (--max-steps): the big-step "
 		          "relation has no derivation for a run that does not end",
 		          (unsigned long long)limit);
 		return m->status;
 	}
 	if (pc < 0 || pc >= m->prog->nins) {
-		set_error(m, SEM_STUCK, "IT", -1, wi, NULL, 0, "warp %d fell off the end of the program", wi);
+		sem_error(m, SEM_STUCK, "IT", -1, wi, NULL, 0, "warp %d fell off the end of the program", wi);
 		return m->status;
 	}
 	const Ins *ins = &m->prog->ins[pc];
@@ -1578,12 +1224,7 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	w->entered = false;
 
 	Rule rule = RULE_IT;
-	bool ok;
-	switch (m->opt.model) {
-	case MODEL_IPDOM: ok = step_ipdom_model(m, w, pc, ins, &rule); break;
-	case MODEL_MIMD: ok = step_mimd_model(m, w, pc, ins, &rule); break;
-	default: ok = step_sync_model(m, w, pc, ins, &rule); break;
-	}
+	bool ok = step_ins(m, w, pc, ins, &rule);
 	if (!ok) {
 		/* no rule fired: the state is unchanged */
 		w->entered = entered;
@@ -1648,7 +1289,7 @@ int32_t sem_schedule(Machine *m)
 	int32_t w = sem_pick(m);
 	if (w < 0 && m->status == SEM_RUNNING)
 		/* cannot happen while the barrier rules hold; report rather than spin */
-		set_error(m, SEM_DEADLOCK, "BAR", -1, -1, NULL, 0,
+		sem_error(m, SEM_DEADLOCK, "BAR", -1, -1, NULL, 0,
 		          "no warp can run and the program has not finished");
 	return w;
 }
@@ -1764,13 +1405,14 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	m->prog = p;
 	m->cfg = p->cfg;
 	m->opt = *opt;
+	m->model = opt->model ? opt->model : &model_sync;
 	/* the limits, resolved once: the step function reads m->opt directly */
 	m->opt.max_steps = opt->max_steps ? opt->max_steps : SEM_DEFAULT_MAX_STEPS;
 	m->opt.max_cells = max_cells;
 	m->opt.max_memory = max_mem;
 	m->nthreads = (int32_t)nthreads;
 	m->warpsize = (int32_t)ws;
-	m->sched_warpsize = opt->model == MODEL_MIMD ? 1 : m->warpsize;
+	m->sched_warpsize = m->model->warps_of_one ? 1 : m->warpsize;
 	m->nwarps = (m->nthreads + m->sched_warpsize - 1) / m->sched_warpsize;
 	m->nvars = p->nvars;
 	m->fixed_bytes = fixed;
@@ -1847,8 +1489,10 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 		w->status = WARP_RUN;
 		w->entered = true;
 		w->pc = 0;
-		if (opt->model == MODEL_IPDOM)
-			ipdom_push(m, w, 0, -1, w->live);
+		w->ctl.rec_size = m->model->rec_size;
+		w->ctl.nmask = m->model->nmask;
+		if (m->model->start)
+			m->model->start(m, w);
 	}
 	return m;
 }
@@ -1893,10 +1537,8 @@ void sem_free(Machine *m)
 		Warp *w = &m->warps[i];
 		free(w->active);
 		free(w->live);
-		free(w->nodes);
-		free(w->nodebits);
-		free(w->ents);
-		free(w->entbits);
+		free(w->ctl.recs);
+		free(w->ctl.masks);
 		free(w->idx);
 	}
 	free(m->warps);
@@ -1961,10 +1603,8 @@ Machine *sem_clone(const Machine *s)
 		size_t nw = (size_t)sw->nw * sizeof(uint64_t);
 		w->active = dup_mem(sw->active, nw);
 		w->live = dup_mem(sw->live, nw);
-		w->nodes = dup_mem(sw->nodes, (size_t)sw->capnodes * sizeof *w->nodes);
-		w->nodebits = dup_mem(sw->nodebits, (size_t)sw->capnodes * 2 * nw);
-		w->ents = dup_mem(sw->ents, (size_t)sw->capents * sizeof *w->ents);
-		w->entbits = dup_mem(sw->entbits, (size_t)sw->capents * nw);
+		w->ctl.recs = dup_mem(sw->ctl.recs, (size_t)sw->ctl.cap * sw->ctl.rec_size);
+		w->ctl.masks = dup_mem(sw->ctl.masks, (size_t)sw->ctl.cap * sw->ctl.nmask * nw);
 		w->idx = dup_mem(sw->idx, (size_t)sw->size * sizeof *w->idx);
 	}
 	m->err.msg = s->err.msg ? xstrdup(s->err.msg) : NULL;
@@ -1996,7 +1636,7 @@ Machine *sem_clone(const Machine *s)
 
 int32_t sem_stack_depth(const Machine *m, int32_t w)
 {
-	return m->opt.model == MODEL_IPDOM ? m->warps[w].nents : m->warps[w].nnodes;
+	return m->warps[w].ctl.n;
 }
 
 void sem_print_set(Buf *b, const Machine *m, int32_t wi, const uint64_t *set)
@@ -2041,39 +1681,25 @@ static void print_pc(Buf *b, const Machine *m, int32_t pc)
 void sem_print_stack(Buf *b, const Machine *m, int32_t wi)
 {
 	const Warp *w = &m->warps[wi];
-	if (m->opt.model == MODEL_IPDOM) {
-		if (w->nents == 0)
-			buf_puts(b, "[]");
-		for (int32_t k = w->nents - 1; k >= 0; k--) {
-			if (k < w->nents - SEM_STACK_SHOWN) {
-				buf_printf(b, "... (%d more)", k + 1);
-				break;
-			}
-			buf_putc(b, '(');
-			print_pc(b, m, w->ents[k].pc);
-			buf_puts(b, ", ");
-			print_pc(b, m, w->ents[k].rpc);
-			buf_puts(b, ", ");
-			sem_print_set(b, m, wi, sem_ent_mask(w, k));
-			buf_puts(b, k ? ") : " : ")");
-		}
-		return;
-	}
-	if (w->nnodes == 0)
+	const Model *md = m->model;
+	if (w->ctl.n == 0)
 		buf_puts(b, "[]");
-	for (int32_t k = w->nnodes - 1; k >= 0; k--) {
-		if (k < w->nnodes - SEM_STACK_SHOWN) {
+	for (int32_t k = w->ctl.n - 1; k >= 0; k--) {
+		if (k < w->ctl.n - SEM_STACK_SHOWN) {
 			buf_printf(b, "... (%d more)", k + 1);
 			break;
 		}
+		CtlView v;
+		md->view(w, k, &v);
 		buf_putc(b, '(');
-		print_pc(b, m, w->nodes[k].lid);
-		buf_puts(b, ", ");
-		sem_print_set(b, m, wi, sem_node_done(w, k));
-		buf_puts(b, ", ");
-		print_pc(b, m, w->nodes[k].lnext);
-		buf_puts(b, ", ");
-		sem_print_set(b, m, wi, sem_node_todo(w, k));
+		for (int32_t i = 0; i < md->nfields; i++) {
+			if (i)
+				buf_puts(b, ", ");
+			if (md->fields[i].is_set)
+				sem_print_set(b, m, wi, v.set[i]);
+			else
+				print_pc(b, m, v.pc[i]);
+		}
 		buf_puts(b, k ? ") : " : ")");
 	}
 }

@@ -17,7 +17,8 @@
 #include "ir.h"
 #include "mem.h"
 
-typedef enum Model { MODEL_SYNC, MODEL_IPDOM, MODEL_MIMD } Model;
+/* A reconvergence model (model.h): sync, ipdom, mimd. */
+typedef struct Model Model;
 typedef enum LaneOrder { ORDER_ASCENDING, ORDER_DESCENDING, ORDER_RANDOM } LaneOrder;
 
 /* What one step did: the rule of Table 3.4 that fired, or an extension.
@@ -38,7 +39,8 @@ typedef enum Rule {
 } Rule;
 
 const char *sem_rule_name(Rule r);
-const char *sem_model_name(Model m);
+/* The model's name; NULL is the default, sync. */
+const char *sem_model_name(const Model *model);
 
 typedef enum SemStatus {
 	SEM_RUNNING,  /* more steps to go */
@@ -56,7 +58,7 @@ typedef struct ParamSetting {
 } ParamSetting;
 
 typedef struct SemOptions {
-	Model model;
+	const Model *model;        /* NULL: sync (model.h) */
 	int32_t threads, warpsize; /* 0: from .threads/.warpsize, else 4 threads in one warp */
 	bool bz_rules;             /* --bz-polarity=rules: bz jumps where v != 0 (Table 3.4 read literally) */
 	bool strict_push;          /* push exactly as printed in Table 3.3 */
@@ -81,17 +83,15 @@ typedef struct SemOptions {
 
 /* ---- the machine ------------------------------------------------------- */
 
-/* A node of the synchronisation stack Π: (l_id, Θ_done, l_next, Θ_todo).
-** done_pc remembers the sync where Θ_done are parked (needed when exit
-** empties Θ; semantics.md §4). The two sets live in Warp.nodebits. */
-typedef struct SyncNode {
-	int32_t lid, lnext, done_pc;
-} SyncNode;
-
-/* An entry of the hardware SIMT stack: (pc, rpc, mask); rpc -1 = exit. */
-typedef struct IpdomEntry {
-	int32_t pc, rpc;
-} IpdomEntry;
+/* A model's control state of one warp (model.h), bottom first: n records
+** of rec_size bytes, each with nmask lane sets of the warp's nw words.
+** Plain data: copied and freed without the model. */
+typedef struct CtlStack {
+	int32_t n, cap;
+	uint16_t rec_size, nmask;
+	unsigned char *recs;  /* cap × rec_size */
+	uint64_t *masks;      /* cap × nmask × nw */
+} CtlStack;
 
 typedef enum WarpStatus { WARP_RUN, WARP_BARRIER, WARP_DONE } WarpStatus;
 
@@ -104,34 +104,12 @@ typedef struct Warp {
 	uint64_t *live;      /* threads neither finished nor exited */
 	WarpStatus status;
 	bool entered;        /* the next issue starts a block execution */
-	/* model sync: Π, bottom first; node k's Θ_done is nodebits[2k*nw..],
-	** its Θ_todo nodebits[(2k+1)*nw..] */
-	SyncNode *nodes;
-	int32_t nnodes, capnodes;
-	uint64_t *nodebits;
-	/* model ipdom: the SIMT stack, bottom first; entry k's mask is entbits[k*nw..] */
-	IpdomEntry *ents;
-	int32_t nents, capents;
-	uint64_t *entbits;
+	CtlStack ctl;        /* the model's control state (Π, the SIMT stack, ...) */
 	/* cached list of active threads, ascending (valid while idx_ok) */
 	int32_t *idx;
 	int32_t nidx;
 	bool idx_ok;
 } Warp;
-
-/* The sets of node k of Π (sync) and of entry k of the SIMT stack (ipdom). */
-static inline uint64_t *sem_node_done(const Warp *w, int32_t k)
-{
-	return w->nodebits + (size_t)(2 * k) * (size_t)w->nw;
-}
-static inline uint64_t *sem_node_todo(const Warp *w, int32_t k)
-{
-	return w->nodebits + (size_t)(2 * k + 1) * (size_t)w->nw;
-}
-static inline uint64_t *sem_ent_mask(const Warp *w, int32_t k)
-{
-	return w->entbits + (size_t)k * (size_t)w->nw;
-}
 
 typedef struct Race {
 	int64_t cell;
@@ -165,6 +143,7 @@ typedef struct StepInfo {
 typedef struct Machine {
 	const Program *prog;
 	const Cfg *cfg;
+	const Model *model;     /* opt.model resolved */
 	SemOptions opt;
 	int32_t nthreads, warpsize, nwarps; /* warpsize of the program; mimd runs nthreads warps of one */
 	int32_t sched_warpsize;             /* lanes per scheduled warp: warpsize, or 1 for mimd */
@@ -242,10 +221,6 @@ SemStatus sem_run(Machine *m, SemHook hook, void *ctx);
 
 /* ---- reading the state ------------------------------------------------- */
 
-/* Whether a sync reached by warp w now fires SP (the top node has no
-** deferred PEs left: pop and merge Θ_done), rather than SS or getting stuck
-** on an empty stack. Its Θ_done is then the top node's first bitset. */
-bool sem_sync_pops(const Warp *w);
 /* The operand a φ/μ/γ/η instruction copies in thread t (semantics.md §4),
 ** NULL when t came by an edge a φ has no operand for. */
 const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32_t t);

@@ -1,0 +1,51 @@
+/*
+** model.c — the table of reconvergence models and the control stack every
+** model keeps its records in (model.h).
+*/
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ORDER MODELS: models[] and model_names[] list the same models. */
+const Model *const models[] = {&model_sync, &model_ipdom, &model_mimd, NULL};
+const char *const model_names[] = {"sync", "ipdom", "mimd", NULL};
+_Static_assert(sizeof models / sizeof *models == MODEL_COUNT + 1, "MODEL_COUNT: the entries of models[]");
+_Static_assert(sizeof model_names / sizeof *model_names == MODEL_COUNT + 1, "model_names: one per model");
+
+const Model *model_find(const char *name)
+{
+	for (int i = 0; models[i]; i++)
+		if (!strcmp(models[i]->name, name))
+			return models[i];
+	return NULL;
+}
+
+const char *sem_model_name(const Model *model)
+{
+	return (model ? model : &model_sync)->name;
+}
+
+/* Heap bytes of one slot (for the --max-memory budget: a program without
+** syncs can grow Π by a node per iteration). */
+static uint64_t slot_bytes(const Warp *w)
+{
+	return w->ctl.rec_size + (uint64_t)w->ctl.nmask * (uint64_t)w->nw * sizeof(uint64_t);
+}
+
+int32_t ctl_push(Machine *m, Warp *w)
+{
+	CtlStack *c = &w->ctl;
+	if (c->n == c->cap) {
+		int32_t grow = c->cap ? c->cap : 4;
+		m->stack_bytes += (uint64_t)grow * slot_bytes(w);
+		c->cap += grow;
+		c->recs = xrealloc(c->recs, (size_t)c->cap * c->rec_size);
+		c->masks = xrealloc(c->masks, (size_t)c->cap * c->nmask * (size_t)w->nw * sizeof *c->masks);
+	}
+	int32_t k = c->n++;
+	memset(ctl_rec(w, k), 0, c->rec_size);
+	if (c->nmask)
+		bits_clear(ctl_mask(w, k, 0), c->nmask * w->nw);
+	return k;
+}
