@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ana.h"
 #include "args.h"
@@ -769,6 +770,375 @@ static int cmd_syncs(int argc, char **argv)
 	return status;
 }
 
+/* ---- musimd explore ------------------------------------------------------------------- */
+
+#undef CMD
+#define CMD "explore"
+
+static const char explore_help[] =
+	"Usage: musimd explore FILE... [options]\n"
+	"Explore every schedule of each FILE under each model asked for and say\n"
+	"whether it terminates, and if not how: a deadlock (a state where some thread\n"
+	"is unfinished and nothing can step, or a step that gets stuck) or a livelock\n"
+	"(a fair schedule that runs for ever; doomed when no schedule can finish from\n"
+	"it), with a shortest counterexample shown as run --trace shows it: for a\n"
+	"livelock the shortest schedule into the cycle, then the cycle. A verdict\n"
+	"under sync or ipdom is SIMT-induced when the program terminates under mimd.\n"
+	"Fairness is weak fairness over warps (over threads under mimd).\n"
+	"\n"
+	"  --model M[,M...]     sync, ipdom, mimd or all (default: all three)\n"
+	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR:V[,V...]\n"
+	"                       as for run\n"
+	"  --max-states N       at most N states per model (default 10000000)\n"
+	"  --max-memory MiB     memory for one search (default 4096)\n"
+	"  --max-time SECONDS   time for one search (default: no limit)\n"
+	"  --no-reduction       explore without reductions (this version has no\n"
+	"                       reduction yet: every interleaving is explored)\n"
+	"  --json               one JSON object per file (an array for several)\n"
+	"Choices explored: which warp steps next (every thread is a warp under mimd).\n"
+	"Not in this version yet: --path-order both, --atomic-order any, the models\n"
+	"its, tf and aware.\n"
+	"\n"
+	"Exit status: 0 every search ended in terminates or terminates-fair, 1 some\n"
+	"model deadlocks or livelocks, 2 usage error, 3 unreadable or invalid input,\n"
+	"4 a limit stopped a search before its verdict (unknown).\n";
+
+/* --model for explore: a comma-separated list of names, or all; bit i: models[i]. */
+static bool explore_models(const char *arg, unsigned *out)
+{
+	unsigned m = 0;
+	for (const char *s = arg;;) {
+		size_t n = strcspn(s, ",");
+		bool known = n == 3 && !strncmp(s, "all", 3);
+		if (known)
+			m |= (1u << MODEL_COUNT) - 1;
+		for (int k = 0; models[k]; k++)
+			if (strlen(models[k]->name) == n && !strncmp(s, models[k]->name, n)) {
+				m |= 1u << k;
+				known = true;
+			}
+		if (!known)
+			return false;
+		if (!s[n])
+			break;
+		s = s + n + 1;
+	}
+	*out = m;
+	return true;
+}
+
+typedef struct ExploreCli {
+	ExploreOptions eo;
+	unsigned models;
+	bool json, progress;
+} ExploreCli;
+
+static void explore_progress(void *ctx, const ExploreProgress *p)
+{
+	const char *model = ctx;
+	fprintf(stderr, "\r%s: %llu states, %.0f states/s, %llu queued, depth %llu, %llu MiB   ", model,
+	        (unsigned long long)p->states, p->seconds > 0 ? (double)p->states / p->seconds : 0.0,
+	        (unsigned long long)p->queued, (unsigned long long)p->depth,
+	        (unsigned long long)(p->bytes >> 20));
+}
+
+/* A verdict that does not terminate. */
+static bool explore_fails(ExploreVerdict v)
+{
+	return v == EXPLORE_DEADLOCK || v == EXPLORE_LIVELOCK;
+}
+
+/* "true"/"false"/null: SIMT-induced against mimd's verdict (mi: mimd's
+** result, or NULL when mimd was not explored). */
+static int simt_induced(const Model *md, const ExploreResult *r, const ExploreResult *mi)
+{
+	if (md->warps_of_one || !mi || mi->verdict == EXPLORE_UNKNOWN)
+		return -1;
+	return explore_fails(r->verdict) && !explore_fails(mi->verdict);
+}
+
+static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
+{
+	int status = EXIT_OK;
+	Program *p = load(file, true, &status);
+	if (!p)
+		return status;
+	ExploreResult *res[MODEL_COUNT] = {0};
+	const ExploreResult *mimd = NULL;
+	int32_t threads = 0, warpsize = 0;
+	Diags d;
+	diag_init(&d, file, NULL, 0);
+	for (int k = 0; models[k]; k++) {
+		if (!(x->models & (1u << k)))
+			continue;
+		ExploreOptions eo = x->eo;
+		eo.sem.model = models[k];
+		if (x->progress) {
+			eo.progress = explore_progress;
+			eo.progress_ctx = (void *)models[k]->name;
+		}
+		res[k] = explore_run(p, &eo, &d);
+		if (x->progress)
+			fputs("\r\033[K", stderr);
+		if (!res[k]) {
+			for (int i = 0; i < d.n; i++)
+				fprintf(stderr, "musimd explore: %s\n", d.v[i].msg);
+			status = EXIT_USAGE;
+			goto done;
+		}
+		if (models[k]->warps_of_one)
+			mimd = res[k];
+	}
+	{
+		Machine *m = sem_new(p, &x->eo.sem, &d);
+		if (m) {
+			threads = m->nthreads;
+			warpsize = m->warpsize;
+			if (!x->json) {
+				buf_printf(text, "%s: ", p->path);
+				report_shape(text, m);
+				buf_putc(text, '\n');
+			}
+			sem_free(m);
+		}
+	}
+	if (x->json) {
+		json_obj(j);
+		json_key(j, "file");
+		json_str(j, p->path);
+		json_key(j, "threads");
+		json_int(j, threads);
+		json_key(j, "warpsize");
+		json_int(j, warpsize);
+		json_key(j, "results");
+		json_arr(j);
+	}
+	for (int k = 0; models[k]; k++) {
+		const ExploreResult *r = res[k];
+		if (!r)
+			continue;
+		const Model *md = models[k];
+		int simt = simt_induced(md, r, mimd);
+		if (explore_fails(r->verdict) && status == EXIT_OK)
+			status = EXIT_FAILED;
+		if (r->verdict == EXPLORE_UNKNOWN && status != EXIT_FAILED)
+			status = EXIT_INCOMPLETE;
+		ExploreOptions eo = x->eo;
+		eo.sem.model = md;
+		if (x->json) {
+			json_obj(j);
+			json_key(j, "model");
+			json_str(j, md->name);
+			json_key(j, "options");
+			json_obj(j);
+			json_key(j, "path_order");
+			json_str(j, eo.sem.taken_first ? "taken-first" : "fallthrough-first");
+			json_obj_end(j);
+			json_key(j, "verdict");
+			json_str(j, explore_verdict_name(r->verdict));
+			json_key(j, "doomed");
+			json_bool(j, r->doomed);
+			json_key(j, "simt_induced");
+			if (simt < 0)
+				json_null(j);
+			else
+				json_bool(j, simt);
+			json_key(j, "states");
+			json_int(j, (int64_t)r->states);
+			json_key(j, "transitions");
+			json_int(j, (int64_t)r->transitions);
+			json_key(j, "depth");
+			json_int(j, (int64_t)r->depth);
+			json_key(j, "seconds");
+			json_real(j, r->seconds);
+			json_key(j, "limit");
+			json_str(j, r->limit);
+			json_key(j, "counterexample");
+			if (explore_fails(r->verdict)) {
+				if (!report_explore_counterexample_json(j, p, &eo.sem, r)) {
+					fprintf(stderr, "musimd explore: internal error: the %s counterexample of %s under %s "
+					                "does not replay to its verdict\n",
+					        explore_verdict_name(r->verdict), p->path, md->name);
+					status = EXIT_FAILED;
+				}
+			} else {
+				json_null(j);
+			}
+			json_obj_end(j);
+			continue;
+		}
+		buf_printf(text, "  %-6s  %s", md->name, explore_verdict_name(r->verdict));
+		if (r->verdict == EXPLORE_UNKNOWN)
+			buf_printf(text, " (the %s limit was reached)", r->limit);
+		else if (simt > 0 || r->doomed)
+			buf_printf(text, " (%s%s%s)", simt > 0 ? "SIMT-induced" : "", simt > 0 && r->doomed ? ", " : "",
+			           r->doomed ? "doomed" : "");
+		buf_printf(text, "   %llu states, %llu transitions", (unsigned long long)r->states,
+		           (unsigned long long)r->transitions);
+		if (r->verdict == EXPLORE_DEADLOCK)
+			buf_printf(text, "   shortest: %d steps", r->ntrace);
+		else if (r->verdict == EXPLORE_LIVELOCK)
+			buf_printf(text, "   shortest: %d steps, then a cycle of %d", r->cycle_start,
+			           r->ntrace - r->cycle_start);
+		buf_putc(text, '\n');
+	}
+	if (x->json) {
+		json_arr_end(j);
+		json_obj_end(j);
+	} else {
+		for (int k = 0; models[k]; k++) {
+			const ExploreResult *r = res[k];
+			if (!r || !explore_fails(r->verdict))
+				continue;
+			ExploreOptions eo = x->eo;
+			eo.sem.model = models[k];
+			buf_printf(text, "\n%s under %s: %s\n", p->path, models[k]->name,
+			           r->verdict == EXPLORE_DEADLOCK ? "a shortest schedule to the deadlock"
+			                                          : "a shortest schedule into the cycle, then the cycle");
+			if (!report_explore_trace(text, p, &eo.sem, r)) {
+				fprintf(stderr, "musimd explore: internal error: the %s counterexample of %s under %s "
+				                "does not replay to its verdict\n",
+				        explore_verdict_name(r->verdict), p->path, models[k]->name);
+				status = EXIT_FAILED;
+			}
+		}
+	}
+done:
+	for (int k = 0; k < MODEL_COUNT; k++)
+		explore_free(res[k]);
+	diag_free(&d);
+	ir_free(p);
+	return status;
+}
+
+static int cmd_explore(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"model", required_argument, NULL, 'm'},
+		{"threads", required_argument, NULL, 't'},
+		{"warpsize", required_argument, NULL, 'w'},
+		{"param", required_argument, NULL, 'p'},
+		{"data", required_argument, NULL, 'd'},
+		{"path-order", required_argument, NULL, 'o'},
+		{"atomic-order", required_argument, NULL, 'a'},
+		{"max-states", required_argument, NULL, 'S'},
+		{"max-memory", required_argument, NULL, 'R'},
+		{"max-time", required_argument, NULL, 'T'},
+		{"no-reduction", no_argument, NULL, 'n'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	ExploreCli x = {.models = (1u << MODEL_COUNT) - 1};
+	SemArgs sa = {0};
+	int status = EXIT_OK;
+	long long v;
+	int c;
+	optind = 1;
+	opterr = 0;
+	const char **files = xmalloc((size_t)argc * sizeof *files);
+	int nfiles = 0;
+	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 1: files[nfiles++] = optarg; break;
+		case 'm':
+			if (!explore_models(optarg, &x.models))
+				USAGE("--model takes sync, ipdom, mimd or all (a comma-separated list), not '%s'", optarg);
+			break;
+		case 't':
+			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
+				USAGE("--threads needs a number from 1 to 4194304, not '%s'", optarg);
+			x.eo.sem.threads = (int32_t)v;
+			break;
+		case 'w':
+			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
+				USAGE("--warpsize needs a number from 1 to 4194304, not '%s'", optarg);
+			x.eo.sem.warpsize = (int32_t)v;
+			break;
+		case 'p':
+		case 'd': {
+			const char *bad = c == 'p' ? args_param(&sa, "--param", optarg) : args_data(&sa, "--data", optarg);
+			if (bad)
+				USAGE("%s", bad);
+			break;
+		}
+		case 'o': {
+			int po;
+			CHOICE("--path-order", po, "fallthrough-first", "taken-first", "both");
+			if (po == 2)
+				USAGE("%s", "--path-order both is not available in this version yet: explore "
+				            "fallthrough-first and taken-first one after the other");
+			x.eo.sem.taken_first = po == 1;
+			break;
+		}
+		case 'a': {
+			int ao;
+			CHOICE("--atomic-order", ao, "ascending", "any");
+			if (ao == 1)
+				USAGE("%s", "--atomic-order any is not available in this version yet");
+			break;
+		}
+		case 'S':
+			if (!str_to_ll(optarg, 1, LLONG_MAX, &v))
+				USAGE("--max-states needs a positive number, not '%s'", optarg);
+			x.eo.max_states = (uint64_t)v;
+			break;
+		case 'R': {
+			const char *bad = args_max_memory("--max-memory", optarg, &x.eo.max_memory);
+			if (bad)
+				USAGE("%s", bad);
+			break;
+		}
+		case 'T': {
+			char *end;
+			errno = 0;
+			double t = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(t > 0) || t > 1e9)
+				USAGE("--max-time needs a positive number of seconds, not '%s'", optarg);
+			x.eo.max_time = t;
+			break;
+		}
+		case 'n': break; /* no reduction exists yet: every search is complete */
+		case 'j': x.json = true; break;
+		case 'h': fputs(explore_help, stdout); goto done;
+		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
+		}
+	}
+	for (; optind < argc; optind++)
+		files[nfiles++] = argv[optind];
+	if (nfiles == 0)
+		USAGE("needs a FILE%s", "");
+	args_lend(&sa, &x.eo.sem);
+	x.progress = !x.json && isatty(2);
+	Buf b = {0};
+	Json j;
+	json_init(&j, &b);
+	if (x.json && nfiles > 1)
+		json_arr(&j);
+	for (int i = 0; i < nfiles; i++) {
+		if (!x.json && i > 0)
+			buf_putc(&b, '\n');
+		int st = explore_file(files[i], &x, &j, &b);
+		/* the worst: usage/input errors, then a failed program, then unknown */
+		if (st == EXIT_USAGE || st == EXIT_INPUT || (st == EXIT_FAILED && status != EXIT_USAGE && status != EXIT_INPUT) ||
+		    (st == EXIT_INCOMPLETE && status == EXIT_OK))
+			status = st;
+		out(&b);
+		buf_reset(&b);
+	}
+	if (x.json && nfiles > 1)
+		json_arr_end(&j);
+	if (x.json)
+		buf_putc(&b, '\n');
+	out(&b);
+	buf_free(&b);
+done:
+	free(files);
+	args_free(&sa);
+	return status;
+}
+
 /* ---- musimd emit-llvm -------------------------------------------------------------------- */
 
 static const char llvm_help[] =
@@ -1518,14 +1888,16 @@ static const char main_help[] =
 	"  gen               a random well-structured program (property tests, benches)\n"
 	"  repl [FILE]       step a program one rule at a time: break, watch, print,\n"
 	"                    info stack, back (gdb-like; musimd-repl(1))\n"
+	"  explore FILE...   every schedule: deadlocks and livelocks (SIMT-induced or\n"
+	"                    not) with shortest counterexamples\n"
 	"\n"
-	"Not in this version yet: the schedule explorer and the SM model.\n"
+	"Not in this version yet: the SM model.\n"
 	"\n"
 	"'musimd help COMMAND' (or 'musimd COMMAND --help') describes a command; 'musimd\n"
 	"--version' prints the version. Manuals: musimd(1), musimd-repl(1), the language\n"
 	"musimd-lang(7), the analyses musimd-analysis(7); decisions: docs/ (sources).\n"
 	"Exit status: 0 success, 1 the program under study failed, 2 usage error,\n"
-	"3 unreadable or invalid input.\n";
+	"3 unreadable or invalid input, 4 a search stopped by a limit (explore).\n";
 
 /* The subcommands; `musimd help NAME` is `musimd NAME --help`. */
 static const struct {
@@ -1535,6 +1907,7 @@ static const struct {
 	{"run", cmd_run},         {"check", cmd_check},     {"cfg", cmd_cfg},
 	{"gsa", cmd_gsa},         {"syncs", cmd_syncs},     {"analyze", cmd_analyze},
 	{"emit-llvm", cmd_emit_llvm}, {"gen", cmd_gen},     {"repl", repl_main},
+	{"explore", cmd_explore},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

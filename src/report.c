@@ -524,29 +524,10 @@ static void json_cell(void *ctx, int64_t addr, Num v)
 	json_num(j, v);
 }
 
-void report_run_json(Json *j, const Machine *m, const TraceEnd *trace)
+/* run's "error": null, or the rule, message, where, threads and stack. */
+static void json_run_error(Json *j, const Machine *m)
 {
 	const Program *p = m->prog;
-	if (trace) {
-		/* close the streamed "trace" array: its last step, then "]" on its own line */
-		if (j->need_comma[j->depth])
-			buf_puts(j->b, "\n  ");
-		json_arr_end(j);
-		json_key(j, "trace_complete");
-		json_bool(j, trace->complete);
-		json_key(j, "trace_limit");
-		if (trace->limit)
-			json_int(j, (int64_t)trace->limit);
-		else
-			json_null(j);
-	} else {
-		json_obj(j);
-	}
-	json_key(j, "file");
-	json_str(j, p->path);
-	json_key(j, "status");
-	json_str(j, sem_status_name(m->status));
-	json_key(j, "error");
 	if (m->status == SEM_OK || m->status == SEM_RUNNING) {
 		json_null(j);
 	} else {
@@ -581,6 +562,32 @@ void report_run_json(Json *j, const Machine *m, const TraceEnd *trace)
 		}
 		json_obj_end(j);
 	}
+}
+
+void report_run_json(Json *j, const Machine *m, const TraceEnd *trace)
+{
+	const Program *p = m->prog;
+	if (trace) {
+		/* close the streamed "trace" array: its last step, then "]" on its own line */
+		if (j->need_comma[j->depth])
+			buf_puts(j->b, "\n  ");
+		json_arr_end(j);
+		json_key(j, "trace_complete");
+		json_bool(j, trace->complete);
+		json_key(j, "trace_limit");
+		if (trace->limit)
+			json_int(j, (int64_t)trace->limit);
+		else
+			json_null(j);
+	} else {
+		json_obj(j);
+	}
+	json_key(j, "file");
+	json_str(j, p->path);
+	json_key(j, "status");
+	json_str(j, sem_status_name(m->status));
+	json_key(j, "error");
+	json_run_error(j, m);
 	json_key(j, "threads");
 	json_int(j, m->nthreads);
 	json_key(j, "warpsize");
@@ -832,4 +839,134 @@ void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool asc
 		pad_gap(b, lw + 4 + iw + 2, 2);
 		buf_puts(b, r->branch_divergent[pc] ? "divergent\n" : "uniform\n");
 	}
+}
+
+/* ---- explore (cli.md) ----------------------------------------------------------------- */
+
+/* Replay the counterexample of r from a fresh machine of p under so, with
+** each step shown by show(ctx, m, info). Returns the machine at the end
+** (the caller frees it) and, for a livelock, compares the state at the
+** cycle's start with the state after the cycle. *ok: the replay ends as the
+** verdict says (a deadlock: a stuck step or nothing can step; a livelock:
+** back in the state where the cycle began). */
+static Machine *replay(const Program *p, const SemOptions *so, const ExploreResult *r,
+                       void (*show)(void *ctx, const Machine *m, const StepInfo *s, int32_t i), void *ctx,
+                       bool *ok)
+{
+	SemOptions o = *so;
+	o.max_steps = UINT64_MAX;
+	Diags d;
+	diag_init(&d, p->path, NULL, 0);
+	Machine *m = sem_new(p, &o, &d);
+	diag_free(&d);
+	*ok = false;
+	if (!m)
+		return NULL;
+	Buf at_cycle = {0}, now = {0};
+	bool stuck = false;
+	for (int32_t i = 0; i < r->ntrace; i++) {
+		if (i == r->cycle_start)
+			sem_pack(m, &at_cycle);
+		StepInfo info;
+		uint64_t before = m->steps;
+		sem_step(m, r->trace[i], &info);
+		if (m->steps == before) {
+			stuck = i + 1 == r->ntrace;
+			break;
+		}
+		show(ctx, m, &info, i);
+		if (m->status != SEM_RUNNING) {
+			stuck = i + 1 == r->ntrace && m->status != SEM_OK;
+			break;
+		}
+	}
+	if (r->verdict == EXPLORE_DEADLOCK) {
+		bool none = m->status == SEM_RUNNING;
+		for (int32_t w = 0; w < m->nwarps && none; w++)
+			none = m->warps[w].status != WARP_RUN;
+		*ok = stuck || none;
+	} else if (r->verdict == EXPLORE_LIVELOCK && r->cycle_start >= 0 && r->ntrace > r->cycle_start) {
+		sem_pack(m, &now);
+		*ok = m->status == SEM_RUNNING && now.len == at_cycle.len && !memcmp(now.s, at_cycle.s, now.len);
+	}
+	buf_free(&at_cycle);
+	buf_free(&now);
+	return m;
+}
+
+typedef struct TraceText {
+	Buf *b;
+	ReportCols cols;
+	int32_t cycle_start;
+} TraceText;
+
+static void show_text(void *ctx, const Machine *m, const StepInfo *s, int32_t i)
+{
+	TraceText *t = ctx;
+	if (i == t->cycle_start)
+		buf_puts(t->b, "  -- the cycle: --\n");
+	report_trace_line(t->b, &t->cols, m, s);
+}
+
+bool report_explore_trace(Buf *b, const Program *p, const SemOptions *so, const ExploreResult *r)
+{
+	TraceText t = {b, {0}, r->cycle_start};
+	{
+		SemOptions o = *so;
+		Diags d;
+		diag_init(&d, p->path, NULL, 0);
+		Machine *m0 = sem_new(p, &o, &d);
+		diag_free(&d);
+		if (!m0)
+			return false;
+		report_cols(&t.cols, m0, (uint64_t)r->ntrace + 1);
+		sem_free(m0);
+	}
+	bool ok;
+	Machine *m = replay(p, so, r, show_text, &t, &ok);
+	if (!m)
+		return false;
+	if (r->verdict == EXPLORE_DEADLOCK) {
+		if (m->status != SEM_RUNNING && m->status != SEM_OK)
+			report_error(b, m);
+		else
+			buf_puts(b, "  then no warp can step, and some threads have not finished\n");
+	}
+	sem_free(m);
+	return ok;
+}
+
+typedef struct TraceJson {
+	Json *j;
+} TraceJson;
+
+static void show_json(void *ctx, const Machine *m, const StepInfo *s, int32_t i)
+{
+	(void)i;
+	TraceJson *t = ctx;
+	report_trace_json(t->j, m, s);
+}
+
+bool report_explore_counterexample_json(Json *j, const Program *p, const SemOptions *so, const ExploreResult *r)
+{
+	json_obj(j);
+	json_key(j, "steps");
+	json_arr(j);
+	TraceJson t = {j};
+	bool ok;
+	Machine *m = replay(p, so, r, show_json, &t, &ok);
+	json_arr_end(j);
+	json_key(j, "cycle_start");
+	if (r->cycle_start >= 0)
+		json_int(j, r->cycle_start);
+	else
+		json_null(j);
+	json_key(j, "error");
+	if (m && r->verdict == EXPLORE_DEADLOCK)
+		json_run_error(j, m);
+	else
+		json_null(j);
+	json_obj_end(j);
+	sem_free(m);
+	return ok;
 }

@@ -219,6 +219,15 @@ void sem_advance(Machine *m, int32_t w);
 typedef void (*SemHook)(void *ctx, const Machine *m, const StepInfo *info);
 SemStatus sem_run(Machine *m, SemHook hook, void *ctx);
 
+/* ---- the state as data (state.c) ---------------------------------------- */
+
+/* Append the canonical bytes of m's state (explore.md §3) to b: equal bytes
+** for machines of one program and options exactly when their states are
+** equal. */
+void sem_pack(const Machine *m, Buf *b);
+/* A 64-bit hash of n bytes (of sem_pack's output). */
+uint64_t sem_hash_bytes(const void *p, size_t n);
+
 /* ---- reading the state ------------------------------------------------- */
 
 /* The operand a φ/μ/γ/η instruction copies in thread t (semantics.md §4),
