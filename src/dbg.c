@@ -279,6 +279,7 @@ Dbg *dbg_new(const Program *p, const SemOptions *opt, Diags *d)
 	charge(s);
 	s->interval = DBG_FIRST_INTERVAL;
 	s->forced_warp = -1;
+	s->sched_cycle = -1;
 	s->next_id = 1;
 	return s;
 }
@@ -294,6 +295,7 @@ void dbg_free(Dbg *s)
 		point_forget(&s->points[i]);
 	free(s->points);
 	free(s->hist);
+	free(s->sched);
 	free(s);
 }
 
@@ -306,8 +308,22 @@ void dbg_restart(Dbg *s)
 	s->nhist = 0;
 	s->interval = DBG_FIRST_INTERVAL;
 	s->failed_attempt = false;
+	s->sched_on = s->sched != NULL;
 	charge(s);
 	snapshot_all(s);
+}
+
+/* The warp the followed schedule gives step k + 1, or -1. */
+static int32_t sched_warp(const Dbg *s, uint64_t k)
+{
+	if (!s->sched_on)
+		return -1;
+	if (k < s->nsched)
+		return s->sched[k];
+	if (s->sched_cycle < 0 || (uint64_t)s->sched_cycle >= s->nsched)
+		return -1;
+	uint64_t c = s->nsched - (uint64_t)s->sched_cycle;
+	return s->sched[(uint64_t)s->sched_cycle + (k - (uint64_t)s->sched_cycle) % c];
 }
 
 int32_t dbg_next_warp(const Dbg *s)
@@ -321,7 +337,20 @@ int32_t dbg_next_warp(const Dbg *s)
 		           : -1;
 	if (m->steps < s->nhist)
 		return s->hist[m->steps]; /* the recorded schedule */
+	int32_t w = sched_warp(s, m->steps);
+	if (w >= 0)
+		return w < m->nwarps && m->warps[w].status == WARP_RUN ? w : -1;
 	return sem_pick(m);
+}
+
+void dbg_set_schedule(Dbg *s, int32_t *warps, uint64_t n, int64_t cycle)
+{
+	free(s->sched);
+	s->sched = warps;
+	s->nsched = warps ? n : 0;
+	s->sched_cycle = warps ? cycle : -1;
+	s->forced_warp = -1;
+	dbg_restart(s);
 }
 
 static DbgStop stop_of_status(const Machine *m, uint64_t steps)
@@ -341,8 +370,16 @@ static bool step1(Dbg *s, DbgStepHook hook, void *ctx, DbgStop *stop)
 	int32_t w = dbg_next_warp(s);
 	if (w < 0 && s->forced_warp >= 0) {
 		stop->kind = STOP_BLOCKED;
+		stop->point = s->forced_warp;
 		return false;
 	}
+	if (w < 0 && m->steps >= s->nhist && sched_warp(s, m->steps) >= 0) {
+		stop->kind = STOP_BLOCKED; /* the schedule names a warp that cannot run */
+		stop->point = sched_warp(s, m->steps);
+		return false;
+	}
+	if (s->sched_on && m->steps >= s->nhist && w != sched_warp(s, m->steps))
+		s->sched_on = false; /* a forced warp leaves the schedule */
 	if (w < 0) {
 		sem_schedule(m); /* records the deadlock */
 		s->failed_attempt = true;

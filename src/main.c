@@ -831,7 +831,18 @@ typedef struct ExploreCli {
 	ExploreOptions eo;
 	unsigned models;
 	bool json, progress;
+	bool args;          /* --param or --data given */
 } ExploreCli;
+
+/* A counterexample's schedule as `musimd repl --schedule` reads it. */
+static void put_schedule(Buf *b, const ExploreResult *r)
+{
+	for (int32_t i = 0; i < r->ntrace; i++) {
+		if (i)
+			buf_putc(b, i == r->cycle_start ? '/' : ',');
+		buf_put_i64(b, r->trace[i]);
+	}
+}
 
 static void explore_progress(void *ctx, const ExploreProgress *p)
 {
@@ -953,8 +964,13 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 			json_real(j, r->seconds);
 			json_key(j, "limit");
 			json_str(j, r->limit);
-			json_key(j, "counterexample");
 			if (explore_fails(r->verdict)) {
+				json_key(j, "schedule");
+				Buf sched = {0};
+				put_schedule(&sched, r);
+				json_str(j, buf_str(&sched));
+				buf_free(&sched);
+				json_key(j, "counterexample");
 				if (!report_explore_counterexample_json(j, p, &eo.sem, r)) {
 					fprintf(stderr, "musimd explore: internal error: the %s counterexample of %s under %s "
 					                "does not replay to its verdict\n",
@@ -962,6 +978,9 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 					status = EXIT_FAILED;
 				}
 			} else {
+				json_key(j, "schedule");
+				json_null(j);
+				json_key(j, "counterexample");
 				json_null(j);
 			}
 			json_obj_end(j);
@@ -1001,6 +1020,10 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 				        explore_verdict_name(r->verdict), p->path, models[k]->name);
 				status = EXIT_FAILED;
 			}
+			buf_printf(text, "  to step through it: musimd repl --model %s --threads %d --warpsize %d --schedule ",
+			           models[k]->name, threads, warpsize);
+			put_schedule(text, r);
+			buf_printf(text, " %s%s\n", file, x->args ? "  (with the same --param and --data)" : "");
 		}
 	}
 done:
@@ -1060,6 +1083,7 @@ static int cmd_explore(int argc, char **argv)
 			const char *bad = c == 'p' ? args_param(&sa, "--param", optarg) : args_data(&sa, "--data", optarg);
 			if (bad)
 				USAGE("%s", bad);
+			x.args = true;
 			break;
 		}
 		case 'o': {

@@ -54,6 +54,9 @@ struct Repl {
 	Dbg *dbg;
 	SemOptions opt;    /* threads, warpsize, model, paper readings, limits */
 	SemArgs sa;        /* param, data */
+	int32_t *sched;    /* `schedule`: the warps to follow (musimd explore's counterexamples) */
+	uint64_t nsched;
+	int64_t sched_cycle; /* where the repeated cycle begins, or -1 */
 	PointSpec *specs;
 	int32_t nspecs, capspecs;
 	bool echo;         /* scripted: print each command after the prompt */
@@ -304,6 +307,11 @@ static bool new_session(Repl *r, const char *intro)
 	Dbg *old = r->dbg;
 	r->dbg = s;
 	s->interrupt = &interrupted;
+	if (r->sched) {
+		int32_t *copy = xmalloc((size_t)r->nsched * sizeof *copy);
+		memcpy(copy, r->sched, (size_t)r->nsched * sizeof *copy);
+		dbg_set_schedule(s, copy, r->nsched, r->sched_cycle);
+	}
 	if (old)
 		s->forced_warp = old->forced_warp < s->m->nwarps ? old->forced_warp : -1;
 	dbg_free(old);
@@ -461,9 +469,15 @@ static void show_stop(Repl *r, DbgStop st, bool moved_quietly)
 		say(r, "At the start (step 0).\n");
 		break;
 	case STOP_BLOCKED: {
-		int32_t w = r->dbg->forced_warp;
-		say(r, "warp %d cannot run: it %s; 'warp auto' lets the scheduler pick\n", w,
-		    m->warps[w].status == WARP_DONE ? "has finished" : "waits at the barrier");
+		int32_t w = st.point;
+		if (w < 0 || w >= m->nwarps)
+			say(r, "the schedule names warp %d, which does not exist (warps 0 to %d); 'schedule off' "
+			       "lets the scheduler pick\n", w, m->nwarps - 1);
+		else
+			say(r, "warp %d cannot run: it %s; %s\n", w,
+			    m->warps[w].status == WARP_DONE ? "has finished" : "waits at the barrier",
+			    r->dbg->forced_warp >= 0 ? "'warp auto' lets the scheduler pick"
+			                             : "'schedule off' lets the scheduler pick");
 		dbg_stop_free(&st);
 		return;
 	}
@@ -620,6 +634,87 @@ static bool cmd_goto(Repl *r, char *args)
 	if (st.kind == STOP_START || st.kind == STOP_DONE)
 		st.kind = STOP_DONE;
 	show_stop(r, st, false);
+	return true;
+}
+
+/* "W,W,.../W,..." (musimd explore's schedules): the warps, and after a '/'
+** a cycle repeated for ever. */
+static bool parse_schedule(Repl *r, const char *text, int32_t **out, uint64_t *n, int64_t *cycle)
+{
+	int32_t *v = NULL;
+	uint64_t len = 0, cap = 0;
+	*cycle = -1;
+	const char *s = text;
+	for (;;) {
+		char num[24];
+		size_t k = strcspn(s, ",/");
+		long long w;
+		if (k == 0 || k >= sizeof num || (memcpy(num, s, k), num[k] = 0, !str_to_ll(num, 0, SEM_MAX_THREADS, &w))) {
+			free(v);
+			return fail(r, "schedule needs warp numbers separated by commas, with a '/' before the "
+			               "cycle (as musimd explore prints them), not '%s'", text);
+		}
+		VEC_PUSH(v, len, cap, (int32_t)w);
+		s += k;
+		if (*s == '/') {
+			if (*cycle >= 0) {
+				free(v);
+				return fail(r, "schedule has one cycle: one '/' at most, in '%s'", text);
+			}
+			*cycle = (int64_t)len;
+		}
+		if (!*s)
+			break;
+		s++;
+	}
+	if (*cycle == (int64_t)len) {
+		free(v);
+		return fail(r, "schedule: the cycle after '/' is empty in '%s'", text);
+	}
+	*out = v;
+	*n = len;
+	return true;
+}
+
+static void say_schedule(Repl *r)
+{
+	if (!r->sched) {
+		say(r, "No schedule: the round-robin scheduler picks the warp of each step.\n");
+		return;
+	}
+	say(r, "Steps follow the schedule ");
+	for (uint64_t i = 0; i < r->nsched; i++)
+		say(r, "%s%d", i == 0 ? "" : (int64_t)i == r->sched_cycle ? "/" : ",", r->sched[i]);
+	say(r, r->sched_cycle >= 0 ? " (the cycle after '/' repeated for ever)\n" : "\n");
+}
+
+static bool cmd_schedule(Repl *r, char *args)
+{
+	char *w = word(&args);
+	if (!w) {
+		say_schedule(r);
+		return true;
+	}
+	int32_t *v = NULL;
+	uint64_t n = 0;
+	int64_t cycle = -1;
+	if (strcmp(w, "off") && !parse_schedule(r, w, &v, &n, &cycle))
+		return false;
+	free(r->sched);
+	r->sched = v;
+	r->nsched = n;
+	r->sched_cycle = cycle;
+	if (r->dbg) {
+		int32_t *copy = NULL;
+		if (v) {
+			copy = xmalloc((size_t)n * sizeof *copy);
+			memcpy(copy, v, (size_t)n * sizeof *copy);
+		}
+		dbg_set_schedule(r->dbg, copy, n, cycle);
+	}
+	say_schedule(r);
+	if (r->dbg)
+		say(r, "At the start (step 0).\n");
 	return true;
 }
 
@@ -1770,6 +1865,13 @@ static const Cmd cmds[] = {
 	 "to any earlier step exactly (it replays the recorded steps from the nearest checkpoint).\n"
 	 "Stepping forwards again follows the recorded schedule unless 'warp N' chooses another."},
 	{"goto", NULL, cmd_goto, false, ARG_NONE, "goto STEP", "go to the state after STEP steps (backwards or forwards)", NULL},
+	{"schedule", NULL, cmd_schedule, false, ARG_NONE, "schedule [LIST|off]",
+	 "follow a schedule: W,W,.../W,... (explore's counterexamples)",
+	 "The warp of each step, in order, as musimd explore prints a counterexample; the warps after\n"
+	 "a '/' are a cycle, repeated for ever (a livelock). The session starts again at step 0 and\n"
+	 "step, next, continue and run follow the schedule; back and goto work as usual. A step that\n"
+	 "'warp N' issues from another warp leaves the schedule; 'schedule off' gives the choice back\n"
+	 "to the round-robin scheduler; 'schedule' shows it."},
 	{"warp", NULL, cmd_warp, false, ARG_NONE, "warp [N|auto]", "issue the next steps from warp N (your own schedule)",
 	 "With several warps the round-robin scheduler picks the warp of each step; 'warp N' makes the\n"
 	 "following steps issue from warp N (until it finishes or waits at the barrier), 'warp auto'\n"
@@ -2133,6 +2235,7 @@ static const char repl_usage[] =
 	"  --max-steps N                step limit (default 10^7)\n"
 	"  --max-memory MiB             memory limit of the state and the copies kept for\n"
 	"                               going back (default 2048)\n"
+	"  --schedule W,W,.../W,...     follow a schedule (musimd explore's counterexamples)\n"
 	"  --echo                       print each command after the prompt (for transcripts)\n"
 	"  -q, --quiet                  no greeting on a terminal\n"
 	"\n"
@@ -2163,6 +2266,7 @@ void repl_free(Repl *r)
 		ir_free(r->prog);
 	free(r->path);
 	args_free(&r->sa);
+	free(r->sched);
 	for (int32_t i = 0; i < r->nspecs; i++)
 		free(r->specs[i].text);
 	free(r->specs);
@@ -2301,7 +2405,7 @@ int repl_main(int argc, char **argv)
 	static const char *const with_arg[][2] = {
 		{"--threads", "threads"}, {"--warpsize", "warpsize"}, {"--model", "model"},
 		{"--param", "param"},     {"--data", "data"},         {"--max-steps", "set max-steps"},
-		{"--max-memory", "set max-memory"},
+		{"--max-memory", "set max-memory"}, {"--schedule", "schedule"},
 	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
