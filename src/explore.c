@@ -24,6 +24,8 @@
 */
 #include "explore.h"
 
+#include "model.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -56,15 +58,23 @@ typedef struct Graph {
 	uint64_t *off;             /* state i's bytes: arena[off[i] .. off[i] + len[i]) */
 	uint32_t *len;
 	uint64_t *hash;
-	int32_t *parent, *via, *depth;
+	int32_t *parent, *via, *viag, *depth; /* via: the warp, viag: the group (its:any) */
 	uint8_t *kind;
 	Machine **mach;            /* the machine of an open state; NULL once expanded */
-	int64_t *en_start;         /* enabled warps of state i: en.v[en_start[i] .. en_start[i + 1]) */
+	int64_t *en_start;         /* what can step in state i: labels en.v[en_start[i] .. en_start[i + 1]) */
 	I32s en;
+	/* Fairness is over labels: the warps, or under a model whose groups are
+	** choices, the pairs (warp, pc of the group), numbered densely. */
+	bool groups;
+	int64_t *lkey;             /* label id → (warp << 32 | pc) */
+	int32_t nlabels, caplabels;
+	int32_t *ltable;           /* open addressing: label ids by key, -1 empty */
+	uint32_t ltcap;
 	Buf arena;
 	int32_t *table;            /* state ids by hash, -1 empty; tcap a power of two */
 	uint32_t tcap;
-	I32s efrom, eto, ewarp;    /* transitions */
+	I32s efrom, eto, elabel;   /* transitions */
+	I32s ewarp, egroup;        /* the choice each made */
 	uint64_t mach_bytes;       /* sem_bytes of the machines kept */
 	Buf scratch;
 } Graph;
@@ -74,7 +84,9 @@ static uint64_t graph_bytes(const Graph *g)
 	return (uint64_t)g->cap * (sizeof *g->off + sizeof *g->len + sizeof *g->hash + 3 * sizeof(int32_t) +
 	                           sizeof *g->kind + sizeof *g->mach + sizeof *g->en_start) +
 	       (uint64_t)g->tcap * sizeof *g->table + g->arena.cap +
-	       (uint64_t)(g->en.cap + g->efrom.cap + g->eto.cap + g->ewarp.cap) * sizeof(int32_t) + g->mach_bytes;
+	       (uint64_t)(g->en.cap + g->efrom.cap + g->eto.cap + g->elabel.cap + g->ewarp.cap + g->egroup.cap) *
+	           sizeof(int32_t) +
+	       (uint64_t)g->caplabels * sizeof *g->lkey + (uint64_t)g->ltcap * sizeof *g->ltable + g->mach_bytes;
 }
 
 static void table_grow(Graph *g)
@@ -111,7 +123,8 @@ static int32_t find(const Graph *g, uint64_t hash, uint32_t *slot)
 }
 
 /* Add the state packed in g->scratch, reached from parent by warp via. */
-static int32_t add_state(Graph *g, uint64_t hash, uint32_t slot, Machine *m, int32_t parent, int32_t via)
+static int32_t add_state(Graph *g, uint64_t hash, uint32_t slot, Machine *m, int32_t parent, int32_t via,
+                         int32_t viag)
 {
 	if (g->n == g->cap) {
 		int32_t cap = g->cap ? 2 * g->cap : 256;
@@ -120,6 +133,7 @@ static int32_t add_state(Graph *g, uint64_t hash, uint32_t slot, Machine *m, int
 		g->hash = xrealloc(g->hash, (size_t)cap * sizeof *g->hash);
 		g->parent = xrealloc(g->parent, (size_t)cap * sizeof *g->parent);
 		g->via = xrealloc(g->via, (size_t)cap * sizeof *g->via);
+		g->viag = xrealloc(g->viag, (size_t)cap * sizeof *g->viag);
 		g->depth = xrealloc(g->depth, (size_t)cap * sizeof *g->depth);
 		g->kind = xrealloc(g->kind, (size_t)cap * sizeof *g->kind);
 		g->mach = xrealloc(g->mach, (size_t)cap * sizeof *g->mach);
@@ -133,6 +147,7 @@ static int32_t add_state(Graph *g, uint64_t hash, uint32_t slot, Machine *m, int
 	g->hash[s] = hash;
 	g->parent[s] = parent;
 	g->via[s] = via;
+	g->viag[s] = viag;
 	g->depth[s] = parent >= 0 ? g->depth[parent] + 1 : 0;
 	g->kind[s] = S_OPEN;
 	g->mach[s] = m;
@@ -143,11 +158,44 @@ static int32_t add_state(Graph *g, uint64_t hash, uint32_t slot, Machine *m, int
 	return s;
 }
 
-static void add_edge(Graph *g, int32_t from, int32_t to, int32_t warp)
+static void add_edge(Graph *g, int32_t from, int32_t to, int32_t label, int32_t warp, int32_t group)
 {
 	push32(&g->efrom, from);
 	push32(&g->eto, to);
+	push32(&g->elabel, label);
 	push32(&g->ewarp, warp);
+	push32(&g->egroup, group);
+}
+
+/* The dense id of the label (warp, pc): the warp itself unless groups are
+** choices. */
+static int32_t label_of(Graph *g, int32_t warp, int32_t pc)
+{
+	if (!g->groups)
+		return warp;
+	int64_t key = (int64_t)warp << 32 | (uint32_t)pc;
+	if ((uint32_t)g->nlabels * 2 >= g->ltcap) {
+		uint32_t cap = g->ltcap ? 2 * g->ltcap : 64;
+		free(g->ltable);
+		g->ltable = xmalloc((size_t)cap * sizeof *g->ltable);
+		for (uint32_t i = 0; i < cap; i++)
+			g->ltable[i] = -1;
+		g->ltcap = cap;
+		for (int32_t id = 0; id < g->nlabels; id++) {
+			uint32_t h = (uint32_t)sem_hash_bytes(&g->lkey[id], sizeof *g->lkey) & (cap - 1);
+			while (g->ltable[h] >= 0)
+				h = (h + 1) & (cap - 1);
+			g->ltable[h] = id;
+		}
+	}
+	uint32_t mask = g->ltcap - 1;
+	uint32_t h = (uint32_t)sem_hash_bytes(&key, sizeof key) & mask;
+	for (; g->ltable[h] >= 0; h = (h + 1) & mask)
+		if (g->lkey[g->ltable[h]] == key)
+			return g->ltable[h];
+	VEC_PUSH(g->lkey, g->nlabels, g->caplabels, key);
+	g->ltable[h] = g->nlabels - 1;
+	return g->nlabels - 1;
 }
 
 static double now(void)
@@ -157,17 +205,34 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* The schedule from the initial state to s, into r->trace. */
-static void path_to(const Graph *g, int32_t s, I32s *out)
+/* A schedule: the warp and the group of each step. */
+typedef struct Sched {
+	I32s warp, group;
+} Sched;
+
+static void sched_push(Sched *s, int32_t warp, int32_t group)
 {
-	int64_t start = out->n;
-	for (int32_t x = s; g->parent[x] >= 0; x = g->parent[x])
-		push32(out, g->via[x]);
-	for (int64_t i = start, j = out->n - 1; i < j; i++, j--) {
-		int32_t t = out->v[i];
-		out->v[i] = out->v[j];
-		out->v[j] = t;
+	push32(&s->warp, warp);
+	push32(&s->group, group);
+}
+
+static void reverse_from(I32s *a, int64_t start)
+{
+	for (int64_t i = start, j = a->n - 1; i < j; i++, j--) {
+		int32_t t = a->v[i];
+		a->v[i] = a->v[j];
+		a->v[j] = t;
 	}
+}
+
+/* The schedule from the initial state to s, appended to out. */
+static void path_to(const Graph *g, int32_t s, Sched *out)
+{
+	int64_t start = out->warp.n;
+	for (int32_t x = s; g->parent[x] >= 0; x = g->parent[x])
+		sched_push(out, g->via[x], g->viag[x]);
+	reverse_from(&out->warp, start);
+	reverse_from(&out->group, start);
 }
 
 /* ---- strongly connected components ---------------------------------------------- */
@@ -264,7 +329,7 @@ static int32_t tarjan(const Graph *g, const Csr *c, int32_t *comp)
 ** with warp >= 0, to the end of an edge labelled warp), appended to out;
 ** returns where it ends, or -1. */
 static int32_t walk_in(const Graph *g, const Csr *c, const int32_t *comp, int32_t k, int32_t s, int32_t warp,
-                       const bool *goal, I32s *out)
+                       const bool *goal, Sched *out)
 {
 	int32_t n = g->n;
 	int32_t *from = xmalloc(((size_t)n + 1) * sizeof *from);
@@ -287,7 +352,7 @@ static int32_t walk_in(const Graph *g, const Csr *c, const int32_t *comp, int32_
 			int32_t w = g->eto.v[e];
 			if (comp[w] != k)
 				continue;
-			if (warp >= 0 && g->ewarp.v[e] == warp) {
+			if (warp >= 0 && g->elabel.v[e] == warp) {
 				last_edge = e;
 				end = w;
 				break;
@@ -302,16 +367,13 @@ static int32_t walk_in(const Graph *g, const Csr *c, const int32_t *comp, int32_
 	if (end >= 0) {
 		/* the states from s to the edge's source (or to end), then the edge */
 		int32_t stop = last_edge >= 0 ? g->efrom.v[last_edge] : end;
-		int64_t start = out->n;
+		int64_t start = out->warp.n;
 		for (int32_t x = stop; x != s; x = from[x])
-			push32(out, g->ewarp.v[by[x]]);
-		for (int64_t i = start, j = out->n - 1; i < j; i++, j--) {
-			int32_t t = out->v[i];
-			out->v[i] = out->v[j];
-			out->v[j] = t;
-		}
+			sched_push(out, g->ewarp.v[by[x]], g->egroup.v[by[x]]);
+		reverse_from(&out->warp, start);
+		reverse_from(&out->group, start);
 		if (last_edge >= 0)
-			push32(out, g->ewarp.v[last_edge]);
+			sched_push(out, g->ewarp.v[last_edge], g->egroup.v[last_edge]);
 	}
 	free(from);
 	free(by);
@@ -323,11 +385,11 @@ static int32_t walk_in(const Graph *g, const Csr *c, const int32_t *comp, int32_
 ** enabled somewhere in k, an edge it labels when it is enabled in every
 ** state of k, else a state where it is not enabled; then back to e. */
 static void fair_cycle(const Graph *g, const Csr *c, const int32_t *comp, int32_t k, int32_t e,
-                       const int32_t *always, const int32_t *somewhere, int32_t nwarps, I32s *out)
+                       const int32_t *always, const int32_t *somewhere, int32_t nwarps, Sched *out)
 {
 	bool *goal = xcalloc((size_t)g->n + 1, sizeof *goal);
 	int32_t cur = e;
-	int64_t begin = out->n;
+	int64_t begin = out->warp.n;
 	for (int32_t w = 0; w < nwarps; w++) {
 		if (!somewhere[w])
 			continue;
@@ -358,12 +420,12 @@ static void fair_cycle(const Graph *g, const Csr *c, const int32_t *comp, int32_
 	/* back to e: at least one step when nothing was taken yet */
 	memset(goal, 0, (size_t)g->n * sizeof *goal);
 	goal[e] = true;
-	if (cur >= 0 && (cur != e || out->n == begin)) {
+	if (cur >= 0 && (cur != e || out->warp.n == begin)) {
 		if (cur == e) {
 			/* any edge of k out of e, then back */
 			for (int64_t i = c->start[e]; i < c->start[e + 1]; i++)
 				if (comp[g->eto.v[c->e[i]]] == k) {
-					push32(out, g->ewarp.v[c->e[i]]);
+					sched_push(out, g->ewarp.v[c->e[i]], g->egroup.v[c->e[i]]);
 					cur = g->eto.v[c->e[i]];
 					break;
 				}
@@ -376,7 +438,7 @@ static void fair_cycle(const Graph *g, const Csr *c, const int32_t *comp, int32_
 
 /* After a complete search without deadlock: terminates, terminates-fair or
 ** livelock. */
-static void judge_cycles(const Graph *g, int32_t nwarps, ExploreResult *r, I32s *trace)
+static void judge_cycles(const Graph *g, int32_t nwarps, ExploreResult *r, Sched *trace)
 {
 	Csr c = csr_out(g);
 	int32_t *comp = xmalloc(((size_t)g->n + 1) * sizeof *comp);
@@ -466,7 +528,7 @@ static void judge_cycles(const Graph *g, int32_t nwarps, ExploreResult *r, I32s 
 			for (int64_t j = c.start[s]; j < c.start[s + 1]; j++) {
 				int64_t e = c.e[j];
 				if (comp[g->eto.v[e]] == k)
-					labels[g->ewarp.v[e]] = true;
+					labels[g->elabel.v[e]] = true;
 			}
 		}
 		bool fair = true;
@@ -481,7 +543,7 @@ static void judge_cycles(const Graph *g, int32_t nwarps, ExploreResult *r, I32s 
 		int32_t e = entry[best];
 		r->doomed = !can_end[e];
 		path_to(g, e, trace);
-		r->cycle_start = (int32_t)trace->n;
+		r->cycle_start = (int32_t)trace->warp.n;
 		/* the warp sets of the chosen component again */
 		for (int32_t w = 0; w < nwarps; w++)
 			always[w] = 1, somewhere[w] = 0;
@@ -524,6 +586,7 @@ static void graph_free(Graph *g)
 	free(g->hash);
 	free(g->parent);
 	free(g->via);
+	free(g->viag);
 	free(g->depth);
 	free(g->kind);
 	free(g->mach);
@@ -534,6 +597,10 @@ static void graph_free(Graph *g)
 	free(g->efrom.v);
 	free(g->eto.v);
 	free(g->ewarp.v);
+	free(g->egroup.v);
+	free(g->elabel.v);
+	free(g->lkey);
+	free(g->ltable);
 	buf_free(&g->scratch);
 }
 
@@ -562,20 +629,22 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 	ExploreResult *r = xcalloc(1, sizeof *r);
 	r->cycle_start = -1;
 	int32_t nwarps = m0->nwarps;
-	Graph g = {.o = o};
+	const Model *md = m0->model;
+	Graph g = {.o = o, .groups = md->ngroups != NULL};
 	table_grow(&g);
-	I32s trace = {0};
+	Sched trace = {0};
 	double t0 = now(), last_report = t0;
 	sem_pack(m0, &g.scratch);
 	uint32_t slot;
 	uint64_t h = sem_hash_bytes(g.scratch.s, g.scratch.len);
 	find(&g, h, &slot);
-	add_state(&g, h, slot, m0, -1, -1);
+	add_state(&g, h, slot, m0, -1, -1, 0);
 	bool done = false;
 	if (stuck_state(m0)) {
 		r->verdict = EXPLORE_DEADLOCK;
 		done = true;
 	}
+	I32s cw = {0}, cg = {0}; /* the choices of the state being expanded */
 	for (int32_t s = 0; s < g.n && !done; s++) {
 		Machine *m = g.mach[s];
 		g.mach[s] = NULL;
@@ -588,16 +657,27 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 			continue;
 		}
 		g.kind[s] = S_INNER;
-		for (int32_t w = 0; w < m->nwarps; w++)
-			if (m->warps[w].status == WARP_RUN)
-				push32(&g.en, w);
-		int64_t en0 = g.en_start[s], en1 = g.en.n;
-		g.en_start[s + 1] = en1;
-		for (int64_t i = en0; i < en1 && !done; i++) {
-			int32_t w = g.en.v[i];
-			Machine *c = i + 1 < en1 ? sem_clone(m) : m;
+		/* the choices: every warp that can step, and under a model whose
+		** groups are choices, every group of it */
+		cw.n = cg.n = 0;
+		for (int32_t w = 0; w < m->nwarps; w++) {
+			if (m->warps[w].status != WARP_RUN)
+				continue;
+			int32_t ng = g.groups ? md->ngroups(&m->warps[w]) : 1;
+			for (int32_t k = 0; k < ng; k++) {
+				push32(&cw, w);
+				push32(&cg, k);
+			}
+		}
+		for (int64_t i = 0; i < cw.n && !done; i++) {
+			int32_t w = cw.v[i], k = cg.v[i];
+			Machine *c = i + 1 < cw.n ? sem_clone(m) : m;
 			if (c == m)
 				m = NULL;
+			if (g.groups)
+				md->choose(c, &c->warps[w], k);
+			int32_t label = label_of(&g, w, c->warps[w].pc);
+			push32(&g.en, label);
 			sem_step(c, w, NULL);
 			if (c->status != SEM_RUNNING && c->status != SEM_OK) {
 				/* a stuck step (an error of semantics.md §2), a divergent
@@ -608,7 +688,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 				} else {
 					r->verdict = EXPLORE_DEADLOCK;
 					path_to(&g, s, &trace);
-					push32(&trace, w);
+					sched_push(&trace, w, k);
 				}
 				sem_free(c);
 				done = true;
@@ -629,15 +709,16 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 					done = true;
 					break;
 				}
-				t = add_state(&g, h, slot, c, s, w);
+				t = add_state(&g, h, slot, c, s, w, k);
 				if (stuck_state(c)) {
 					r->verdict = EXPLORE_DEADLOCK;
 					path_to(&g, t, &trace);
 					done = true;
 				}
 			}
-			add_edge(&g, s, t, w);
+			add_edge(&g, s, t, label, w, k);
 		}
+		g.en_start[s + 1] = g.en.n;
 		sem_free(m);
 		if (done)
 			break;
@@ -661,16 +742,22 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 			}
 		}
 	}
-	if (!done && r->verdict != EXPLORE_UNKNOWN)
-		judge_cycles(&g, nwarps, r, &trace); /* the whole graph is known */
+	free(cw.v);
+	free(cg.v);
+	if (!done && r->verdict != EXPLORE_UNKNOWN) /* the whole graph is known */
+		judge_cycles(&g, g.groups ? g.nlabels : nwarps, r, &trace);
 	r->states = (uint64_t)g.n;
 	for (int32_t s = 0; s < g.n; s++)
 		if ((uint64_t)g.depth[s] > r->depth)
 			r->depth = (uint64_t)g.depth[s];
 	r->bytes = graph_bytes(&g);
 	r->seconds = now() - t0;
-	r->trace = trace.v;
-	r->ntrace = (int32_t)trace.n;
+	r->trace = trace.warp.v;
+	r->ntrace = (int32_t)trace.warp.n;
+	if (g.groups)
+		r->groups = trace.group.v;
+	else
+		free(trace.group.v);
 	graph_free(&g);
 	return r;
 }
@@ -680,5 +767,6 @@ void explore_free(ExploreResult *r)
 	if (!r)
 		return;
 	free(r->trace);
+	free(r->groups);
 	free(r);
 }

@@ -51,6 +51,9 @@ typedef struct ExploreResult {
 	** a deadlock by a stuck step ends with the step that gets stuck */
 	int32_t *trace;
 	int32_t ntrace;
+	int32_t *groups;      /* a model whose groups are choices (its:any): the group of each
+	                      ** step, an index among the warp's groups that can issue
+	                      ** (Model.choose); NULL otherwise */
 	int32_t cycle_start;  /* -1: no cycle */
 } ExploreResult;
 

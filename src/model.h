@@ -47,6 +47,7 @@ struct Model {
 	int32_t pushed_by;       /* the pc field naming the branch that pushed a record, or -1 */
 	uint16_t rec_size, nmask; /* a record's bytes and its lane sets in the CtlStack */
 	bool warps_of_one;       /* every thread is a warp of its own (mimd) */
+	bool lane_pcs;           /* the threads of a warp have pcs of their own (its) */
 	bool honours_sync;       /* sync and implicit syncs (γ/η blocks) fire SS/SP; else NOP */
 
 	/* ---- the control rules. false: no rule applies; the model has called
@@ -59,6 +60,17 @@ struct Model {
 	bool (*finish)(Machine *, Warp *, int32_t pc, bool stop, Rule *); /* SF (stop), EX (exit) */
 	/* the warp's Θ leaves from for to: JP, after IT, at the barrier's release */
 	void (*go)(Machine *, Warp *, int32_t from, int32_t to);
+	/* A model whose groups wait at a barrier one at a time (per-thread pcs):
+	** the arrival of Θ, and the release of every waiting group of the warp.
+	** NULL: the whole warp arrives (rule BAR, a deadlock when some of its
+	** live threads are deferred) and leaves by go. */
+	bool (*barrier)(Machine *, Warp *, int32_t pc, Rule *);
+	void (*release)(Machine *, Warp *);
+	/* A model whose warps may issue one of several groups, each a choice of
+	** the explorer (explore.md §1): how many there are now, and making the
+	** k-th current. NULL: the warp's current group issues. */
+	int32_t (*ngroups)(const Warp *);
+	void (*choose)(Machine *, Warp *, int32_t k);
 
 	/* ---- reading the control state */
 	void (*view)(const Warp *, int32_t k, CtlView *); /* record k, 0 the bottom */
@@ -80,11 +92,11 @@ struct Model {
 
 /* The models, NULL-terminated (model/model.c); model_names lists their
 ** names in the same order, for word completion and choice parsing. */
-#define MODEL_COUNT 3
-extern const Model model_sync, model_ipdom, model_mimd;
+#define MODEL_COUNT 5
+extern const Model model_sync, model_ipdom, model_mimd, model_its_rr, model_its_any;
 extern const Model *const models[];
 extern const char *const model_names[];
-/* The model called name, or NULL. */
+/* The model called name ("its" is "its:rr"), or NULL. */
 const Model *model_find(const char *name);
 
 /* ---- the control stack of a warp ---------------------------------------- */

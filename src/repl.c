@@ -1645,11 +1645,15 @@ static bool cmd_model(Repl *r, char *args)
 	char *w = word(&args);
 	if (!w && r->dbg)
 		return say(r, "model %s\n", sem_model_name(r->opt.model)), true;
-	int i = pick_word(r, "model", w, model_names);
-	if (i < 0)
-		return false;
+	const Model *md = model_find(w); /* "its" is its:rr */
+	if (!md) {
+		int i = pick_word(r, "model", w, model_names);
+		if (i < 0)
+			return false;
+		md = models[i];
+	}
 	const Model *old = r->opt.model;
-	r->opt.model = models[i];
+	r->opt.model = md;
 	if (!restart_with_options(r)) {
 		r->opt.model = old;
 		return false;
@@ -1902,7 +1906,7 @@ static const Cmd cmds[] = {
 	 "diverged so far, and says so if a branch classified uniform diverged."},
 	{"threads", NULL, cmd_threads, false, ARG_NONE, "threads N", "run with N threads (starts again; 0: the program's .threads)", NULL},
 	{"warpsize", NULL, cmd_warpsize, false, ARG_NONE, "warpsize N", "warps of N threads (starts again; 0: the program's .warpsize)", NULL},
-	{"model", NULL, cmd_model, false, ARG_MODEL, "model sync|ipdom|mimd", "the reconvergence model (starts again)",
+	{"model", NULL, cmd_model, false, ARG_MODEL, "model M", "the reconvergence model (starts again): sync, ipdom, mimd, its, its:any",
 	 "sync: the papers' synchronisation stack; ipdom: the hardware SIMT stack reconverging at\n"
 	 "immediate post-dominators; mimd: every thread its own warp (musimd-lang(7))."},
 	{"param", NULL, cmd_param, false, ARG_PARAM, "param NAME=INT", "set a parameter (starts again)",
@@ -2229,7 +2233,8 @@ static const char repl_usage[] =
 	"\n"
 	"Options (the REPL commands of the same names change them later):\n"
 	"  --threads N, --warpsize N    override .threads / .warpsize\n"
-	"  --model sync|ipdom|mimd      reconvergence model (default sync)\n"
+	"  --model M                    reconvergence model: sync (default), ipdom, mimd,\n"
+	"                               its (its:rr), its:any\n"
 	"  --param NAME=INT             parameter value (repeatable)\n"
 	"  --data ADDR=INT[,INT...]     shared memory from ADDR on (repeatable)\n"
 	"  --max-steps N                step limit (default 10^7)\n"

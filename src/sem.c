@@ -1098,6 +1098,10 @@ static void release_barrier(Machine *m)
 		Warp *w = &m->warps[i];
 		if (w->status != WARP_BARRIER)
 			continue;
+		if (m->model->release) {
+			m->model->release(m, w);
+			continue;
+		}
 		w->status = WARP_RUN;
 		int32_t pc = w->pc;
 		m->model->go(m, w, pc, pc + 1);
@@ -1190,7 +1194,11 @@ static bool step_ins(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule
 		md->go(m, w, pc, ins->target);
 		return true;
 	case OP_SYNC: return md->sync(m, w, pc, 0, rule);
-	case OP_BARRIER: *rule = RULE_BAR; return rule_barrier(m, w, pc);
+	case OP_BARRIER:
+		if (md->barrier)
+			return md->barrier(m, w, pc, rule);
+		*rule = RULE_BAR;
+		return rule_barrier(m, w, pc);
 	default: *rule = RULE_IT; return rule_IT(m, w, pc, ins);
 	}
 }
@@ -1265,6 +1273,14 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	if (m->status == SEM_RUNNING && m->nwarps_done == m->nwarps)
 		m->status = SEM_OK;
 	return m->status;
+}
+
+SemStatus sem_step_group(Machine *m, int32_t wi, int32_t group, StepInfo *info)
+{
+	if (m->model->choose && m->status == SEM_RUNNING && wi >= 0 && wi < m->nwarps &&
+	    m->warps[wi].status == WARP_RUN && group >= 0 && group < m->model->ngroups(&m->warps[wi]))
+		m->model->choose(m, &m->warps[wi], group);
+	return sem_step(m, wi, info);
 }
 
 int32_t sem_pick(const Machine *m)

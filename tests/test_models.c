@@ -97,3 +97,22 @@ Test(models, a_race_free_structured_program_leaves_the_same_memory_under_every_m
 		free(want);
 	}
 }
+
+Test(models, its_runs_the_spin_lock_of_one_warp_to_the_end)
+{
+	/* seed 004 §2.2: under independent thread scheduling the lock holder
+	** goes on while the others spin; the stacks deadlock (explore) */
+	static const char src[] = ".data 0: 0 0\n"
+	                          "lock: old = atomcas(0, 0, 1)\n"
+	                          "      bnz old, lock\n"
+	                          "      sync\n"
+	                          "      c = mem[1]\n"
+	                          "      c = c + 1\n"
+	                          "      mem[1] = c\n"
+	                          "      r = atomexch(0, 0)\n"
+	                          "      stop\n";
+	char *got = final_memory(src, &model_its_rr, 4, 4);
+	cr_expect_str_eq(got, "0:0 1:4 ");
+	free(got);
+	cr_expect_eq(model_find("its"), &model_its_rr, "its is its:rr");
+}
