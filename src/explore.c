@@ -6,11 +6,11 @@
 ** again through an open-addressing table of their hashes; states are
 ** numbered in the order they are found, so that expanding them in that
 ** order is the breadth-first search, and each keeps the state and the warp
-** it was first reached from: the path back is a shortest schedule. The
-** machine of a state waiting to be expanded is kept (a clone); expanding a
-** state steps a copy of it under each enabled warp (the choices of
-** explore.md §1 that this search enumerates: the warp; under mimd every
-** thread is a warp).
+** it was first reached from: the path back is a shortest schedule. Only
+** the bytes are kept: expanding a state unpacks it (sem_unpack) into the one
+** working machine before each choice and steps it. The choices of
+** explore.md §1 this search enumerates: the warp (under mimd every thread),
+** and under its:any the group.
 **
 ** The search stops at the first deadlock (a state where some thread is
 ** unfinished and no warp can step, or a step that gets stuck): breadth first,
@@ -60,7 +60,6 @@ typedef struct Graph {
 	uint64_t *hash;
 	int32_t *parent, *via, *viag, *depth; /* via: the warp, viag: the group (its:any) */
 	uint8_t *kind;
-	Machine **mach;            /* the machine of an open state; NULL once expanded */
 	int64_t *en_start;         /* what can step in state i: labels en.v[en_start[i] .. en_start[i + 1]) */
 	I32s en;
 	/* Fairness is over labels: the warps, or under a model whose groups are
@@ -75,18 +74,17 @@ typedef struct Graph {
 	uint32_t tcap;
 	I32s efrom, eto, elabel;   /* transitions */
 	I32s ewarp, egroup;        /* the choice each made */
-	uint64_t mach_bytes;       /* sem_bytes of the machines kept */
 	Buf scratch;
 } Graph;
 
 static uint64_t graph_bytes(const Graph *g)
 {
 	return (uint64_t)g->cap * (sizeof *g->off + sizeof *g->len + sizeof *g->hash + 3 * sizeof(int32_t) +
-	                           sizeof *g->kind + sizeof *g->mach + sizeof *g->en_start) +
+	                           sizeof *g->kind + sizeof *g->en_start + sizeof *g->viag) +
 	       (uint64_t)g->tcap * sizeof *g->table + g->arena.cap +
 	       (uint64_t)(g->en.cap + g->efrom.cap + g->eto.cap + g->elabel.cap + g->ewarp.cap + g->egroup.cap) *
 	           sizeof(int32_t) +
-	       (uint64_t)g->caplabels * sizeof *g->lkey + (uint64_t)g->ltcap * sizeof *g->ltable + g->mach_bytes;
+	       (uint64_t)g->caplabels * sizeof *g->lkey + (uint64_t)g->ltcap * sizeof *g->ltable;
 }
 
 static void table_grow(Graph *g)
@@ -123,8 +121,7 @@ static int32_t find(const Graph *g, uint64_t hash, uint32_t *slot)
 }
 
 /* Add the state packed in g->scratch, reached from parent by warp via. */
-static int32_t add_state(Graph *g, uint64_t hash, uint32_t slot, Machine *m, int32_t parent, int32_t via,
-                         int32_t viag)
+static int32_t add_state(Graph *g, uint64_t hash, uint32_t slot, int32_t parent, int32_t via, int32_t viag)
 {
 	if (g->n == g->cap) {
 		int32_t cap = g->cap ? 2 * g->cap : 256;
@@ -136,7 +133,6 @@ static int32_t add_state(Graph *g, uint64_t hash, uint32_t slot, Machine *m, int
 		g->viag = xrealloc(g->viag, (size_t)cap * sizeof *g->viag);
 		g->depth = xrealloc(g->depth, (size_t)cap * sizeof *g->depth);
 		g->kind = xrealloc(g->kind, (size_t)cap * sizeof *g->kind);
-		g->mach = xrealloc(g->mach, (size_t)cap * sizeof *g->mach);
 		g->en_start = xrealloc(g->en_start, ((size_t)cap + 1) * sizeof *g->en_start);
 		g->cap = cap;
 	}
@@ -150,8 +146,6 @@ static int32_t add_state(Graph *g, uint64_t hash, uint32_t slot, Machine *m, int
 	g->viag[s] = viag;
 	g->depth[s] = parent >= 0 ? g->depth[parent] + 1 : 0;
 	g->kind[s] = S_OPEN;
-	g->mach[s] = m;
-	g->mach_bytes += sem_bytes(m);
 	g->table[slot] = s;
 	if ((uint64_t)g->n * 2 > g->tcap)
 		table_grow(g);
@@ -579,8 +573,6 @@ static void judge_cycles(const Graph *g, int32_t nwarps, ExploreResult *r, Sched
 
 static void graph_free(Graph *g)
 {
-	for (int32_t s = 0; s < g->n; s++)
-		sem_free(g->mach[s]);
 	free(g->off);
 	free(g->len);
 	free(g->hash);
@@ -589,7 +581,6 @@ static void graph_free(Graph *g)
 	free(g->viag);
 	free(g->depth);
 	free(g->kind);
-	free(g->mach);
 	free(g->en_start);
 	free(g->en.v);
 	buf_free(&g->arena);
@@ -638,25 +629,23 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 	uint32_t slot;
 	uint64_t h = sem_hash_bytes(g.scratch.s, g.scratch.len);
 	find(&g, h, &slot);
-	add_state(&g, h, slot, m0, -1, -1, 0);
+	add_state(&g, h, slot, -1, -1, 0);
+	g.kind[0] = m0->status == SEM_OK ? S_FINAL : S_INNER;
 	bool done = false;
 	if (stuck_state(m0)) {
 		r->verdict = EXPLORE_DEADLOCK;
 		done = true;
 	}
+	Machine *m = m0; /* the working machine: each state is unpacked into it */
 	I32s cw = {0}, cg = {0}; /* the choices of the state being expanded */
 	for (int32_t s = 0; s < g.n && !done; s++) {
-		Machine *m = g.mach[s];
-		g.mach[s] = NULL;
-		g.mach_bytes -= sem_bytes(m);
 		g.en_start[s] = g.en.n;
-		if (m->status == SEM_OK) {
-			g.kind[s] = S_FINAL;
+		if (g.kind[s] == S_FINAL) {
 			g.en_start[s + 1] = g.en.n;
-			sem_free(m);
 			continue;
 		}
-		g.kind[s] = S_INNER;
+		if (!sem_unpack(m, g.arena.s + g.off[s], g.len[s]))
+			abort(); /* bytes sem_pack wrote: cannot happen */
 		/* the choices: every warp that can step, and under a model whose
 		** groups are choices, every group of it */
 		cw.n = cg.n = 0;
@@ -671,18 +660,17 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 		}
 		for (int64_t i = 0; i < cw.n && !done; i++) {
 			int32_t w = cw.v[i], k = cg.v[i];
-			Machine *c = i + 1 < cw.n ? sem_clone(m) : m;
-			if (c == m)
-				m = NULL;
+			if (i > 0 && !sem_unpack(m, g.arena.s + g.off[s], g.len[s]))
+				abort();
 			if (g.groups)
-				md->choose(c, &c->warps[w], k);
-			int32_t label = label_of(&g, w, c->warps[w].pc);
+				md->choose(m, &m->warps[w], k);
+			int32_t label = label_of(&g, w, m->warps[w].pc);
 			push32(&g.en, label);
-			sem_step(c, w, NULL);
-			if (c->status != SEM_RUNNING && c->status != SEM_OK) {
+			sem_step(m, w, NULL);
+			if (m->status != SEM_RUNNING && m->status != SEM_OK) {
 				/* a stuck step (an error of semantics.md §2), a divergent
 				** barrier, or the state's memory limit */
-				if (c->err.rule && !strcmp(c->err.rule, "limit")) {
+				if (m->err.rule && !strcmp(m->err.rule, "limit")) {
 					r->verdict = EXPLORE_UNKNOWN;
 					r->limit = "memory";
 				} else {
@@ -690,27 +678,24 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 					path_to(&g, s, &trace);
 					sched_push(&trace, w, k);
 				}
-				sem_free(c);
 				done = true;
 				break;
 			}
 			r->transitions++;
 			buf_reset(&g.scratch);
-			sem_pack(c, &g.scratch);
+			sem_pack(m, &g.scratch);
 			h = sem_hash_bytes(g.scratch.s, g.scratch.len);
 			int32_t t = find(&g, h, &slot);
-			if (t >= 0) {
-				sem_free(c);
-			} else {
+			if (t < 0) {
 				if ((uint64_t)g.n >= max_states) {
-					sem_free(c);
 					r->verdict = EXPLORE_UNKNOWN;
 					r->limit = "states";
 					done = true;
 					break;
 				}
-				t = add_state(&g, h, slot, c, s, w, k);
-				if (stuck_state(c)) {
+				t = add_state(&g, h, slot, s, w, k);
+				g.kind[t] = m->status == SEM_OK ? S_FINAL : S_INNER;
+				if (stuck_state(m)) {
 					r->verdict = EXPLORE_DEADLOCK;
 					path_to(&g, t, &trace);
 					done = true;
@@ -719,7 +704,6 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 			add_edge(&g, s, t, label, w, k);
 		}
 		g.en_start[s + 1] = g.en.n;
-		sem_free(m);
 		if (done)
 			break;
 		if (graph_bytes(&g) > max_memory) {
@@ -742,6 +726,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 			}
 		}
 	}
+	sem_free(m);
 	free(cw.v);
 	free(cg.v);
 	if (!done && r->verdict != EXPLORE_UNKNOWN) /* the whole graph is known */

@@ -105,20 +105,26 @@ static int page_cmp(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
+static void visit_page(const MemPage *pg, MemVisit visit, void *ctx)
+{
+	BitIter it = bits_iter(pg->init, MEM_PAGE_SIZE / 64);
+	for (int32_t off; (off = bits_iter_next(&it)) >= 0;)
+		visit(ctx, pg->key * MEM_PAGE_SIZE + off, (Num){pg->val[off], pg->big ? pg->big[off] : NULL});
+}
+
 void mem_each(const Mem *mem, MemVisit visit, void *ctx)
 {
 	if (mem->npages == 0)
 		return;
+	if (mem->npages == 1) { /* the common case of small kernels (the explorer packs states) */
+		visit_page(mem->pages[0], visit, ctx);
+		return;
+	}
 	MemPage **sorted = xmalloc((size_t)mem->npages * sizeof *sorted);
 	memcpy(sorted, mem->pages, (size_t)mem->npages * sizeof *sorted);
 	qsort(sorted, (size_t)mem->npages, sizeof *sorted, page_cmp);
-	for (int32_t p = 0; p < mem->npages; p++) {
-		const MemPage *pg = sorted[p];
-		for (int32_t off = 0; off < MEM_PAGE_SIZE; off++)
-			if (bit_get(pg->init, off))
-				visit(ctx, pg->key * MEM_PAGE_SIZE + off,
-				      (Num){pg->val[off], pg->big ? pg->big[off] : NULL});
-	}
+	for (int32_t p = 0; p < mem->npages; p++)
+		visit_page(sorted[p], visit, ctx);
 	free(sorted);
 }
 
@@ -140,6 +146,20 @@ void mem_free(Mem *mem)
 	free(mem->slots);
 	memset(mem, 0, sizeof *mem);
 	mem->last = -1;
+}
+
+void mem_clear(Mem *mem, uint64_t *big_bytes, uint64_t *mem_bytes)
+{
+	for (int32_t p = 0; p < mem->npages; p++) {
+		MemPage *pg = mem->pages[p];
+		*mem_bytes -= PAGE_BYTES;
+		if (pg->big) {
+			*mem_bytes -= PAGE_BIG_BYTES;
+			for (int32_t i = 0; i < MEM_PAGE_SIZE; i++)
+				drop_big(&pg->big[i], big_bytes);
+		}
+	}
+	mem_free(mem);
 }
 
 void mem_clone(Mem *dst, const Mem *src)

@@ -72,6 +72,9 @@ bool mem_put(Mem *mem, int64_t addr, Num v, uint64_t *big_bytes, uint64_t *mem_b
 typedef void (*MemVisit)(void *ctx, int64_t addr, Num value);
 void mem_each(const Mem *mem, MemVisit visit, void *ctx);
 void mem_free(Mem *mem);
+/* Empty mem (as mem_free), taking what its pages and values cost off the
+** counters mem_put added them to. */
+void mem_clear(Mem *mem, uint64_t *big_bytes, uint64_t *mem_bytes);
 /* dst (uninitialised) becomes a deep copy of src. */
 void mem_clone(Mem *dst, const Mem *src);
 

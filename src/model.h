@@ -114,6 +114,8 @@ static inline uint64_t *ctl_mask(const Warp *w, int32_t k, int32_t i)
 /* A new record on top (its bytes and sets zeroed); grows the stack and
 ** charges it to the --max-memory budget. Returns its index. */
 int32_t ctl_push(Machine *m, Warp *w);
+/* Room for n records (growing as ctl_push does). */
+void ctl_reserve(Machine *m, Warp *w, int32_t n);
 
 /* ---- what the step function offers the models (sem.c) -------------------- */
 /* Scratch for the control rules: m->step_active words [w->nw, 3 w->nw). */

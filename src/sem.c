@@ -167,6 +167,29 @@ static inline Num opnd_num(const Machine *m, const Opnd *o, int32_t t)
 }
 
 /* Give variable v in thread t the value r (ownership of r passes). */
+static void lane_set(Machine *m, int32_t v, int32_t t, Num r);
+static void lane_unset(Machine *m, int32_t v, int32_t t);
+
+void sem_set_lane(Machine *m, int32_t v, int32_t t, Num value)
+{
+	lane_set(m, v, t, value);
+}
+
+void sem_unset_lane(Machine *m, int32_t v, int32_t t)
+{
+	lane_unset(m, v, t);
+}
+
+/* Σ (or local memory) cell addr := value (owned); the cell counters and
+** the budget follow. */
+void sem_put_cell(Machine *m, Mem *mem, int64_t addr, Num value)
+{
+	m->cells += mem_put(mem, addr, value, &m->big_bytes, &m->heap_bytes);
+}
+
+/* Thread t's local memory (created empty when it has none). */
+Mem *sem_local_mem(Machine *m, int32_t t);
+
 static void lane_set(Machine *m, int32_t v, int32_t t, Num r)
 {
 	size_t n = (size_t)m->nthreads;
@@ -600,7 +623,7 @@ static bool check_cells(Machine *m, Warp *w, int32_t pc, const char *rule, uint6
 	return false;
 }
 
-static Mem *local_mem(Machine *m, int32_t t)
+Mem *sem_local_mem(Machine *m, int32_t t)
 {
 	if (!m->local[t]) {
 		m->heap_bytes += sizeof(Mem);
@@ -817,7 +840,7 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 		return false;
 	}
 	for (int32_t k = 0; k < n; k++) {
-		Mem *mm = local ? local_mem(m, m->order[k]) : &m->shared;
+		Mem *mm = local ? sem_local_mem(m, m->order[k]) : &m->shared;
 		m->cells += mem_put(mm, m->addr[k], num_copy(m->res[k]), &m->big_bytes, &m->heap_bytes);
 	}
 	if (m->opt.races_error && m->nraces > races_before) {

@@ -229,6 +229,15 @@ SemStatus sem_run(Machine *m, SemHook hook, void *ctx);
 ** for machines of one program and options exactly when their states are
 ** equal. */
 void sem_pack(const Machine *m, Buf *b);
+/* Make m's state the one packed in p[0..n) (by sem_pack from a machine of
+** the same program and options); false when the bytes are not such a
+** state (m is then unusable). Measures are left as they are. */
+bool sem_unpack(Machine *m, const void *p, size_t n);
+/* Setting the state piece by piece (sem_unpack, debuggers). */
+void sem_set_lane(Machine *m, int32_t v, int32_t t, Num value); /* takes value */
+void sem_unset_lane(Machine *m, int32_t v, int32_t t);
+void sem_put_cell(Machine *m, Mem *mem, int64_t addr, Num value); /* takes value */
+Mem *sem_local_mem(Machine *m, int32_t t);
 /* A 64-bit hash of n bytes (of sem_pack's output). */
 uint64_t sem_hash_bytes(const void *p, size_t n);
 

@@ -33,16 +33,22 @@ static uint64_t slot_bytes(const Warp *w)
 	return w->ctl.rec_size + (uint64_t)w->ctl.nmask * (uint64_t)w->nw * sizeof(uint64_t);
 }
 
-int32_t ctl_push(Machine *m, Warp *w)
+void ctl_reserve(Machine *m, Warp *w, int32_t n)
 {
 	CtlStack *c = &w->ctl;
-	if (c->n == c->cap) {
+	while (c->cap < n) {
 		int32_t grow = c->cap ? c->cap : 4;
 		m->stack_bytes += (uint64_t)grow * slot_bytes(w);
 		c->cap += grow;
 		c->recs = xrealloc(c->recs, (size_t)c->cap * c->rec_size);
 		c->masks = xrealloc(c->masks, (size_t)c->cap * c->nmask * (size_t)w->nw * sizeof *c->masks);
 	}
+}
+
+int32_t ctl_push(Machine *m, Warp *w)
+{
+	CtlStack *c = &w->ctl;
+	ctl_reserve(m, w, c->n + 1);
 	int32_t k = c->n++;
 	memset(ctl_rec(w, k), 0, c->rec_size);
 	if (c->nmask)
