@@ -736,6 +736,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 		if ((uint64_t)g.depth[s] > r->depth)
 			r->depth = (uint64_t)g.depth[s];
 	r->bytes = graph_bytes(&g);
+	r->state_bytes = g.arena.len;
 	r->seconds = now() - t0;
 	r->trace = trace.warp.v;
 	r->ntrace = (int32_t)trace.warp.n;

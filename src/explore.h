@@ -44,6 +44,7 @@ typedef struct ExploreResult {
 	ExploreVerdict verdict;
 	bool doomed;          /* livelock: no final state can be reached from the cycle */
 	uint64_t states, transitions, depth, bytes;
+	uint64_t state_bytes; /* the packed states stored, in all (bytes / states: the cost of one) */
 	double seconds;
 	const char *limit;    /* unknown: "states", "memory" or "time" */
 	/* the counterexample (deadlock, livelock): the warp chosen at each step,

@@ -980,6 +980,10 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 			json_int(j, (int64_t)r->depth);
 			json_key(j, "seconds");
 			json_real(j, r->seconds);
+			json_key(j, "memory");
+			json_int(j, (int64_t)r->bytes);
+			json_key(j, "bytes_per_state");
+			json_real(j, r->states ? (double)r->state_bytes / (double)r->states : 0.0);
 			json_key(j, "limit");
 			json_str(j, r->limit);
 			if (explore_fails(r->verdict)) {

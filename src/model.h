@@ -6,9 +6,9 @@
 ** function (sem.c) runs the data rules and the barrier itself and calls the
 ** model for branches, syncs, stop/exit and every move of a warp's pc. A
 ** model keeps its per-warp control state (the papers' Π, the hardware SIMT
-** stack, ...) as records in the warp's CtlStack: plain bytes of rec_size
-** with nmask lane sets beside each, so that copying, freeing and, later,
-** packing a state need no model hook. Drivers (reports, the debugger, the
+** stack, ...) as records in the warp's CtlStack: structs of int32 fields
+** (state.c packs them field by field) with nmask lane sets beside each, so
+** that copying, freeing and packing a state need no model hook. Drivers (reports, the debugger, the
 ** REPL, the oracle) read that state only through the model's views below,
 ** never through its records.
 */
