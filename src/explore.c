@@ -12,6 +12,13 @@
 ** explore.md §1 this search enumerates: the warp (under mimd every thread),
 ** and under its:any the group.
 **
+** Partial-order reduction (local_step): a state where some warp's only
+** choice is a step no other warp can see is expanded by that step alone
+** when it leads to a new state (the cycle proviso). Such a step is enabled
+** until taken and commutes with every other step, so every deadlock, final
+** state and fair run from the state survives with it first: the verdicts
+** are those of the full graph (tests/test_explore.c compares them).
+**
 ** The search stops at the first deadlock (a state where some thread is
 ** unfinished and no warp can step, or a step that gets stuck): breadth first,
 ** it is a shortest one. Otherwise, once the graph is complete, its strongly
@@ -595,6 +602,29 @@ static void graph_free(Graph *g)
 	buf_free(&g->scratch);
 }
 
+/* Partial-order reduction (explore.md §4): the next step of warp w is
+** local when it reads and writes only w's own threads' variables and local
+** memory, and w's control state: no other warp can see it, enable or
+** disable it, and it commutes with their steps. Shared memory, atomics,
+** barriers and stop/exit (which change who a barrier waits for) are not. */
+static bool local_step(const Machine *m, const Warp *w)
+{
+	if (w->pc < 0 || w->pc >= m->prog->nins)
+		return false;
+	switch ((Op)m->prog->ins[w->pc].op) {
+	case OP_LOAD:
+	case OP_STORE:
+	case OP_ATOMINC:
+	case OP_ATOMADD:
+	case OP_ATOMCAS:
+	case OP_ATOMEXCH:
+	case OP_BARRIER:
+	case OP_STOP:
+	case OP_EXIT: return false;
+	default: return true;
+	}
+}
+
 /* A state where some thread is unfinished and no warp can step. */
 static bool stuck_state(const Machine *m)
 {
@@ -649,23 +679,61 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 		/* the choices: every warp that can step, and under a model whose
 		** groups are choices, every group of it */
 		cw.n = cg.n = 0;
+		int32_t ample = -1; /* a choice whose step is local, its warp's only one */
 		for (int32_t w = 0; w < m->nwarps; w++) {
 			if (m->warps[w].status != WARP_RUN)
 				continue;
 			int32_t ng = g.groups ? md->ngroups(&m->warps[w]) : 1;
+			if (ample < 0 && ng == 1 && !o->no_reduction && local_step(m, &m->warps[w]))
+				ample = (int32_t)cw.n;
 			for (int32_t k = 0; k < ng; k++) {
 				push32(&cw, w);
 				push32(&cg, k);
 			}
 		}
-		for (int64_t i = 0; i < cw.n && !done; i++) {
-			int32_t w = cw.v[i], k = cg.v[i];
-			if (i > 0 && !sem_unpack(m, g.arena.s + g.off[s], g.len[s]))
+		/* what can step here, for fairness: every choice, reduced or not */
+		for (int64_t i = 0; i < cw.n; i++) {
+			if (g.groups)
+				md->choose(m, &m->warps[cw.v[i]], cg.v[i]);
+			push32(&g.en, label_of(&g, cw.v[i], m->warps[cw.v[i]].pc));
+		}
+		/* the reduced expansion: the local step alone, when it leads to a new
+		** state (the cycle proviso: a reduced step never closes a cycle) */
+		bool reduced = false;
+		if (ample >= 0) {
+			int32_t w = cw.v[ample], k = cg.v[ample];
+			if (!sem_unpack(m, g.arena.s + g.off[s], g.len[s]))
 				abort();
 			if (g.groups)
 				md->choose(m, &m->warps[w], k);
 			int32_t label = label_of(&g, w, m->warps[w].pc);
-			push32(&g.en, label);
+			sem_step(m, w, NULL);
+			if (m->status == SEM_RUNNING || m->status == SEM_OK) {
+				buf_reset(&g.scratch);
+				sem_pack(m, &g.scratch);
+				h = sem_hash_bytes(g.scratch.s, g.scratch.len);
+				if (find(&g, h, &slot) < 0 && (uint64_t)g.n < max_states) {
+					r->transitions++;
+					int32_t t = add_state(&g, h, slot, s, w, k);
+					g.kind[t] = m->status == SEM_OK ? S_FINAL : S_INNER;
+					add_edge(&g, s, t, label, w, k);
+					reduced = true;
+					if (stuck_state(m)) {
+						r->verdict = EXPLORE_DEADLOCK;
+						path_to(&g, t, &trace);
+						done = true;
+					}
+				}
+			}
+			/* else: expand every choice (a stuck step is found again there) */
+		}
+		for (int64_t i = 0; i < cw.n && !done && !reduced; i++) {
+			int32_t w = cw.v[i], k = cg.v[i];
+			if (!sem_unpack(m, g.arena.s + g.off[s], g.len[s]))
+				abort();
+			if (g.groups)
+				md->choose(m, &m->warps[w], k);
+			int32_t label = label_of(&g, w, m->warps[w].pc);
 			sem_step(m, w, NULL);
 			if (m->status != SEM_RUNNING && m->status != SEM_OK) {
 				/* a stuck step (an error of semantics.md §2), a divergent

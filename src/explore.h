@@ -35,6 +35,7 @@ typedef struct ExploreOptions {
 	uint64_t max_memory;   /* bytes for the search (states, graph, queued machines);
 	                       ** 0: EXPLORE_DEFAULT_MAX_MEMORY */
 	double max_time;       /* seconds; 0: no limit */
+	bool no_reduction;     /* expand every choice of every state (no partial-order reduction) */
 	/* called about once a second during a search (NULL: never) */
 	void (*progress)(void *ctx, const ExploreProgress *p);
 	void *progress_ctx;

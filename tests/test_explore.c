@@ -5,6 +5,7 @@
 ** as its verdict says.
 */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "explore.h"
@@ -302,4 +303,78 @@ Test(explore, its_any_counterexamples_replay_with_their_groups)
 	cr_expect_not_null(r->groups, "its:any schedules carry their groups");
 	explore_free(r);
 	ir_free(p);
+}
+
+/* ---- partial-order reduction: the same verdicts with and without ------------------ */
+
+#include "gen.h"
+#include "testlib.h"
+
+/* Explore p under md with and without reduction; when the full search ends
+** within its bound, both verdicts (and doomed) must agree. Returns whether
+** they were compared. */
+static bool same_with_and_without_reduction(const Program *p, const Model *md, int32_t threads,
+                                            int32_t warpsize, const char *what)
+{
+	ExploreOptions o = {0};
+	o.sem.model = md;
+	o.sem.threads = threads;
+	o.sem.warpsize = warpsize;
+	o.max_states = 5000; /* the reduced graph is a subgraph: never larger */
+	Diags d;
+	diag_init(&d, "t.simd", NULL, 0);
+	o.no_reduction = true;
+	ExploreResult *full = explore_run(p, &o, &d);
+	o.no_reduction = false;
+	ExploreResult *red = explore_run(p, &o, &d);
+	diag_free(&d);
+	cr_assert(full && red, "%s: not explored", what);
+	bool compared = full->verdict != EXPLORE_UNKNOWN;
+	if (compared) {
+		cr_expect_eq(red->verdict, full->verdict, "%s under %s: %s with reduction, %s without", what, md->name,
+		             explore_verdict_name(red->verdict), explore_verdict_name(full->verdict));
+		cr_expect_eq(red->doomed, full->doomed, "%s under %s: doomed differs", what, md->name);
+		cr_expect_leq(red->states, full->states, "%s under %s: the reduction adds states", what, md->name);
+		expect_replays(p, &o.sem, red);
+	}
+	explore_free(full);
+	explore_free(red);
+	return compared;
+}
+
+Test(explore, reduction_keeps_the_verdicts_of_every_example, .timeout = 600)
+{
+	int nf;
+	char **files = example_files(&nf);
+	int compared = 0;
+	for (int f = 0; f < nf; f++) {
+		size_t len;
+		char *src = read_file(files[f], &len);
+		cr_assert_not_null(src);
+		Prog r = load(src);
+		free(src);
+		for (int k = 0; models[k]; k++)
+			compared += same_with_and_without_reduction(r.p, models[k], 0, 0, files[f]);
+		unload(&r);
+	}
+	free_names(files, nf);
+	cr_expect_gt(compared, 50, "only %d searches compared", compared);
+}
+
+Test(explore, reduction_keeps_the_verdicts_of_random_programs, .timeout = 600)
+{
+	int compared = 0;
+	for (uint64_t seed = 1; seed <= 80; seed++) {
+		GenOptions go = {.seed = seed, .size = 14, .max_depth = 2, .nvars = 3, .unstructured = seed % 2 == 0};
+		Buf b = {0};
+		gen_program(&b, &go);
+		Prog r = load(buf_str(&b));
+		buf_free(&b);
+		char what[32];
+		snprintf(what, sizeof what, "gen seed %llu", (unsigned long long)seed);
+		for (int k = 0; models[k]; k++)
+			compared += same_with_and_without_reduction(r.p, models[k], 3, (int32_t)(1 + seed % 3), what);
+		unload(&r);
+	}
+	cr_expect_gt(compared, 200, "only %d searches compared", compared);
 }
