@@ -437,6 +437,29 @@ static void fair_cycle(const Graph *g, const Csr *c, const int32_t *comp, int32_
 	free(goal);
 }
 
+/* The labels of component k's states members[from..to): always[l] when l
+** can step in every one of them, somewhere[l] when in some (stamp: scratch
+** of nlabels entries, all < 0 or stale). */
+static void component_labels(const Graph *g, const int32_t *members, int32_t from, int32_t to, int32_t nlabels,
+                             int32_t *always, int32_t *somewhere, int32_t *stamp)
+{
+	for (int32_t l = 0; l < nlabels; l++)
+		always[l] = 0, somewhere[l] = 0, stamp[l] = -1;
+	for (int32_t i = from; i < to; i++) {
+		int32_t s = members[i];
+		for (int64_t j = g->en_start[s]; j < g->en_start[s + 1]; j++) {
+			int32_t l = g->en.v[j];
+			if (stamp[l] == i)
+				continue; /* listed twice (groups of one pc) */
+			stamp[l] = i;
+			somewhere[l] = 1;
+			always[l]++; /* the states it is enabled in */
+		}
+	}
+	for (int32_t l = 0; l < nlabels; l++)
+		always[l] = always[l] == to - from;
+}
+
 /* After a complete search without deadlock: terminates, terminates-fair or
 ** livelock. */
 static void judge_cycles(const Graph *g, int32_t nwarps, ExploreResult *r, Sched *trace)
@@ -488,6 +511,7 @@ static void judge_cycles(const Graph *g, int32_t nwarps, ExploreResult *r, Sched
 	/* per cyclic component: fair? and its entry (the state found first) */
 	int32_t *always = xmalloc(((size_t)nwarps + 1) * sizeof *always);
 	int32_t *somewhere = xmalloc(((size_t)nwarps + 1) * sizeof *somewhere);
+	int32_t *stamp = xmalloc(((size_t)nwarps + 1) * sizeof *stamp);
 	bool *labels = xmalloc(((size_t)nwarps + 1) * sizeof *labels);
 	int32_t *entry = xmalloc(((size_t)ncomp + 1) * sizeof *entry);
 	for (int32_t k = 0; k < ncomp; k++)
@@ -513,19 +537,11 @@ static void judge_cycles(const Graph *g, int32_t nwarps, ExploreResult *r, Sched
 	for (int32_t k = 0; k < ncomp; k++) {
 		if (!cyclic[k])
 			continue;
+		component_labels(g, members, mstart[k], mstart[k + 1], nwarps, always, somewhere, stamp);
 		for (int32_t w = 0; w < nwarps; w++)
-			always[w] = 1, somewhere[w] = 0, labels[w] = false;
+			labels[w] = false;
 		for (int32_t i = mstart[k]; i < mstart[k + 1]; i++) {
 			int32_t s = members[i];
-			for (int32_t w = 0; w < nwarps; w++) {
-				bool en = false;
-				for (int64_t j = g->en_start[s]; j < g->en_start[s + 1]; j++)
-					en |= g->en.v[j] == w;
-				if (!en)
-					always[w] = 0;
-				else
-					somewhere[w] = 1;
-			}
 			for (int64_t j = c.start[s]; j < c.start[s + 1]; j++) {
 				int64_t e = c.e[j];
 				if (comp[g->eto.v[e]] == k)
@@ -545,27 +561,14 @@ static void judge_cycles(const Graph *g, int32_t nwarps, ExploreResult *r, Sched
 		r->doomed = !can_end[e];
 		path_to(g, e, trace);
 		r->cycle_start = (int32_t)trace->warp.n;
-		/* the warp sets of the chosen component again */
-		for (int32_t w = 0; w < nwarps; w++)
-			always[w] = 1, somewhere[w] = 0;
-		for (int32_t i = mstart[best]; i < mstart[best + 1]; i++) {
-			int32_t s = members[i];
-			for (int32_t w = 0; w < nwarps; w++) {
-				bool en = false;
-				for (int64_t j = g->en_start[s]; j < g->en_start[s + 1]; j++)
-					en |= g->en.v[j] == w;
-				if (!en)
-					always[w] = 0;
-				else
-					somewhere[w] = 1;
-			}
-		}
+		component_labels(g, members, mstart[best], mstart[best + 1], nwarps, always, somewhere, stamp);
 		fair_cycle(g, &c, comp, best, e, always, somewhere, nwarps, trace);
 	} else {
 		r->verdict = any_cycle ? EXPLORE_TERMINATES_FAIR : EXPLORE_TERMINATES;
 	}
 	free(always);
 	free(somewhere);
+	free(stamp);
 	free(labels);
 	free(entry);
 	free(mstart);
