@@ -1,17 +1,333 @@
 /*
-** state.c — what a state of the machine is (explore.md §3): its canonical
-** bytes. Two machines of one shape are in the same state exactly when
-** sem_pack writes the same bytes: the assigned lanes and their values, the
-** edge each thread entered its block by (φ/μ programs), Σ and the local
+** state.c — what a state of the machine is (semantics.md §1, explore.md §3):
+** building the initial one (sem_new), copying and freeing it, and its
+** canonical bytes. Two machines of one shape are in the same state exactly
+** when sem_pack writes the same bytes: the assigned lanes and their values,
+** the edge each thread entered its block by (φ/μ programs), Σ and the local
 ** memories in address order, per warp its pc, status, Θ, live set and the
 ** model's control stack, and the barrier's count. Left out: the measures,
-** caches, scratch, the round-robin cursor and error texts.
+** caches, scratch, the round-robin cursor and error texts. sem_unpack is
+** sem_pack's inverse: the explorer keeps states as bytes only.
 */
+#include "lanes.h"
 #include "model.h"
 #include "sem.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- construction ------------------------------------------------------------------- */
+
+static void add_init(Machine *m, int64_t addr, int64_t count, Num v)
+{
+	for (int64_t i = 0; i < count; i++)
+		m->cells += mem_put(&m->shared, addr + i, num_copy(v), &m->big_bytes, &m->heap_bytes);
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+/* Memory accounting: at most what count cells from one initialisation
+** cost (their pages, and the copies of a value beyond int64). */
+static uint64_t init_bytes(int64_t count, Num v)
+{
+	uint64_t c = (uint64_t)count;
+	uint64_t pages = c < 2 ? c : c / MEM_PAGE_SIZE + 2 < c ? c / MEM_PAGE_SIZE + 2 : c;
+	uint64_t b = sat_mul(pages, PAGE_BYTES);
+	if (v.z)
+		b = sat_add(b, sat_add(sat_mul(pages, PAGE_BIG_BYTES), sat_mul(c, num_bytes(v))));
+	return b;
+}
+
+Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
+{
+	int errs = d->nerrors;
+	int64_t nthreads = opt->threads > 0 ? opt->threads : p->threads > 0 ? p->threads : 4;
+	int64_t ws = opt->warpsize > 0 ? opt->warpsize : p->warpsize > 0 ? p->warpsize : nthreads;
+	if (nthreads > SEM_MAX_THREADS)
+		diag_error(d, LOC_NONE, "too many threads: %lld (at most %d)", (long long)nthreads,
+		           SEM_MAX_THREADS);
+	if (ws > nthreads)
+		ws = nthreads;
+	if (!p->cfg)
+		diag_error(d, LOC_NONE, "the program has not been validated");
+	/* parameter settings must name parameters */
+	for (int32_t i = 0; i < opt->nparams; i++) {
+		int32_t v = ir_find_var(p, opt->params[i].name);
+		if (v < 0 || !p->vars[v].is_param)
+			diag_error(d, LOC_NONE, "'%s' is not a parameter of %s (declare it with .param)",
+			           opt->params[i].name, p->path);
+	}
+	uint64_t max_cells = opt->max_cells ? opt->max_cells : SEM_DEFAULT_MAX_CELLS;
+	/* saturating sums: each count may be up to INT64_MAX, three of them wrap */
+	uint64_t want = 0;
+	for (int32_t i = 0; i < p->ndata; i++)
+		want = sat_add(want, (uint64_t)p->data[i].count);
+	for (int32_t i = 0; i < opt->ndata; i++)
+		want = sat_add(want, (uint64_t)opt->data[i].count);
+	if (want > max_cells)
+		diag_error(d, LOC_NONE, "initial memory of %llu cells exceeds the limit of %llu (--max-cells)",
+		           (unsigned long long)want, (unsigned long long)max_cells);
+	/* the lane tables: a value and an assigned flag per variable and thread */
+	uint64_t max_mem = opt->max_memory ? opt->max_memory : SEM_DEFAULT_MAX_MEMORY;
+	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 64) + (uint64_t)p->nins * 32;
+	/* memory accounting: the initial memory and the parameters beyond
+	** int64 (a copy per thread) count before anything is allocated */
+	uint64_t init = 0, params = 0;
+	for (int32_t i = 0; i < p->ndata; i++)
+		init = sat_add(init, init_bytes(p->data[i].count, p->data[i].value));
+	for (int32_t i = 0; i < opt->ndata; i++)
+		init = sat_add(init, init_bytes(opt->data[i].count, opt->data[i].value));
+	for (int32_t v = 0; v < p->nvars; v++) {
+		const Num *val = p->vars[v].is_param && p->vars[v].has_value ? &p->vars[v].value : NULL;
+		for (int32_t i = 0; i < opt->nparams; i++)
+			if (!strcmp(opt->params[i].name, p->vars[v].name))
+				val = &opt->params[i].value;
+		if (val && val->z)
+			params = sat_add(params, sat_mul((uint64_t)nthreads, num_bytes(*val) + sizeof(void *)));
+	}
+	uint64_t need = sat_add(fixed, sat_add(init, params));
+	if (nthreads <= SEM_MAX_THREADS && need > max_mem)
+		diag_error(d, LOC_NONE,
+		           "the initial state needs %llu MiB (%lld threads × %d variables: %llu MiB, "
+		           "initial memory: %llu MiB, parameters beyond int64: %llu MiB), more than the "
+		           "limit of %llu MiB (--max-memory)",
+		           (unsigned long long)(need >> 20), (long long)nthreads, p->nvars,
+		           (unsigned long long)(fixed >> 20), (unsigned long long)(init >> 20),
+		           (unsigned long long)(params >> 20), (unsigned long long)(max_mem >> 20));
+	if (d->nerrors > errs)
+		return NULL;
+
+	Machine *m = xcalloc(1, sizeof *m);
+	m->prog = p;
+	m->cfg = p->cfg;
+	m->opt = *opt;
+	m->model = opt->model ? opt->model : &model_sync;
+	/* the limits, resolved once: the step function reads m->opt directly */
+	m->opt.max_steps = opt->max_steps ? opt->max_steps : SEM_DEFAULT_MAX_STEPS;
+	m->opt.max_cells = max_cells;
+	m->opt.max_memory = max_mem;
+	m->nthreads = (int32_t)nthreads;
+	m->warpsize = (int32_t)ws;
+	m->sched_warpsize = m->model->warps_of_one ? 1 : m->warpsize;
+	m->nwarps = (m->nthreads + m->sched_warpsize - 1) / m->sched_warpsize;
+	m->nvars = p->nvars;
+	m->fixed_bytes = fixed;
+	size_t n = (size_t)m->nthreads, nv = (size_t)(p->nvars ? p->nvars : 1);
+	m->val = xcalloc(nv * n, sizeof *m->val);
+	m->big = xcalloc(nv, sizeof *m->big);
+	m->nbig = xcalloc(nv, sizeof *m->nbig);
+	m->def = xcalloc(nv * n, sizeof *m->def);
+	m->ndef = xcalloc(nv, sizeof *m->ndef);
+	m->spec[SPEC_TID] = xmalloc(n * sizeof(int64_t));
+	m->spec[SPEC_LANEID] = xmalloc(n * sizeof(int64_t));
+	m->spec[SPEC_WARPID] = xmalloc(n * sizeof(int64_t));
+	for (size_t t = 0; t < n; t++) {
+		m->spec[SPEC_TID][t] = (int64_t)t;
+		m->spec[SPEC_LANEID][t] = (int64_t)t % m->warpsize;
+		m->spec[SPEC_WARPID][t] = (int64_t)t / m->warpsize;
+	}
+	m->from_block = xmalloc(n * sizeof *m->from_block);
+	for (size_t t = 0; t < n; t++)
+		m->from_block[t] = -1;
+	for (int32_t i = 0; i < p->nins && !m->track_edges; i++)
+		m->track_edges = p->ins[i].op == OP_MU || p->ins[i].op == OP_PHI;
+	m->shared.last = -1;
+	m->local = xcalloc(n, sizeof *m->local);
+	m->nlive = m->nthreads;
+	m->status = SEM_RUNNING;
+	m->err.pc = -1;
+	m->err.warp = -1;
+	m->visits = xcalloc((size_t)p->nins + 1, sizeof *m->visits);
+	m->divergences = xcalloc((size_t)p->nins + 1, sizeof *m->divergences);
+	m->block_execs = xcalloc((size_t)m->cfg->nblocks + 1, sizeof *m->block_execs);
+	m->tmp = xcalloc(n, sizeof *m->tmp);
+	m->res = xcalloc(n, sizeof *m->res);
+	m->order = xcalloc(n, sizeof *m->order);
+	m->addr = xcalloc(n, sizeof *m->addr);
+	m->rng = opt->seed ^ 0x5DEECE66Dull;
+
+	/* parameters: the same value in every σ */
+	for (int32_t v = 0; v < p->nvars; v++) {
+		const Var *var = &p->vars[v];
+		if (!var->is_param)
+			continue;
+		const Num *val = var->has_value ? &var->value : NULL;
+		for (int32_t i = 0; i < opt->nparams; i++)
+			if (strcmp(opt->params[i].name, var->name) == 0)
+				val = &opt->params[i].value;
+		if (!val)
+			continue; /* an error only if read (rule MV) */
+		for (size_t t = 0; t < n; t++)
+			sem_set_lane(m, v, (int32_t)t, num_copy(*val));
+	}
+	for (int32_t i = 0; i < p->ndata; i++)
+		add_init(m, p->data[i].addr, p->data[i].count, p->data[i].value);
+	for (int32_t i = 0; i < opt->ndata; i++)
+		add_init(m, opt->data[i].addr, opt->data[i].count, opt->data[i].value);
+
+	/* warps: consecutive threads; each starts with Θ = its threads, Π = [] */
+	int32_t sws = m->sched_warpsize;
+	int32_t maxnw = bits_words(sws);
+	m->step_active = xcalloc((size_t)maxnw * 3, sizeof *m->step_active);
+	m->warps = xcalloc((size_t)m->nwarps, sizeof *m->warps);
+	for (int32_t i = 0; i < m->nwarps; i++) {
+		Warp *w = &m->warps[i];
+		w->id = i;
+		w->base = i * sws;
+		w->size = m->nthreads - w->base < sws ? m->nthreads - w->base : sws;
+		w->nw = bits_words(w->size);
+		w->active = xcalloc((size_t)w->nw, sizeof *w->active);
+		w->live = xcalloc((size_t)w->nw, sizeof *w->live);
+		for (int32_t l = 0; l < w->size; l++)
+			bit_set(w->live, l);
+		bits_copy(w->active, w->live, w->nw);
+		w->idx = xmalloc((size_t)w->size * sizeof *w->idx);
+		w->status = WARP_RUN;
+		w->entered = true;
+		w->pc = 0;
+		w->ctl.rec_size = m->model->rec_size;
+		w->ctl.nmask = m->model->nmask;
+		if (m->model->start)
+			m->model->start(m, w);
+	}
+	return m;
+}
+
+
+void sem_free(Machine *m)
+{
+	if (!m)
+		return;
+	for (int32_t v = 0; v < m->nvars; v++)
+		if (m->big[v]) {
+			for (int32_t t = 0; t < m->nthreads; t++)
+				if (m->big[v][t]) {
+					mpz_clear(m->big[v][t]);
+					free(m->big[v][t]);
+				}
+			free(m->big[v]);
+		}
+	free(m->big);
+	free(m->val);
+	free(m->nbig);
+	free(m->def);
+	free(m->ndef);
+	for (int s = 0; s < SPEC__COUNT; s++)
+		free(m->spec[s]);
+	free(m->from_block);
+	mem_free(&m->shared);
+	for (int32_t t = 0; t < m->nthreads; t++)
+		if (m->local[t]) {
+			mem_free(m->local[t]);
+			free(m->local[t]);
+		}
+	free(m->local);
+	for (int32_t i = 0; i < m->nwarps; i++) {
+		Warp *w = &m->warps[i];
+		free(w->active);
+		free(w->live);
+		free(w->ctl.recs);
+		free(w->ctl.masks);
+		free(w->idx);
+	}
+	free(m->warps);
+	free(m->err.msg);
+	free(m->err.threads);
+	free(m->err.stack);
+	free(m->visits);
+	free(m->divergences);
+	free(m->block_execs);
+	for (int32_t i = 0; i < m->nraces; i++)
+		sem_race_free(&m->races[i]);
+	free(m->races);
+	free(m->step_active);
+	free(m->tmp);
+	free(m->res);
+	free(m->order);
+	free(m->addr);
+	free(m->hslot);
+	free(m);
+}
+
+static void *dup_mem(const void *p, size_t n)
+{
+	if (!p)
+		return NULL;
+	void *q = xmalloc(n ? n : 1);
+	memcpy(q, p, n);
+	return q;
+}
+
+Machine *sem_clone(const Machine *s)
+{
+	Machine *m = xmalloc(sizeof *m);
+	*m = *s;
+	size_t n = (size_t)s->nthreads, nv = (size_t)(s->nvars ? s->nvars : 1);
+	m->val = dup_mem(s->val, nv * n * sizeof *m->val);
+	m->big = xcalloc(nv, sizeof *m->big);
+	for (int32_t v = 0; v < s->nvars; v++)
+		if (s->big[v]) {
+			m->big[v] = xcalloc(n, sizeof *m->big[v]);
+			for (size_t t = 0; t < n; t++)
+				if (s->big[v][t])
+					m->big[v][t] = num_copy((Num){0, s->big[v][t]}).z;
+		}
+	m->nbig = dup_mem(s->nbig, nv * sizeof *m->nbig);
+	m->def = dup_mem(s->def, nv * n * sizeof *m->def);
+	m->ndef = dup_mem(s->ndef, nv * sizeof *m->ndef);
+	for (int sp = 0; sp < SPEC__COUNT; sp++)
+		m->spec[sp] = dup_mem(s->spec[sp], s->spec[sp] ? n * sizeof(int64_t) : 0);
+	m->from_block = dup_mem(s->from_block, n * sizeof *m->from_block);
+	mem_clone(&m->shared, &s->shared);
+	m->local = xcalloc(n, sizeof *m->local);
+	for (size_t t = 0; t < n; t++)
+		if (s->local[t]) {
+			m->local[t] = xmalloc(sizeof(Mem));
+			mem_clone(m->local[t], s->local[t]);
+		}
+	m->warps = dup_mem(s->warps, (size_t)s->nwarps * sizeof *m->warps);
+	for (int32_t i = 0; i < s->nwarps; i++) {
+		Warp *w = &m->warps[i];
+		const Warp *sw = &s->warps[i];
+		size_t nw = (size_t)sw->nw * sizeof(uint64_t);
+		w->active = dup_mem(sw->active, nw);
+		w->live = dup_mem(sw->live, nw);
+		w->ctl.recs = dup_mem(sw->ctl.recs, (size_t)sw->ctl.cap * sw->ctl.rec_size);
+		w->ctl.masks = dup_mem(sw->ctl.masks, (size_t)sw->ctl.cap * sw->ctl.nmask * nw);
+		w->idx = dup_mem(sw->idx, (size_t)sw->size * sizeof *w->idx);
+	}
+	m->err.msg = s->err.msg ? xstrdup(s->err.msg) : NULL;
+	m->err.threads = dup_mem(s->err.threads, (size_t)s->err.nthreads * sizeof(int32_t));
+	m->err.stack = s->err.stack ? xstrdup(s->err.stack) : NULL;
+	m->visits = dup_mem(s->visits, ((size_t)s->prog->nins + 1) * sizeof *m->visits);
+	m->divergences = dup_mem(s->divergences, ((size_t)s->prog->nins + 1) * sizeof *m->divergences);
+	m->block_execs = dup_mem(s->block_execs, ((size_t)s->cfg->nblocks + 1) * sizeof *m->block_execs);
+	m->races = dup_mem(s->races, (size_t)s->capraces * sizeof *m->races);
+	for (int32_t i = 0; i < s->nraces; i++) {
+		Race *r = &m->races[i];
+		r->threads = dup_mem(s->races[i].threads, (size_t)r->n * sizeof(int32_t));
+		r->values = xmalloc((size_t)r->n * sizeof(Num));
+		for (int32_t j = 0; j < r->n; j++)
+			r->values[j] = num_copy(s->races[i].values[j]);
+	}
+	int32_t maxnw = bits_words(s->sched_warpsize);
+	m->step_active = dup_mem(s->step_active, (size_t)maxnw * 3 * sizeof(uint64_t));
+	m->tmp = xcalloc(n, sizeof *m->tmp);
+	m->res = xcalloc(n, sizeof *m->res);
+	m->order = xcalloc(n, sizeof *m->order);
+	m->addr = xcalloc(n, sizeof *m->addr);
+	m->hslot = NULL;
+	m->nhslot = 0;
+	return m;
+}
 
 /* Integers as zigzag LEB128: the values of small kernels take a byte or two. */
 static void put_var(Buf *b, int64_t x)
