@@ -96,3 +96,61 @@ Test(state, truncated_or_padded_bytes_do_not_unpack)
 	sem_free(u);
 	unload(&r);
 }
+
+/* The conformance of every model (models[]): a step that gets stuck changes
+** nothing but the status, and a clone packs as its original. */
+Test(state, a_stuck_step_changes_nothing_and_clones_pack_alike_under_every_model)
+{
+	int nf;
+	char **files = example_files(&nf);
+	int stuck = 0;
+	for (int f = 0; f < nf; f++) {
+		char *src = read_example(files[f]);
+		Prog r = load(src);
+		free(src);
+		for (int k = 0; models[k]; k++) {
+			SemOptions o = {0};
+			o.model = models[k];
+			o.max_steps = 2000;
+			Diags d;
+			diag_init(&d, "t", NULL, 0);
+			Machine *m = sem_new(r.p, &o, &d);
+			diag_free(&d);
+			cr_assert_not_null(m);
+			Buf before = {0}, after = {0};
+			while (m->status == SEM_RUNNING) {
+				int32_t w = sem_pick(m);
+				if (w < 0)
+					break;
+				buf_reset(&before);
+				sem_pack(m, &before);
+				if (m->steps % 50 == 0) { /* clones, now and then */
+					Machine *c = sem_clone(m);
+					buf_reset(&after);
+					sem_pack(c, &after);
+					same_bytes(&before, &after, files[f], m->steps);
+					sem_free(c);
+				}
+				uint64_t n = m->steps;
+				sem_step(m, w, NULL);
+				sem_advance(m, w);
+				if (m->steps == n && m->status != SEM_RUNNING && m->status != SEM_LIMIT) {
+					/* stuck: the state is the one before, but for its status */
+					SemStatus st = m->status;
+					m->status = SEM_RUNNING;
+					buf_reset(&after);
+					sem_pack(m, &after);
+					m->status = st;
+					same_bytes(&before, &after, files[f], n);
+					stuck++;
+				}
+			}
+			buf_free(&before);
+			buf_free(&after);
+			sem_free(m);
+		}
+		unload(&r);
+	}
+	free_names(files, nf);
+	cr_expect_ge(stuck, 5, "only %d stuck steps seen", stuck);
+}
