@@ -655,6 +655,8 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 	int32_t nwarps = m0->nwarps;
 	const Model *md = m0->model;
 	Graph g = {.o = o, .groups = md->ngroups != NULL};
+	/* --path-order both: a branch's side is an alternative of the warp's choice */
+	bool sides = o->path_order_both && md->path_choice && !g.groups;
 	table_grow(&g);
 	Sched trace = {0};
 	double t0 = now(), last_report = t0;
@@ -687,6 +689,8 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 			if (m->warps[w].status != WARP_RUN)
 				continue;
 			int32_t ng = g.groups ? md->ngroups(&m->warps[w]) : 1;
+			if (sides && ir_is_branch((Op)m->prog->ins[m->warps[w].pc].op))
+				ng = 2; /* fall-through first, taken first */
 			if (ample < 0 && ng == 1 && !o->no_reduction && local_step(m, &m->warps[w]))
 				ample = (int32_t)cw.n;
 			for (int32_t k = 0; k < ng; k++) {
@@ -709,6 +713,8 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 				abort();
 			if (g.groups)
 				md->choose(m, &m->warps[w], k);
+			else if (sides)
+				m->opt.taken_first = k == 1;
 			int32_t label = label_of(&g, w, m->warps[w].pc);
 			sem_step(m, w, NULL);
 			if (m->status == SEM_RUNNING || m->status == SEM_OK) {
@@ -736,6 +742,8 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 				abort();
 			if (g.groups)
 				md->choose(m, &m->warps[w], k);
+			else if (sides)
+				m->opt.taken_first = k == 1;
 			int32_t label = label_of(&g, w, m->warps[w].pc);
 			sem_step(m, w, NULL);
 			if (m->status != SEM_RUNNING && m->status != SEM_OK) {
@@ -811,7 +819,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 	r->seconds = now() - t0;
 	r->trace = trace.warp.v;
 	r->ntrace = (int32_t)trace.warp.n;
-	if (g.groups)
+	if (g.groups || sides)
 		r->groups = trace.group.v;
 	else
 		free(trace.group.v);

@@ -36,6 +36,8 @@ typedef struct ExploreOptions {
 	                       ** 0: EXPLORE_DEFAULT_MAX_MEMORY */
 	double max_time;       /* seconds; 0: no limit */
 	bool no_reduction;     /* expand every choice of every state (no partial-order reduction) */
+	bool path_order_both;  /* under a model that reads --path-order (ipdom), the side a
+	                       ** divergent branch runs first is a choice too */
 	/* called about once a second during a search (NULL: never) */
 	void (*progress)(void *ctx, const ExploreProgress *p);
 	void *progress_ctx;
@@ -53,9 +55,10 @@ typedef struct ExploreResult {
 	** a deadlock by a stuck step ends with the step that gets stuck */
 	int32_t *trace;
 	int32_t ntrace;
-	int32_t *groups;      /* a model whose groups are choices (its:any): the group of each
-	                      ** step, an index among the warp's groups that can issue
-	                      ** (Model.choose); NULL otherwise */
+	int32_t *groups;      /* the alternative of each step (sem_step_group): under its:any
+	                      ** the group, an index among the warp's groups that can issue;
+	                      ** under ipdom with path_order_both the side run first (1:
+	                      ** taken); NULL when the choices are warps alone */
 	int32_t cycle_start;  /* -1: no cycle */
 } ExploreResult;
 

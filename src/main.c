@@ -796,6 +796,9 @@ static const char explore_help[] =
 	"                       (default: sync,ipdom,mimd)\n"
 	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR:V[,V...]\n"
 	"                       as for run\n"
+	"  --path-order fallthrough-first|taken-first|both\n"
+	"                       ipdom: which side of a divergent branch runs first\n"
+	"                       (both: each, a choice of the explorer)\n"
 	"  --max-states N       at most N states per model (default 10000000)\n"
 	"  --max-memory MiB     memory for one search (default 4096)\n"
 	"  --max-time SECONDS   time for one search (default: no limit)\n"
@@ -807,8 +810,9 @@ static const char explore_help[] =
 	"                       shortest the reduction keeps)\n"
 	"  --json               one JSON object per file (an array for several)\n"
 	"Choices explored: which warp steps next (every thread is a warp under mimd),\n"
-	"and under its:any which group of it. Not in this version yet: --path-order\n"
-	"both, --atomic-order any, the models tf and aware.\n"
+	"under its:any which group of it, and with --path-order both under ipdom which\n"
+	"side of a divergent branch runs first. Not in this version yet:\n"
+	"--atomic-order any, the models tf and aware.\n"
 	"\n"
 	"Exit status: 0 every search ended in terminates or terminates-fair, 1 some\n"
 	"model deadlocks or livelocks, 2 usage error, 3 unreadable or invalid input,\n"
@@ -965,7 +969,9 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 			json_key(j, "options");
 			json_obj(j);
 			json_key(j, "path_order");
-			json_str(j, eo.sem.taken_first ? "taken-first" : "fallthrough-first");
+			json_str(j, !md->path_choice ? NULL
+			            : x->eo.path_order_both ? "both"
+			            : eo.sem.taken_first ? "taken-first" : "fallthrough-first");
 			json_obj_end(j);
 			json_key(j, "verdict");
 			json_str(j, explore_verdict_name(r->verdict));
@@ -1047,9 +1053,9 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 				status = EXIT_FAILED;
 			}
 			if (r->groups) {
-				buf_puts(text, "  schedule (warp.group): ");
+				buf_printf(text, "  schedule (warp.%s): ", models[k]->choose ? "group" : "side, 1 taken first");
 				put_schedule(text, r);
-				buf_puts(text, "\n  (the REPL cannot follow group choices yet)\n");
+				buf_puts(text, "\n  (the REPL cannot follow these alternatives yet)\n");
 			} else {
 				buf_printf(text, "  to step through it: musimd repl --model %s --threads %d --warpsize %d --schedule ",
 				           models[k]->name, threads, warpsize);
@@ -1123,10 +1129,8 @@ static int cmd_explore(int argc, char **argv)
 		case 'o': {
 			int po;
 			CHOICE("--path-order", po, "fallthrough-first", "taken-first", "both");
-			if (po == 2)
-				USAGE("%s", "--path-order both is not available in this version yet: explore "
-				            "fallthrough-first and taken-first one after the other");
 			x.eo.sem.taken_first = po == 1;
+			x.eo.path_order_both = po == 2;
 			break;
 		}
 		case 'a': {

@@ -48,6 +48,9 @@ struct Model {
 	uint16_t rec_size, nmask; /* a record's bytes and its lane sets in the CtlStack */
 	bool warps_of_one;       /* every thread is a warp of its own (mimd) */
 	bool lane_pcs;           /* the threads of a warp have pcs of their own (its) */
+	bool path_choice;        /* reads --path-order (SemOptions.taken_first): with
+	                         ** `both`, which side of a divergent branch runs first
+	                         ** is a choice of the explorer */
 	bool honours_sync;       /* sync and implicit syncs (γ/η blocks) fire SS/SP; else NOP */
 
 	/* ---- the control rules. false: no rule applies; the model has called

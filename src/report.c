@@ -869,7 +869,7 @@ static Machine *replay(const Program *p, const SemOptions *so, const ExploreResu
 			sem_pack(m, &at_cycle);
 		StepInfo info;
 		uint64_t before = m->steps;
-		sem_step_group(m, r->trace[i], r->groups ? r->groups[i] : 0, &info);
+		sem_step_group(m, r->trace[i], r->groups ? r->groups[i] : -1, &info);
 		if (m->steps == before) {
 			stuck = i + 1 == r->ntrace;
 			break;

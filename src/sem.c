@@ -473,11 +473,13 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	return m->status;
 }
 
-SemStatus sem_step_group(Machine *m, int32_t wi, int32_t group, StepInfo *info)
+SemStatus sem_step_group(Machine *m, int32_t wi, int32_t alt, StepInfo *info)
 {
-	if (m->model->choose && m->status == SEM_RUNNING && wi >= 0 && wi < m->nwarps &&
-	    m->warps[wi].status == WARP_RUN && group >= 0 && group < m->model->ngroups(&m->warps[wi]))
-		m->model->choose(m, &m->warps[wi], group);
+	if (alt >= 0 && m->model->choose && m->status == SEM_RUNNING && wi >= 0 && wi < m->nwarps &&
+	    m->warps[wi].status == WARP_RUN && alt < m->model->ngroups(&m->warps[wi]))
+		m->model->choose(m, &m->warps[wi], alt);
+	else if (alt >= 0 && m->model->path_choice)
+		m->opt.taken_first = alt == 1;
 	return sem_step(m, wi, info);
 }
 

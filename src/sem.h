@@ -208,10 +208,12 @@ int32_t sem_pick(const Machine *m);
 /* THE step function: one warp instruction of warp w (semantics.md §2-§6).
 ** Returns the machine status afterwards; fills *info when info != NULL. */
 SemStatus sem_step(Machine *m, int32_t w, StepInfo *info);
-/* sem_step after choosing the group that issues (a model whose groups are
-** choices, its:any: group k of the warp's groups that can issue; other
-** models ignore group). */
-SemStatus sem_step_group(Machine *m, int32_t w, int32_t group, StepInfo *info);
+/* sem_step after an alternative of the explorer's choices (explore.md §1):
+** under a model whose groups are choices (its:any), the group alt among
+** the warp's groups that can issue; under one that reads --path-order
+** (ipdom), the side a divergent branch runs first (1: taken first). alt < 0:
+** the model's own choice. */
+SemStatus sem_step_group(Machine *m, int32_t w, int32_t alt, StepInfo *info);
 /* sem_pick for drivers that loop: when no warp can run although the
 ** program has not finished, records the deadlock (status SEM_DEADLOCK). */
 int32_t sem_schedule(Machine *m);

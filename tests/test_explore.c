@@ -39,7 +39,7 @@ static void expect_replays(const Program *p, const SemOptions *so, const Explore
 			sem_pack(m, &at);
 		cr_assert(m->warps[r->trace[i]].status == WARP_RUN, "step %d: warp %d cannot step", i, r->trace[i]);
 		uint64_t before = m->steps;
-		sem_step_group(m, r->trace[i], r->groups ? r->groups[i] : 0, NULL);
+		sem_step_group(m, r->trace[i], r->groups ? r->groups[i] : -1, NULL);
 		if (m->steps == before) {
 			cr_assert_eq(i, r->ntrace - 1, "a stuck step before the end of the schedule");
 			stuck = true;
@@ -377,4 +377,41 @@ Test(explore, reduction_keeps_the_verdicts_of_random_programs, .timeout = 600)
 		unload(&r);
 	}
 	cr_expect_gt(compared, 200, "only %d searches compared", compared);
+}
+
+Test(explore, path_order_both_finds_what_either_order_can_do)
+{
+	/* thread 1 waits for a flag thread 0 sets on the other side of a
+	** divergent branch: the hardware stack hangs when the waiter's side
+	** (the fall-through) runs first, not when the signaller's does */
+	Program *p = load_src(".data 0: 0\n"
+	                      "    p = tid == 0\n"
+	                      "    bnz p, signal\n"
+	                      "wait: f = mem[0]\n"
+	                      "    bz f, wait\n"
+	                      "    jump done\n"
+	                      "signal: mem[0] = 1\n"
+	                      "done: sync\n"
+	                      "    stop\n");
+	ExploreOptions o = {0};
+	o.sem.model = &model_ipdom;
+	o.sem.threads = 2;
+	Diags d;
+	diag_init(&d, "t.simd", NULL, 0);
+	ExploreResult *r = explore_run(p, &o, &d);
+	EXPECT_VERDICT(r, EXPLORE_LIVELOCK, "fall-through first");
+	expect_replays(p, &o.sem, r);
+	explore_free(r);
+	o.sem.taken_first = true;
+	r = explore_run(p, &o, &d);
+	EXPECT_VERDICT(r, EXPLORE_TERMINATES, "taken first");
+	explore_free(r);
+	o.path_order_both = true;
+	r = explore_run(p, &o, &d);
+	EXPECT_VERDICT(r, EXPLORE_LIVELOCK, "both");
+	cr_expect_not_null(r->groups, "the sides taken are part of the schedule");
+	expect_replays(p, &o.sem, r);
+	explore_free(r);
+	diag_free(&d);
+	ir_free(p);
 }

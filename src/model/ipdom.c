@@ -175,6 +175,7 @@ const Model model_ipdom = {
 	.pushed_by = -1,
 	.rec_size = sizeof(IpdomEntry),
 	.nmask = 1,
+	.path_choice = true,
 	.start = start,
 	.branch = rule_branch,
 	.sync = rule_sync,
