@@ -1279,6 +1279,7 @@ static int cmd_emit_llvm(int argc, char **argv)
 static const char gen_help[] =
 	"Usage: musimd gen [--seed N] [--size N] [--depth N] [--vars N] [--unstructured]\n"
 	"                  [--deterministic] [--no-memory] [--no-atomics] [--no-loops]\n"
+	"                  [--concurrent]\n"
 	"Print a random well-structured μ-SIMD program (plain, not GSA): nested\n"
 	"if-then, if-then-else and loops with thread-dependent trip counts, arithmetic\n"
 	"on tid, laneid, parameters and literals, loads, stores and atomics on a small\n"
@@ -1300,6 +1301,12 @@ static const char gen_help[] =
 	"               same under every model and schedule\n"
 	"  --no-memory, --no-atomics, --no-loops\n"
 	"               leave out loads and stores, atomics, loops\n"
+	"  --concurrent threads that wait for one another instead (2 or 3 threads in\n"
+	"               warps of 1, 2 or all): spin locks, the SIMT-safe lock, flags,\n"
+	"               ticket locks, atomic counters, barriers in uniform and divergent\n"
+	"               code, some inside a divergent branch; they may deadlock or\n"
+	"               livelock (the explorer's property tests; --size, --depth and\n"
+	"               --vars do not apply)\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error.\n";
 
@@ -1308,7 +1315,7 @@ static int cmd_gen(int argc, char **argv)
 	static const struct option opts[] = {
 		{"seed", 1, NULL, 0}, {"size", 1, NULL, 0}, {"depth", 1, NULL, 0}, {"vars", 1, NULL, 0},
 		{"no-memory", 0, NULL, 0}, {"no-atomics", 0, NULL, 0}, {"no-loops", 0, NULL, 0},
-		{"unstructured", 0, NULL, 0}, {"deterministic", 0, NULL, 0},
+		{"unstructured", 0, NULL, 0}, {"deterministic", 0, NULL, 0}, {"concurrent", 0, NULL, 0},
 		{"help", 0, NULL, 0}, {NULL, 0, NULL, 0},
 	};
 	GenOptions o = {.seed = 1, .size = 40, .max_depth = 3, .nvars = 6};
@@ -1328,6 +1335,8 @@ static int cmd_gen(int argc, char **argv)
 			o.unstructured = true;
 		else if (!strcmp(a, "--deterministic"))
 			o.deterministic = true;
+		else if (!strcmp(a, "--concurrent"))
+			o.concurrent = true;
 		else {
 			/* --seed, --size, --depth, --vars: N as the next argument or after '=' */
 			char name[16];

@@ -415,3 +415,22 @@ Test(explore, path_order_both_finds_what_either_order_can_do)
 	diag_free(&d);
 	ir_free(p);
 }
+
+Test(explore, reduction_keeps_the_verdicts_of_random_concurrent_programs, .timeout = 600)
+{
+	/* locks, flags, tickets, atomics and barriers (gen --concurrent) */
+	int compared = 0;
+	for (uint64_t seed = 1; seed <= 60; seed++) {
+		GenOptions go = {.seed = seed, .concurrent = true};
+		Buf b = {0};
+		gen_program(&b, &go);
+		Prog r = load(buf_str(&b));
+		buf_free(&b);
+		char what[48];
+		snprintf(what, sizeof what, "gen --concurrent --seed %llu", (unsigned long long)seed);
+		for (int k = 0; models[k]; k++)
+			compared += same_with_and_without_reduction(r.p, models[k], 0, 0, what);
+		unload(&r);
+	}
+	cr_expect_gt(compared, 200, "only %d searches compared", compared);
+}
