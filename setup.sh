@@ -5,7 +5,8 @@ set -eu
 cd "$(dirname "$0")"
 
 PKGS="build-essential pkg-config flex bison meson ninja-build python3
-      libgmp-dev libcriterion-dev libedit-dev mandoc man-db graphviz llvm-16"
+      libgmp-dev libcriterion-dev libedit-dev mandoc man-db graphviz llvm-16
+      spin"
 
 missing=""
 for p in $PKGS; do

@@ -18,6 +18,7 @@
 #include "gen.h"
 #include "gsa.h"
 #include "llvm.h"
+#include "promela.h"
 #include "verify.h"
 #include "json.h"
 #include "repl.h"
@@ -278,6 +279,33 @@ static int choice(const char *opt, const char *arg, const char *const *words, ch
 		CHOICE_IN(opt, lhs, words_);                                                         \
 	} while (0)
 
+/* The machine a program runs on, as `run` and `emit-promela` take it:
+** --threads ('t'), --warpsize ('w'), --param ('p'), --data ('d'). NULL, or
+** what is wrong (in msg, or args.c's message). */
+static const char *machine_option(int c, const char *arg, SemOptions *so, SemArgs *sa, char *msg,
+                                  size_t len)
+{
+	long long v;
+	switch (c) {
+	case 't':
+		if (!str_to_ll(arg, 1, SEM_MAX_THREADS, &v)) {
+			snprintf(msg, len, "--threads needs a number from 1 to 4194304, not '%s'", arg);
+			return msg;
+		}
+		so->threads = (int32_t)v;
+		return NULL;
+	case 'w':
+		if (!str_to_ll(arg, 1, SEM_MAX_THREADS, &v)) {
+			snprintf(msg, len, "--warpsize needs a positive number, not '%s'", arg);
+			return msg;
+		}
+		so->warpsize = (int32_t)v;
+		return NULL;
+	case 'p': return args_param(sa, "--param", arg);
+	default: return args_data(sa, "--data", arg);
+	}
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -312,6 +340,7 @@ static int cmd_run(int argc, char **argv)
 	SemArgs sa = {0}; /* --param, --data */
 	int status = EXIT_OK;
 	long long v;
+	char msg[512];
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -325,18 +354,10 @@ static int cmd_run(int argc, char **argv)
 			nfiles++;
 			break;
 		case 't':
-			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
-				USAGE("--threads needs a number from 1 to 4194304, not '%s'", optarg);
-			so.threads = (int32_t)v;
-			break;
 		case 'w':
-			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
-				USAGE("--warpsize needs a positive number, not '%s'", optarg);
-			so.warpsize = (int32_t)v;
-			break;
 		case 'p':
 		case 'd': {
-			const char *bad = c == 'p' ? args_param(&sa, "--param", optarg) : args_data(&sa, "--data", optarg);
+			const char *bad = machine_option(c, optarg, &so, &sa, msg, sizeof msg);
 			if (bad)
 				USAGE("%s", bad);
 			break;
@@ -1274,6 +1295,108 @@ static int cmd_emit_llvm(int argc, char **argv)
 	return status;
 }
 
+/* ---- musimd emit-promela ------------------------------------------------------------------ */
+
+static const char promela_help[] =
+	"Usage: musimd emit-promela FILE [options]\n"
+	"Print the program under the mimd model (every thread its own warp) as a\n"
+	"Promela model for SPIN, so that SPIN decides what `musimd explore --model mimd`\n"
+	"decides: every thread a process; shared memory an array over the cells the\n"
+	"program can touch (an interval analysis bounds the addresses); atomics atomic\n"
+	"{ } blocks; the barrier counting the live threads; a stuck step the failing\n"
+	"assertion !(stuck); termination `ltl terminates { <> (nfin == NT) }`. Values\n"
+	"are int32: a literal or an initial value outside int32 is an error, and an\n"
+	"overflow at run time fails the assertion !(int32_overflow) (then SPIN gives no\n"
+	"verdict). The model's header gives the SPIN commands (musimd(1)):\n"
+	"  spin -a M.pml && cc -O2 -DNOCLAIM -o pan pan.c && ./pan -m1000000\n"
+	"                          \"assertion violated !(stuck)\": deadlock\n"
+	"  cc -O2 -o pan pan.c && ./pan -a -f -m1000000\n"
+	"                          \"acceptance cycle\": livelock\n"
+	"  ./pan -a -m1000000      \"acceptance cycle\": terminates-fair, else terminates\n"
+	"\n"
+	"Machine (as for run):\n"
+	"  --threads N             number of threads (default .threads, else 4); at most\n"
+	"                          254: SPIN runs 255 processes\n"
+	"  --warpsize N            threads per warp, for laneid and warpid (default\n"
+	"                          .warpsize, else all the threads in one warp)\n"
+	"  --param NAME=INT        value of a .param (repeatable)\n"
+	"  --data ADDR=INT[,INT..] initial shared memory from ADDR on (repeatable)\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage error (also a --param naming no parameter), 3\n"
+	"unreadable or invalid file, or a program the model cannot hold: a literal or\n"
+	"value outside int32, addresses that cannot be bounded, too many threads.\n";
+
+#undef CMD
+#define CMD "emit-promela"
+static int cmd_emit_promela(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"threads", required_argument, NULL, 't'}, {"warpsize", required_argument, NULL, 'w'},
+		{"param", required_argument, NULL, 'p'},   {"data", required_argument, NULL, 'd'},
+		{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+	};
+	SemOptions so = {0};
+	SemArgs sa = {0};
+	int status = EXIT_OK, c, nfiles = 0;
+	char msg[512];
+	const char *file = NULL;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			file = optarg;
+			nfiles++;
+			break;
+		case 't':
+		case 'w':
+		case 'p':
+		case 'd': {
+			const char *bad = machine_option(c, optarg, &so, &sa, msg, sizeof msg);
+			if (bad)
+				USAGE("%s", bad);
+			break;
+		}
+		case 'h': fputs(promela_help, stdout); goto done;
+		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
+		}
+	}
+	for (; optind < argc; optind++, nfiles++) /* after "--" */
+		file = argv[optind];
+	if (nfiles != 1)
+		USAGE(nfiles ? "takes one FILE, got %s" : "needs a FILE%s", nfiles ? "several" : "");
+	args_lend(&sa, &so);
+	Program *p = load(file, true, &status);
+	if (!p)
+		goto done;
+	Diags d;
+	diag_init(&d, p->path, p->src, p->srclen);
+	Buf b = {0};
+	PmlStatus ps = promela_emit(&b, p, &so, &d);
+	if (ps == PML_OK) {
+		out(&b);
+	} else if (ps == PML_SETTINGS) {
+		for (int i = 0; i < d.n; i++)
+			fprintf(stderr, "musimd emit-promela: %s\n", d.v[i].msg);
+		status = EXIT_USAGE;
+	} else {
+		Buf e = {0};
+		diag_render(&d, &e);
+		err(&e);
+		buf_free(&e);
+		status = EXIT_INPUT;
+	}
+	buf_free(&b);
+	diag_free(&d);
+	ir_free(p);
+done:
+	args_free(&sa);
+	return status;
+}
+#undef CMD
+#define CMD "run"
+
 /* ---- musimd gen -------------------------------------------------------------------------- */
 
 static const char gen_help[] =
@@ -1956,6 +2079,7 @@ static const char main_help[] =
 	"                    --verify checks every verdict against the semantics\n"
 	"  emit-llvm FILE    the program as an LLVM 16 GPU kernel, for comparing with\n"
 	"                    opt-16 -passes='print<uniformity>'\n"
+	"  emit-promela FILE the program under mimd as a Promela model, for SPIN\n"
 	"  gen               a random well-structured program (property tests, benches)\n"
 	"  repl [FILE]       step a program one rule at a time: break, watch, print,\n"
 	"                    info stack, back (gdb-like; musimd-repl(1))\n"
@@ -1977,8 +2101,8 @@ static const struct {
 } commands[] = {
 	{"run", cmd_run},         {"check", cmd_check},     {"cfg", cmd_cfg},
 	{"gsa", cmd_gsa},         {"syncs", cmd_syncs},     {"analyze", cmd_analyze},
-	{"emit-llvm", cmd_emit_llvm}, {"gen", cmd_gen},     {"repl", repl_main},
-	{"explore", cmd_explore},
+	{"emit-llvm", cmd_emit_llvm}, {"emit-promela", cmd_emit_promela},
+	{"gen", cmd_gen},         {"repl", repl_main},       {"explore", cmd_explore},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

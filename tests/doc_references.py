@@ -22,8 +22,9 @@ import sys
 
 FILE = re.compile(r"(?<![\w/.-])((?:\.\./|\./)?[\w.-]+(?:/[\w.-]*)*\.(?:md|simd|c|h|py|sh|l|y)(?![\w])"
                   r"|(?:\.\./|(?:docs|examples|man|src|tests|bench|fuzz|grammar)/)[\w./-]*)")
-# Named on purpose although absent: the man page's example of a missing file.
-ABSENT_ON_PURPOSE = {"nosuchfile.simd"}
+# Named on purpose although absent: the man page's example of a missing file;
+# pan.c, the verifier `spin -a` generates from emit-promela's model.
+ABSENT_ON_PURPOSE = {"nosuchfile.simd", "pan.c"}
 MANREF = re.compile(r"\b(musimd[\w-]*)\((\d)\)")
 
 

@@ -9,8 +9,12 @@ An expectation is a comment line of the example:
 
 OPTIONS are extra `musimd run` options (for example `--strict-push` or
 `--model ipdom`); the program runs once per distinct OPTIONS, with
-`--json --trace`. The expectations come from the papers' digests (each
-example says where), never from musimd's own output. ASSERTION is one of:
+`--json --trace`. Lines `# expect explore --model M [OPTIONS]: VERDICT
+[SIMT-induced]` are the schedule explorer's (explore.md §3): this script
+leaves them to tests/explore_examples.py (`musimd explore`, with and
+without reduction) and tests/promela_spin.py (the mimd ones, with SPIN).
+The expectations come from the papers' digests (each example says where),
+never from musimd's own output. ASSERTION is one of:
 
     status ok | stuck | step-limit | deadlock  [rule R] [at WHERE]
     shared[A..B] = V V ...        (- = never initialised)
@@ -35,7 +39,8 @@ import re
 import subprocess
 import sys
 
-EXPECT = re.compile(r"^\s*#\s*expect(?P<opts>[^:]*):\s*(?P<what>.*?)\s*$")
+# the options end at the first colon that is not inside a word (its:any)
+EXPECT = re.compile(r"^\s*#\s*expect(?P<opts>(?:[^:]|:(?=\S))*):\s*(?P<what>.*?)\s*$")
 
 
 def fmt_set(ranges):
@@ -189,6 +194,9 @@ def check_file(musimd, path):
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             m = EXPECT.match(line)
+            if m and m.group("opts").split()[:1] == ["explore"]:
+                # the explorer's verdicts: tests/explore_examples.py checks them
+                continue
             if m:
                 groups.setdefault(m.group("opts").strip(), []).append((n, m.group("what")))
     if not groups:

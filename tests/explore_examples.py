@@ -22,7 +22,8 @@ import shlex
 import subprocess
 import sys
 
-EXPECT = re.compile(r"^\s*#\s*expect\s+explore(?P<opts>[^:]*):\s*(?P<what>.*?)\s*$")
+# the options may hold a colon (--model its:any): they end at ": "
+EXPECT = re.compile(r"^\s*#\s*expect\s+explore(?P<opts>.*?):\s+(?P<what>.*?)\s*$")
 failures = []
 
 

@@ -1,0 +1,2 @@
+# every construct: parameters, local memory, strict memory, the atomics, barrier, exit
+emit-promela tests/golden/promela_features.simd
