@@ -1100,7 +1100,7 @@ static void conc_critical(Buf *b, int k, int c)
 static void conc_pattern(Buf *b, uint64_t *rng, int k, int32_t threads)
 {
 	int lock = (int)conc_rnd(rng, 2), ctr = 2 + (int)conc_rnd(rng, 2), flag = 4 + (int)conc_rnd(rng, 2);
-	switch (conc_rnd(rng, 7)) {
+	switch (conc_rnd(rng, 8)) {
 	case 0: /* NVCC's spin lock: while (atomicCAS(&l, 0, 1) != 0); critical; release */
 		buf_printf(b, "lk%d: o%d = atomcas(%d, 0, 1)\n    bnz o%d, lk%d\n    sync\n", k, k, lock, k, k);
 		conc_critical(b, k, ctr);
@@ -1130,6 +1130,13 @@ static void conc_pattern(Buf *b, uint64_t *rng, int k, int32_t threads)
 		break;
 	case 5: /* a barrier every thread reaches */
 		buf_printf(b, "    mem[tid] = %d\n    barrier\n", k);
+		break;
+	case 6: /* two locks taken in thread-dependent orders (a MIMD deadlock when they cross) */
+		buf_printf(b, "    la%d = tid %% 2\n    lb%d = 1 - la%d\n", k, k, k);
+		buf_printf(b, "ta%d: o%d = atomcas(la%d, 0, 1)\n    bnz o%d, ta%d\n    sync\n", k, k, k, k, k);
+		buf_printf(b, "tb%d: q%d = atomcas(lb%d, 0, 1)\n    bnz q%d, tb%d\n    sync\n", k, k, k, k, k);
+		conc_critical(b, k, ctr);
+		buf_printf(b, "    r%d = atomexch(lb%d, 0)\n    r%d = atomexch(la%d, 0)\n", k, k, k, k);
 		break;
 	default: /* a barrier on each side of a divergent branch */
 		buf_printf(b, "    q%d = tid %% 2\n    bz q%d, be%d\n    barrier\n    jump bj%d\nbe%d: barrier\nbj%d: sync\n", k,

@@ -43,8 +43,8 @@ typedef struct GenOptions {
 ** warps of 1, 2 or all of them, running a few of the patterns of seed 004
 ** §2 in a row, some inside a divergent branch: a spin lock (NVCC's
 ** CAS self-loop), the SIMT-safe lock, a flag one thread sets and the
-** others wait for, a ticket lock, an atomic counter, a barrier in uniform
-** or in divergent code. They may deadlock or livelock, under some models
+** others wait for, a ticket lock, an atomic counter, two locks taken in
+** thread-dependent orders, a barrier in uniform or in divergent code. They may deadlock or livelock, under some models
 ** or all: the input of the explorer's property tests. */
 void gen_program(Buf *b, const GenOptions *o);
 
