@@ -145,11 +145,9 @@ static const char run_help[] =
 	"                          threads in one warp)\n"
 	"  --param NAME=INT        value of a .param (repeatable)\n"
 	"  --data ADDR=INT[,INT..] initial shared memory from ADDR on (repeatable)\n"
-	"  --model M               reconvergence model: sync (default: the papers'\n"
-	"                          rules), ipdom (hardware SIMT stack), mimd (every\n"
-	"                          thread its own warp), its or its:rr (a pc per thread,\n"
-	"                          the group that issued least recently goes next),\n"
-	"                          its:any (a pc per thread, the lowest pc goes next)\n"
+	"  --model M               reconvergence model (default sync; its is its:rr):\n";
+/* ... then one line per model (model_help), then: */
+static const char run_help_tail[] =
 	"  --path-order fallthrough-first|taken-first\n"
 	"                          ipdom: which side of a divergent branch runs first\n"
 	"Paper readings:\n"
@@ -423,7 +421,15 @@ static int cmd_run(int argc, char **argv)
 		case 'q': quiet = true; break;
 		case 'a': all = true; break;
 		case 'j': ctx.json = true; break;
-		case 'h': fputs(run_help, stdout); goto done;
+		case 'h': {
+			Buf h = {0};
+			buf_puts(&h, run_help);
+			model_help(&h, 4, 79);
+			buf_puts(&h, run_help_tail);
+			out(&h);
+			buf_free(&h);
+			goto done;
+		}
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
 		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}

@@ -101,6 +101,9 @@ extern const Model *const models[];
 extern const char *const model_names[];
 /* The model called name ("its" is "its:rr"), or NULL. */
 const Model *model_find(const char *name);
+/* One help line per model, "NAME  summary", the summary wrapped at width
+** columns and indented by indent (help texts are generated from the table). */
+void model_help(Buf *b, int indent, int width);
 
 /* ---- the control stack of a warp ---------------------------------------- */
 

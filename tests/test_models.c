@@ -5,6 +5,7 @@
 ** leaves the same Σ under every model).
 */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model.h"
@@ -115,4 +116,22 @@ Test(models, its_runs_the_spin_lock_of_one_warp_to_the_end)
 	cr_expect_str_eq(got, "0:0 1:4 ");
 	free(got);
 	cr_expect_eq(model_find("its"), &model_its_rr, "its is its:rr");
+}
+
+Test(models, the_help_lists_every_model_of_the_table)
+{
+	Buf b = {0};
+	model_help(&b, 4, 79);
+	for (int i = 0; models[i]; i++) {
+		char line[64];
+		snprintf(line, sizeof line, "    %-8s ", models[i]->name);
+		cr_expect(strstr(buf_str(&b), line) != NULL, "no help line for %s", models[i]->name);
+	}
+	/* wrapped at 79 columns */
+	for (const char *s = buf_str(&b); *s;) {
+		size_t n = strcspn(s, "\n");
+		cr_expect_leq(utf8_width(s, n), 79, "a help line of %zu columns", utf8_width(s, n));
+		s += n + (s[n] != 0);
+	}
+	buf_free(&b);
 }

@@ -21,6 +21,32 @@ const Model *model_find(const char *name)
 	return strcmp(name, "its") ? NULL : &model_its_rr;
 }
 
+void model_help(Buf *b, int indent, int width)
+{
+	int start = indent + 9; /* the summaries' column */
+	for (int i = 0; models[i]; i++) {
+		const Model *md = models[i];
+		buf_printf(b, "%*s%-8s", indent, "", md->name);
+		int col = start - 1;
+		for (const char *s = md->summary; *s;) {
+			size_t w = strcspn(s, " ");
+			if (col > start - 1 && col + 1 + (int)w > width) {
+				buf_printf(b, "\n%*s", start, "");
+				col = start;
+			} else {
+				buf_putc(b, ' ');
+				col++;
+			}
+			buf_putn(b, s, w);
+			col += (int)w;
+			s += w;
+			while (*s == ' ')
+				s++;
+		}
+		buf_putc(b, '\n');
+	}
+}
+
 const char *sem_model_name(const Model *model)
 {
 	return (model ? model : &model_sync)->name;
