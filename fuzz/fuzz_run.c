@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "report.h"
 
 #define MAX_THREADS 16
@@ -75,8 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	uint64_t h = hash_bytes(data, size);
 	SemOptions so = {0};
-	so.model = (Model)(h % 3);
-	h /= 3;
+	so.model = models[h % MODEL_COUNT];
+	h /= MODEL_COUNT;
 	so.lane_order = (LaneOrder)(h % 3);
 	h /= 3;
 	so.bz_rules = h & 1;

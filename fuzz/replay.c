@@ -25,6 +25,7 @@ int fuzz_parse_one(const uint8_t *data, size_t size);
 int fuzz_run_one(const uint8_t *data, size_t size);
 int fuzz_repl_one(const uint8_t *data, size_t size);
 int fuzz_gsa_one(const uint8_t *data, size_t size);
+int fuzz_explore_one(const uint8_t *data, size_t size);
 
 static int replay_file(const char *path)
 {
@@ -43,6 +44,7 @@ static int replay_file(const char *path)
 	fuzz_run_one(data, len);
 	fuzz_repl_one(data, len);
 	fuzz_gsa_one(data, len);
+	fuzz_explore_one(data, len);
 	free(data);
 	return 0;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz/run.sh — build the libFuzzer targets and fuzz one of them.
 #
-#   fuzz/run.sh parse|run|repl|gsa [SECONDS [extra libFuzzer flags...]]
+#   fuzz/run.sh parse|run|repl|gsa|explore [SECONDS [extra libFuzzer flags...]]
 #
 # Builds build-fuzz/ with clang, ASan and UBSan (configured on first use),
 # seeds fuzz/corpus-TARGET/ with examples/*.simd and fuzz/regress/*, and
@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.."
 
 target=${1:-}
 case "$target" in
-parse|run|repl|gsa) ;;
-*) echo "usage: fuzz/run.sh parse|run|repl|gsa [SECONDS [libFuzzer flags...]]" >&2; exit 2 ;;
+parse|run|repl|gsa|explore) ;;
+*) echo "usage: fuzz/run.sh parse|run|repl|gsa|explore [SECONDS [libFuzzer flags...]]" >&2; exit 2 ;;
 esac
 secs=${2:-600}
 [ $# -ge 2 ] && shift 2 || shift $#

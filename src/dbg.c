@@ -4,11 +4,12 @@
 */
 #include "dbg.h"
 
+#include "model.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static inline bool bit_get(const uint64_t *s, int32_t i) { return (s[i >> 6] >> (i & 63)) & 1; }
 
 void dbg_stop_free(DbgStop *s)
 {
@@ -278,6 +279,7 @@ Dbg *dbg_new(const Program *p, const SemOptions *opt, Diags *d)
 	charge(s);
 	s->interval = DBG_FIRST_INTERVAL;
 	s->forced_warp = -1;
+	s->sched_cycle = -1;
 	s->next_id = 1;
 	return s;
 }
@@ -293,6 +295,7 @@ void dbg_free(Dbg *s)
 		point_forget(&s->points[i]);
 	free(s->points);
 	free(s->hist);
+	free(s->sched);
 	free(s);
 }
 
@@ -305,8 +308,22 @@ void dbg_restart(Dbg *s)
 	s->nhist = 0;
 	s->interval = DBG_FIRST_INTERVAL;
 	s->failed_attempt = false;
+	s->sched_on = s->sched != NULL;
 	charge(s);
 	snapshot_all(s);
+}
+
+/* The warp the followed schedule gives step k + 1, or -1. */
+static int32_t sched_warp(const Dbg *s, uint64_t k)
+{
+	if (!s->sched_on)
+		return -1;
+	if (k < s->nsched)
+		return s->sched[k];
+	if (s->sched_cycle < 0 || (uint64_t)s->sched_cycle >= s->nsched)
+		return -1;
+	uint64_t c = s->nsched - (uint64_t)s->sched_cycle;
+	return s->sched[(uint64_t)s->sched_cycle + (k - (uint64_t)s->sched_cycle) % c];
 }
 
 int32_t dbg_next_warp(const Dbg *s)
@@ -320,7 +337,20 @@ int32_t dbg_next_warp(const Dbg *s)
 		           : -1;
 	if (m->steps < s->nhist)
 		return s->hist[m->steps]; /* the recorded schedule */
+	int32_t w = sched_warp(s, m->steps);
+	if (w >= 0)
+		return w < m->nwarps && m->warps[w].status == WARP_RUN ? w : -1;
 	return sem_pick(m);
+}
+
+void dbg_set_schedule(Dbg *s, int32_t *warps, uint64_t n, int64_t cycle)
+{
+	free(s->sched);
+	s->sched = warps;
+	s->nsched = warps ? n : 0;
+	s->sched_cycle = warps ? cycle : -1;
+	s->forced_warp = -1;
+	dbg_restart(s);
 }
 
 static DbgStop stop_of_status(const Machine *m, uint64_t steps)
@@ -340,8 +370,16 @@ static bool step1(Dbg *s, DbgStepHook hook, void *ctx, DbgStop *stop)
 	int32_t w = dbg_next_warp(s);
 	if (w < 0 && s->forced_warp >= 0) {
 		stop->kind = STOP_BLOCKED;
+		stop->point = s->forced_warp;
 		return false;
 	}
+	if (w < 0 && m->steps >= s->nhist && sched_warp(s, m->steps) >= 0) {
+		stop->kind = STOP_BLOCKED; /* the schedule names a warp that cannot run */
+		stop->point = sched_warp(s, m->steps);
+		return false;
+	}
+	if (s->sched_on && m->steps >= s->nhist && w != sched_warp(s, m->steps))
+		s->sched_on = false; /* a forced warp leaves the schedule */
 	if (w < 0) {
 		sem_schedule(m); /* records the deadlock */
 		s->failed_attempt = true;
@@ -467,14 +505,15 @@ DbgStop dbg_next(Dbg *s, DbgStepHook hook, void *ctx)
 	int32_t R = cfg_ipdom_pc(s->prog->cfg, pc);
 	uint64_t *group = xmalloc((size_t)w->nw * sizeof *group);
 	memcpy(group, w->active, (size_t)w->nw * sizeof *group);
-	bool sync = s->m->opt.model == MODEL_SYNC;
-	/* a loop branch visited again merges into the node its first visit
-	** pushed (push, semantics.md §2): its region ends when that node pops */
-	if (sync && depth > 0 && w->nodes[depth - 1].lid == pc)
-		depth--;
+	/* a model that nests regions in its stack (sync) says at which depth
+	** the branch's region has ended; otherwise: back at the ipdom */
+	const Model *md = s->m->model;
+	bool nested = md->region_depth != NULL;
+	if (nested)
+		depth = md->region_depth(w, pc);
 	if (step1(s, hook, ctx, &stop)) {
-		while (sync ? sem_stack_depth(s->m, wi) > depth && s->m->warps[wi].status != WARP_DONE
-		            : !reconverged(s->m, wi, R, group)) {
+		while (nested ? sem_stack_depth(s->m, wi) > depth && s->m->warps[wi].status != WARP_DONE
+		              : !reconverged(s->m, wi, R, group)) {
 			if (must_stop(s, &stop) || !step1(s, hook, ctx, &stop))
 				break;
 		}
@@ -598,7 +637,7 @@ const char *dbg_thread_state_name(ThreadState st)
 
 ThreadState dbg_thread_state(const Machine *m, int32_t t, int32_t *pc)
 {
-	int32_t wi = m->opt.model == MODEL_MIMD ? t : t / m->warpsize;
+	int32_t wi = m->model->warps_of_one ? t : t / m->warpsize;
 	const Warp *w = &m->warps[wi];
 	int32_t l = t - w->base;
 	*pc = -1;
@@ -608,26 +647,10 @@ ThreadState dbg_thread_state(const Machine *m, int32_t t, int32_t *pc)
 		*pc = w->pc;
 		return w->status == WARP_BARRIER ? THREAD_BARRIER : THREAD_ACTIVE;
 	}
-	if (m->opt.model == MODEL_IPDOM) {
-		/* the topmost entry holding it says where it goes on: an entry at
-		** the reconvergence point of the one above it waits there */
-		for (int32_t k = w->nents - 1; k >= 0; k--)
-			if (bit_get(sem_ent_mask(w, k), l)) {
-				*pc = w->ents[k].pc;
-				bool waits = k + 1 < w->nents && w->ents[k + 1].rpc == w->ents[k].pc;
-				return waits ? THREAD_WAITING : THREAD_DEFERRED;
-			}
-	} else {
-		for (int32_t k = w->nnodes - 1; k >= 0; k--) {
-			if (bit_get(sem_node_todo(w, k), l)) {
-				*pc = w->nodes[k].lnext;
-				return THREAD_DEFERRED;
-			}
-			if (bit_get(sem_node_done(w, k), l)) {
-				*pc = w->nodes[k].done_pc;
-				return THREAD_WAITING;
-			}
-		}
+	if (m->model->lane_held) {
+		CtlWait held = m->model->lane_held(w, l, pc);
+		if (held != CTL_NOT_HELD)
+			return held == CTL_WAITING ? THREAD_WAITING : THREAD_DEFERRED;
 	}
 	return w->status == WARP_BARRIER ? THREAD_BARRIER : THREAD_DONE;
 }

@@ -52,7 +52,7 @@ typedef enum DbgStopKind {
 	STOP_WATCH,     /* a watched variable or cell changed */
 	STOP_INTERRUPT, /* *interrupt was set (Ctrl-C) */
 	STOP_START,     /* going back reached the initial state */
-	STOP_BLOCKED,   /* the chosen warp cannot run (finished or at the barrier) */
+	STOP_BLOCKED,   /* the chosen warp (forced or scheduled; in point) cannot run */
 } DbgStopKind;
 
 typedef struct DbgStop {
@@ -80,6 +80,13 @@ typedef struct Dbg {
 	uint64_t interval;        /* steps between checkpoints */
 	bool failed_attempt;      /* the machine failed on a step it did not make */
 	int32_t forced_warp;      /* -1: the round-robin scheduler picks */
+	/* a schedule to follow (musimd explore's counterexamples): the warp of
+	** step k + 1 is sched[k]; past its end, sched[sched_cycle ..] again and
+	** again when sched_cycle >= 0; sched_on until a step leaves it */
+	int32_t *sched;
+	uint64_t nsched;
+	int64_t sched_cycle;
+	bool sched_on;
 	DbgPoint *points;
 	int32_t npoints, cappoints, next_id;
 	volatile sig_atomic_t *interrupt; /* set asynchronously to stop a long command */
@@ -92,9 +99,14 @@ void dbg_free(Dbg *s);
 /* Back to the initial state; breakpoints and watchpoints stay. */
 void dbg_restart(Dbg *s);
 
-/* The warp the next step issues from: the forced one, else the scheduler's
-** choice; -1 when none can run. */
+/* The warp the next step issues from: the forced one, else the recorded
+** or followed schedule's, else the scheduler's choice; -1 when none can run. */
 int32_t dbg_next_warp(const Dbg *s);
+
+/* Follow a schedule from the start (takes warps, n entries; cycle: the
+** index where a cycle repeated for ever begins, or -1); NULL: none, the
+** round-robin scheduler. The session restarts. */
+void dbg_set_schedule(Dbg *s, int32_t *warps, uint64_t n, int64_t cycle);
 
 /* Up to n warp instructions (one at a time through sem_step); info, when
 ** not NULL, gets each step (call it with the machine after that step). */

@@ -571,7 +571,7 @@ static void predicate(Gen *g, const char *pname, char *name, size_t n)
 }
 
 /* Bounds at a join: the maximum over the paths. */
-static void bits_join(Gen *g, const int32_t *other)
+static void defs_join(Gen *g, const int32_t *other)
 {
 	for (int32_t k = 0; k < g->nv; k++)
 		g->bits[k] = imax(g->bits[k], other[k]);
@@ -602,11 +602,11 @@ static void gen_if(Gen *g, int32_t depth, int32_t rem, bool with_else)
 		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
 		pend_label(g, e);
 		gen_block(g, depth + 1, else_b);
-		bits_join(g, after_then);
+		defs_join(g, after_then);
 		free(after_then);
 	} else {
 		gen_block(g, depth + 1, body_budget(g, rem, cap));
-		bits_join(g, saved);
+		defs_join(g, saved);
 	}
 	pend_label(g, j);
 	emit(g, "sync");
@@ -732,7 +732,7 @@ static void gen_block(Gen *g, int32_t depth, int32_t budget)
 
 static void ug_block(Gen *g, int32_t depth, int32_t budget);
 
-static int32_t *bits_copy(const Gen *g)
+static int32_t *defs_copy(const Gen *g)
 {
 	int32_t *c = xmalloc((size_t)g->nv * sizeof *c);
 	memcpy(c, g->bits, (size_t)g->nv * sizeof *c);
@@ -894,7 +894,7 @@ static void ug_if(Gen *g, int32_t depth, int32_t rem, bool with_else, const Targ
 	int32_t t = new_label(g), f = new_label(g), leaf = 0;
 	ug_cond(g, depth, cond_nest(g), t, f, true, &leaf);
 	pend_target(g, t);
-	int32_t *saved = bits_copy(g);
+	int32_t *saved = defs_copy(g);
 	int32_t then_b = body_budget(g, with_else ? rem / 2 : rem, cap);
 	int32_t else_b = with_else ? body_budget(g, rem / 2, cap) : 0;
 	ug_block(g, depth + 1, then_b);
@@ -907,15 +907,15 @@ static void ug_if(Gen *g, int32_t depth, int32_t rem, bool with_else, const Targ
 	} else if (with_else) {
 		int32_t j = new_label(g);
 		emit(g, "jump L%d", target(g, j));
-		int32_t *after_then = bits_copy(g);
+		int32_t *after_then = defs_copy(g);
 		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
 		pend_target(g, f);
 		ug_block(g, depth + 1, else_b);
-		bits_join(g, after_then);
+		defs_join(g, after_then);
 		free(after_then);
 		pend_target(g, j);
 	} else {
-		bits_join(g, saved);
+		defs_join(g, saved);
 		pend_target(g, f);
 	}
 	free(saved);
@@ -927,21 +927,21 @@ static void ug_chain(Gen *g, int32_t depth, int32_t rem)
 	int32_t cap = imax(4, g->size / 4);
 	int32_t arms = range(g, 2, 3), j = new_label(g), leaf = 0;
 	bool with_else = chance(g, 60);
-	int32_t *saved = bits_copy(g), *joined = bits_copy(g);
+	int32_t *saved = defs_copy(g), *joined = defs_copy(g);
 	for (int32_t a = 0; a < arms; a++) {
 		int32_t t = new_label(g), f = new_label(g);
 		ug_cond(g, depth, cond_nest(g), t, f, true, &leaf);
 		pend_target(g, t);
 		ug_block(g, depth + 1, body_budget(g, rem / (arms + 1), cap));
 		emit(g, "jump L%d", target(g, j));
-		bits_join(g, joined);
+		defs_join(g, joined);
 		memcpy(joined, g->bits, (size_t)g->nv * sizeof *joined);
 		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
 		pend_target(g, f);
 	}
 	if (with_else)
 		ug_block(g, depth + 1, body_budget(g, rem / (arms + 1), cap));
-	bits_join(g, joined);
+	defs_join(g, joined);
 	pend_target(g, j);
 	free(saved);
 	free(joined);
@@ -1030,12 +1030,12 @@ static void ug_loop(Gen *g, int32_t depth, int32_t rem)
 		for (int32_t n = range(g, 1, 2); n > 0; n--)
 			st_simple(g);
 		emit(g, "jump L%d", target(g, j));
-		int32_t *after = bits_copy(g);
+		int32_t *after = defs_copy(g);
 		memcpy(g->bits, u->exit2, (size_t)g->nv * sizeof *g->bits);
 		pend_target(g, u->exit2_label);
 		for (int32_t n = range(g, 1, 2); n > 0; n--)
 			st_simple(g);
-		bits_join(g, after);
+		defs_join(g, after);
 		free(after);
 		pend_target(g, j);
 	}
@@ -1078,8 +1078,101 @@ static void ug_block(Gen *g, int32_t depth, int32_t budget)
 
 /* ---- the program ---------------------------------------------------------------------- */
 
+/* ---- concurrent programs ---------------------------------------------------------- */
+
+/* Memory: locks at 0 and 1, counters at 2 and 3, flags at 4 and 5, the
+** ticket lock's next ticket at 6 and the ticket served at 7. */
+
+static uint64_t conc_rnd(uint64_t *s, uint64_t n)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return (z ^ (z >> 31)) % n;
+}
+
+/* critical section: counter C += 1 */
+static void conc_critical(Buf *b, int k, int c)
+{
+	buf_printf(b, "    c%d = mem[%d]\n    c%d = c%d + 1\n    mem[%d] = c%d\n", k, c, k, k, c, k);
+}
+
+static void conc_pattern(Buf *b, uint64_t *rng, int k, int32_t threads)
+{
+	int lock = (int)conc_rnd(rng, 2), ctr = 2 + (int)conc_rnd(rng, 2), flag = 4 + (int)conc_rnd(rng, 2);
+	switch (conc_rnd(rng, 8)) {
+	case 0: /* NVCC's spin lock: while (atomicCAS(&l, 0, 1) != 0); critical; release */
+		buf_printf(b, "lk%d: o%d = atomcas(%d, 0, 1)\n    bnz o%d, lk%d\n    sync\n", k, k, lock, k, k);
+		conc_critical(b, k, ctr);
+		buf_printf(b, "    r%d = atomexch(%d, 0)\n", k, lock);
+		break;
+	case 1: /* the SIMT-safe lock (seed 004 Figure 3.6): the winner releases in the loop */
+		buf_printf(b, "    d%d = 0\nsl%d: bnz d%d, se%d\n    o%d = atomcas(%d, 0, 1)\n    bnz o%d, sj%d\n", k, k,
+		           k, k, k, lock, k, k);
+		conc_critical(b, k, ctr);
+		buf_printf(b, "    r%d = atomexch(%d, 0)\n    d%d = 1\nsj%d: sync\n    jump sl%d\nse%d: sync\n", k, lock, k, k,
+		           k, k);
+		break;
+	case 2: { /* a flag one thread sets and the others wait for */
+		int setter = (int)conc_rnd(rng, (uint64_t)threads);
+		buf_printf(b, "    p%d = tid == %d\n    bz p%d, fw%d\n    mem[%d] = 1\n    jump fj%d\n", k, setter, k, k, flag, k);
+		buf_printf(b, "fw%d: f%d = mem[%d]\n    bz f%d, fw%d\nfj%d: sync\n", k, k, flag, k, k, k);
+		break;
+	}
+	case 3: /* a ticket lock */
+		buf_printf(b, "    t%d = atominc(6)\n    t%d = t%d - 1\ntw%d: n%d = mem[7]\n    x%d = n%d != t%d\n"
+		              "    bnz x%d, tw%d\n    sync\n", k, k, k, k, k, k, k, k, k, k);
+		conc_critical(b, k, ctr);
+		buf_printf(b, "    n%d = atominc(7)\n", k);
+		break;
+	case 4: /* an atomic counter */
+		buf_printf(b, "    a%d = atomadd(%d, 1)\n", k, ctr);
+		break;
+	case 5: /* a barrier every thread reaches */
+		buf_printf(b, "    mem[tid] = %d\n    barrier\n", k);
+		break;
+	case 6: /* two locks taken in thread-dependent orders (a MIMD deadlock when they cross) */
+		buf_printf(b, "    la%d = tid %% 2\n    lb%d = 1 - la%d\n", k, k, k);
+		buf_printf(b, "ta%d: o%d = atomcas(la%d, 0, 1)\n    bnz o%d, ta%d\n    sync\n", k, k, k, k, k);
+		buf_printf(b, "tb%d: q%d = atomcas(lb%d, 0, 1)\n    bnz q%d, tb%d\n    sync\n", k, k, k, k, k);
+		conc_critical(b, k, ctr);
+		buf_printf(b, "    r%d = atomexch(lb%d, 0)\n    r%d = atomexch(la%d, 0)\n", k, k, k, k);
+		break;
+	default: /* a barrier on each side of a divergent branch */
+		buf_printf(b, "    q%d = tid %% 2\n    bz q%d, be%d\n    barrier\n    jump bj%d\nbe%d: barrier\nbj%d: sync\n", k,
+		           k, k, k, k, k);
+		break;
+	}
+}
+
+static void gen_concurrent(Buf *b, const GenOptions *o)
+{
+	uint64_t rng = o->seed * 0x2545F4914F6CDD1Dull + 7;
+	int32_t threads = 2 + (int32_t)conc_rnd(&rng, 2);
+	int32_t warpsize = (int32_t)conc_rnd(&rng, 3);
+	warpsize = warpsize == 0 ? 1 : warpsize == 1 ? 2 : threads;
+	buf_printf(b, "# musimd gen --seed %llu --concurrent\n.threads %d\n.warpsize %d\n.memory zero\n",
+	           (unsigned long long)o->seed, (int)threads, (int)warpsize);
+	int n = 1 + (int)conc_rnd(&rng, 3);
+	for (int k = 0; k < n; k++) {
+		if (conc_rnd(&rng, 4) == 0) {
+			/* inside a divergent branch: only some threads run it */
+			buf_printf(b, "    g%d = tid %% 2\n    bz g%d, gs%d\n", k, k, k);
+			conc_pattern(b, &rng, k, threads);
+			buf_printf(b, "gs%d: sync\n", k);
+		} else {
+			conc_pattern(b, &rng, k, threads);
+		}
+	}
+	buf_puts(b, "    stop\n");
+}
+
 void gen_program(Buf *b, const GenOptions *o)
 {
+	if (o->concurrent) {
+		gen_concurrent(b, o);
+		return;
+	}
 	Gen g;
 	memset(&g, 0, sizeof g);
 	g.b = b;

@@ -34,9 +34,18 @@ typedef struct GenOptions {
 	bool no_loops;
 	bool unstructured;  /* break, continue, short-circuit, early exit, ... (gen.c) */
 	bool deterministic; /* a result no schedule can change (gen.c) */
+	bool concurrent;    /* threads that wait for one another instead (gen.c): */
 } GenOptions;
 
-/* Append the program's text to b (deterministic for a given seed). */
+/* Append the program's text to b (deterministic for a given seed).
+**
+** With `concurrent` (size, depth and vars are not used): 2 or 3 threads in
+** warps of 1, 2 or all of them, running a few of the patterns of seed 004
+** §2 in a row, some inside a divergent branch: a spin lock (NVCC's
+** CAS self-loop), the SIMT-safe lock, a flag one thread sets and the
+** others wait for, a ticket lock, an atomic counter, two locks taken in
+** thread-dependent orders, a barrier in uniform or in divergent code. They may deadlock or livelock, under some models
+** or all: the input of the explorer's property tests. */
 void gen_program(Buf *b, const GenOptions *o);
 
 #endif

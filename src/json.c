@@ -3,6 +3,8 @@
 */
 #include "json.h"
 
+#include "bits.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -134,23 +136,6 @@ void json_int(Json *j, int64_t v)
 	put_int(j->b, v);
 }
 
-/* The first set bit of set at or after l (< n), else n; with want false,
-** the first clear bit. Word at a time. */
-static int32_t next_bit(const uint64_t *set, int32_t n, int32_t l, bool want)
-{
-	while (l < n) {
-		uint64_t w = set[l >> 6];
-		if (!want)
-			w = ~w;
-		w &= ~0ull << (l & 63);
-		if (w) {
-			int32_t k = (l & ~63) + __builtin_ctzll(w);
-			return k < n ? k : n;
-		}
-		l = (l & ~63) + 64;
-	}
-	return n;
-}
 
 void json_ranges(Json *j, const uint64_t *set, int32_t n, int64_t base)
 {
@@ -159,8 +144,8 @@ void json_ranges(Json *j, const uint64_t *set, int32_t n, int64_t base)
 	char chunk[4096], *p = chunk;
 	*p++ = '[';
 	bool first = true;
-	for (int32_t l = next_bit(set, n, 0, true); l < n;) {
-		int32_t e = next_bit(set, n, l, false);
+	for (int32_t l = bits_next(set, n, 0, true); l < n;) {
+		int32_t e = bits_next(set, n, l, false);
 		if (p > chunk + sizeof chunk - 64) {
 			buf_putn(j->b, chunk, (size_t)(p - chunk));
 			p = chunk;
@@ -173,7 +158,7 @@ void json_ranges(Json *j, const uint64_t *set, int32_t n, int64_t base)
 		*p++ = ',', *p++ = ' ';
 		p = fmt_int(p, base + e - 1);
 		*p++ = ']';
-		l = next_bit(set, n, e, true);
+		l = bits_next(set, n, e, true);
 	}
 	*p++ = ']';
 	buf_putn(j->b, chunk, (size_t)(p - chunk));

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ana.h"
 #include "args.h"
@@ -144,9 +145,9 @@ static const char run_help[] =
 	"                          threads in one warp)\n"
 	"  --param NAME=INT        value of a .param (repeatable)\n"
 	"  --data ADDR=INT[,INT..] initial shared memory from ADDR on (repeatable)\n"
-	"  --model sync|ipdom|mimd reconvergence model (default sync: the papers' rules;\n"
-	"                          ipdom: hardware SIMT stack; mimd: every thread its\n"
-	"                          own warp)\n"
+	"  --model M               reconvergence model (default sync; its is its:rr):\n";
+/* ... then one line per model (model_help), then: */
+static const char run_help_tail[] =
 	"  --path-order fallthrough-first|taken-first\n"
 	"                          ipdom: which side of a divergent branch runs first\n"
 	"Paper readings:\n"
@@ -261,15 +262,19 @@ static int choice(const char *opt, const char *arg, const char *const *words, ch
 	return -1;
 }
 
-/* lhs := the index of optarg among the words, or a usage error. */
-#define CHOICE(opt, lhs, ...)                                                               \
+/* lhs := the index of optarg among the words (NULL-terminated), or a usage error. */
+#define CHOICE_IN(opt, lhs, words)                                                          \
 	do {                                                                                     \
-		static const char *const words_[] = {__VA_ARGS__, NULL};                             \
 		char msg_[256];                                                                      \
-		int i_ = choice(opt, optarg, words_, msg_, sizeof msg_);                             \
+		int i_ = choice(opt, optarg, words, msg_, sizeof msg_);                              \
 		if (i_ < 0)                                                                          \
 			USAGE("%s", msg_);                                                               \
 		lhs = i_;                                                                            \
+	} while (0)
+#define CHOICE(opt, lhs, ...)                                                               \
+	do {                                                                                     \
+		static const char *const words_[] = {__VA_ARGS__, NULL};                             \
+		CHOICE_IN(opt, lhs, words_);                                                         \
 	} while (0)
 
 /* The machine a program runs on, as `run` and `emit-promela` take it:
@@ -355,9 +360,15 @@ static int cmd_run(int argc, char **argv)
 				USAGE("%s", bad);
 			break;
 		}
-		case 'm':
-			CHOICE("--model", so.model, "sync", "ipdom", "mimd"); /* ORDER Model */
+		case 'm': {
+			so.model = model_find(optarg); /* "its" is its:rr */
+			if (!so.model) {
+				int mi;
+				CHOICE_IN("--model", mi, model_names);
+				so.model = models[mi];
+			}
 			break;
+		}
 		case 'o':
 			CHOICE("--path-order", so.taken_first, "fallthrough-first", "taken-first");
 			break;
@@ -410,7 +421,15 @@ static int cmd_run(int argc, char **argv)
 		case 'q': quiet = true; break;
 		case 'a': all = true; break;
 		case 'j': ctx.json = true; break;
-		case 'h': fputs(run_help, stdout); goto done;
+		case 'h': {
+			Buf h = {0};
+			buf_puts(&h, run_help);
+			model_help(&h, 4, 79);
+			buf_puts(&h, run_help_tail);
+			out(&h);
+			buf_free(&h);
+			goto done;
+		}
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
 		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
@@ -783,6 +802,432 @@ static int cmd_syncs(int argc, char **argv)
 	return status;
 }
 
+/* ---- musimd explore ------------------------------------------------------------------- */
+
+#undef CMD
+#define CMD "explore"
+
+static const char explore_help[] =
+	"Usage: musimd explore FILE... [options]\n"
+	"Explore every schedule of each FILE under each model asked for and say\n"
+	"whether it terminates, and if not how: a deadlock (a state where some thread\n"
+	"is unfinished and nothing can step, or a step that gets stuck) or a livelock\n"
+	"(a fair schedule that runs for ever; doomed when no schedule can finish from\n"
+	"it), with a shortest counterexample shown as run --trace shows it: for a\n"
+	"livelock the shortest schedule into the cycle, then the cycle. A verdict\n"
+	"under sync, ipdom or its is SIMT-induced when the program terminates under\n"
+	"mimd. Fairness is weak fairness over warps (threads under mimd; groups under\n"
+	"its:any, where the explorer tries every group a warp could issue).\n"
+	"\n"
+	"  --model M[,M...]     sync, ipdom, mimd, its (its:rr), its:any or all\n"
+	"                       (default: sync,ipdom,mimd)\n"
+	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR:V[,V...]\n"
+	"                       as for run\n"
+	"  --path-order fallthrough-first|taken-first|both\n"
+	"                       ipdom: which side of a divergent branch runs first\n"
+	"                       (both: each, a choice of the explorer)\n"
+	"  --max-states N       at most N states per model (default 10000000)\n"
+	"  --max-memory MiB     memory for one search (default 4096)\n"
+	"  --max-time SECONDS   time for one search (default: no limit)\n"
+	"  --no-reduction       explore every interleaving: without it a warp's step\n"
+	"                       that no other warp can see (no shared memory, atomic,\n"
+	"                       barrier, stop or exit) is not interleaved with the\n"
+	"                       others (partial-order reduction; same verdicts, far\n"
+	"                       fewer states; a deadlock's schedule is then the\n"
+	"                       shortest the reduction keeps)\n"
+	"  --json               one JSON object per file (an array for several)\n"
+	"Choices explored: which warp steps next (every thread is a warp under mimd),\n"
+	"under its:any which group of it, and with --path-order both under ipdom which\n"
+	"side of a divergent branch runs first. Not in this version yet:\n"
+	"--atomic-order any, the models tf and aware.\n"
+	"\n"
+	"Exit status: 0 every search ended in terminates or terminates-fair, 1 some\n"
+	"model deadlocks or livelocks, 2 usage error, 3 unreadable or invalid input,\n"
+	"4 a limit stopped a search before its verdict (unknown).\n";
+
+/* --model for explore: a comma-separated list of names, or all; bit i: models[i]. */
+static bool explore_models(const char *arg, unsigned *out)
+{
+	unsigned m = 0;
+	for (const char *s = arg;;) {
+		size_t n = strcspn(s, ",");
+		bool known = n == 3 && !strncmp(s, "all", 3);
+		if (known)
+			m |= (1u << MODEL_COUNT) - 1;
+		char name[32];
+		const Model *md = NULL;
+		if (n < sizeof name) {
+			memcpy(name, s, n);
+			name[n] = 0;
+			md = model_find(name); /* "its" is its:rr */
+		}
+		for (int k = 0; models[k] && md; k++)
+			if (models[k] == md) {
+				m |= 1u << k;
+				known = true;
+			}
+		if (!known)
+			return false;
+		if (!s[n])
+			break;
+		s = s + n + 1;
+	}
+	*out = m;
+	return true;
+}
+
+typedef struct ExploreCli {
+	ExploreOptions eo;
+	unsigned models;
+	bool json, progress;
+	bool args;          /* --param or --data given */
+} ExploreCli;
+
+/* A counterexample's schedule as `musimd repl --schedule` reads it. */
+static void put_schedule(Buf *b, const ExploreResult *r)
+{
+	for (int32_t i = 0; i < r->ntrace; i++) {
+		if (i)
+			buf_putc(b, i == r->cycle_start ? '/' : ',');
+		buf_put_i64(b, r->trace[i]);
+		if (r->groups) { /* warp.group: the group among those that can issue */
+			buf_putc(b, '.');
+			buf_put_i64(b, r->groups[i]);
+		}
+	}
+}
+
+static void explore_progress(void *ctx, const ExploreProgress *p)
+{
+	const char *model = ctx;
+	fprintf(stderr, "\r%s: %llu states, %.0f states/s, %llu queued, depth %llu, %llu MiB   ", model,
+	        (unsigned long long)p->states, p->seconds > 0 ? (double)p->states / p->seconds : 0.0,
+	        (unsigned long long)p->queued, (unsigned long long)p->depth,
+	        (unsigned long long)(p->bytes >> 20));
+}
+
+/* A verdict that does not terminate. */
+static bool explore_fails(ExploreVerdict v)
+{
+	return v == EXPLORE_DEADLOCK || v == EXPLORE_LIVELOCK;
+}
+
+/* "true"/"false"/null: SIMT-induced against mimd's verdict (mi: mimd's
+** result, or NULL when mimd was not explored). */
+static int simt_induced(const Model *md, const ExploreResult *r, const ExploreResult *mi)
+{
+	if (md->warps_of_one || !mi || mi->verdict == EXPLORE_UNKNOWN)
+		return -1;
+	return explore_fails(r->verdict) && !explore_fails(mi->verdict);
+}
+
+static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
+{
+	int status = EXIT_OK;
+	Program *p = load(file, true, &status);
+	if (!p)
+		return status;
+	ExploreResult *res[MODEL_COUNT] = {0};
+	const ExploreResult *mimd = NULL;
+	int32_t threads = 0, warpsize = 0;
+	Diags d;
+	diag_init(&d, file, NULL, 0);
+	for (int k = 0; models[k]; k++) {
+		if (!(x->models & (1u << k)))
+			continue;
+		ExploreOptions eo = x->eo;
+		eo.sem.model = models[k];
+		if (x->progress) {
+			eo.progress = explore_progress;
+			eo.progress_ctx = (void *)models[k]->name;
+		}
+		res[k] = explore_run(p, &eo, &d);
+		if (x->progress)
+			fputs("\r\033[K", stderr);
+		if (!res[k]) {
+			for (int i = 0; i < d.n; i++)
+				fprintf(stderr, "musimd explore: %s\n", d.v[i].msg);
+			status = EXIT_USAGE;
+			goto done;
+		}
+		if (models[k]->warps_of_one)
+			mimd = res[k];
+	}
+	{
+		Machine *m = sem_new(p, &x->eo.sem, &d);
+		if (m) {
+			threads = m->nthreads;
+			warpsize = m->warpsize;
+			if (!x->json) {
+				buf_printf(text, "%s: ", p->path);
+				report_shape(text, m);
+				buf_putc(text, '\n');
+			}
+			sem_free(m);
+		}
+	}
+	if (x->json) {
+		json_obj(j);
+		json_key(j, "file");
+		json_str(j, p->path);
+		json_key(j, "threads");
+		json_int(j, threads);
+		json_key(j, "warpsize");
+		json_int(j, warpsize);
+		json_key(j, "results");
+		json_arr(j);
+	}
+	for (int k = 0; models[k]; k++) {
+		const ExploreResult *r = res[k];
+		if (!r)
+			continue;
+		const Model *md = models[k];
+		int simt = simt_induced(md, r, mimd);
+		if (explore_fails(r->verdict) && status == EXIT_OK)
+			status = EXIT_FAILED;
+		if (r->verdict == EXPLORE_UNKNOWN && status != EXIT_FAILED)
+			status = EXIT_INCOMPLETE;
+		ExploreOptions eo = x->eo;
+		eo.sem.model = md;
+		if (x->json) {
+			json_obj(j);
+			json_key(j, "model");
+			json_str(j, md->name);
+			json_key(j, "options");
+			json_obj(j);
+			json_key(j, "path_order");
+			json_str(j, !md->path_choice ? NULL
+			            : x->eo.path_order_both ? "both"
+			            : eo.sem.taken_first ? "taken-first" : "fallthrough-first");
+			json_obj_end(j);
+			json_key(j, "verdict");
+			json_str(j, explore_verdict_name(r->verdict));
+			json_key(j, "doomed");
+			json_bool(j, r->doomed);
+			json_key(j, "simt_induced");
+			if (simt < 0)
+				json_null(j);
+			else
+				json_bool(j, simt);
+			json_key(j, "states");
+			json_int(j, (int64_t)r->states);
+			json_key(j, "transitions");
+			json_int(j, (int64_t)r->transitions);
+			json_key(j, "depth");
+			json_int(j, (int64_t)r->depth);
+			json_key(j, "seconds");
+			json_real(j, r->seconds);
+			json_key(j, "memory");
+			json_int(j, (int64_t)r->bytes);
+			json_key(j, "bytes_per_state");
+			json_real(j, r->states ? (double)r->state_bytes / (double)r->states : 0.0);
+			json_key(j, "limit");
+			json_str(j, r->limit);
+			if (explore_fails(r->verdict)) {
+				json_key(j, "schedule");
+				Buf sched = {0};
+				put_schedule(&sched, r);
+				json_str(j, buf_str(&sched));
+				buf_free(&sched);
+				json_key(j, "counterexample");
+				if (!report_explore_counterexample_json(j, p, &eo.sem, r)) {
+					fprintf(stderr, "musimd explore: internal error: the %s counterexample of %s under %s "
+					                "does not replay to its verdict\n",
+					        explore_verdict_name(r->verdict), p->path, md->name);
+					status = EXIT_FAILED;
+				}
+			} else {
+				json_key(j, "schedule");
+				json_null(j);
+				json_key(j, "counterexample");
+				json_null(j);
+			}
+			json_obj_end(j);
+			continue;
+		}
+		buf_printf(text, "  %-7s %s", md->name, explore_verdict_name(r->verdict));
+		if (r->verdict == EXPLORE_UNKNOWN)
+			buf_printf(text, " (the %s limit was reached)", r->limit);
+		else if (simt > 0 || r->doomed)
+			buf_printf(text, " (%s%s%s)", simt > 0 ? "SIMT-induced" : "", simt > 0 && r->doomed ? ", " : "",
+			           r->doomed ? "doomed" : "");
+		buf_printf(text, "   %llu states, %llu transitions", (unsigned long long)r->states,
+		           (unsigned long long)r->transitions);
+		if (r->verdict == EXPLORE_DEADLOCK)
+			buf_printf(text, "   shortest: %d steps", r->ntrace);
+		else if (r->verdict == EXPLORE_LIVELOCK)
+			buf_printf(text, "   shortest: %d steps, then a cycle of %d", r->cycle_start,
+			           r->ntrace - r->cycle_start);
+		buf_putc(text, '\n');
+	}
+	if (x->json) {
+		json_arr_end(j);
+		json_obj_end(j);
+	} else {
+		for (int k = 0; models[k]; k++) {
+			const ExploreResult *r = res[k];
+			if (!r || !explore_fails(r->verdict))
+				continue;
+			ExploreOptions eo = x->eo;
+			eo.sem.model = models[k];
+			buf_printf(text, "\n%s under %s: %s\n", p->path, models[k]->name,
+			           r->verdict == EXPLORE_DEADLOCK ? "a shortest schedule to the deadlock"
+			                                          : "a shortest schedule into the cycle, then the cycle");
+			if (!report_explore_trace(text, p, &eo.sem, r)) {
+				fprintf(stderr, "musimd explore: internal error: the %s counterexample of %s under %s "
+				                "does not replay to its verdict\n",
+				        explore_verdict_name(r->verdict), p->path, models[k]->name);
+				status = EXIT_FAILED;
+			}
+			if (r->groups) {
+				buf_printf(text, "  schedule (warp.%s): ", models[k]->choose ? "group" : "side, 1 taken first");
+				put_schedule(text, r);
+				buf_puts(text, "\n  (the REPL cannot follow these alternatives yet)\n");
+			} else {
+				buf_printf(text, "  to step through it: musimd repl --model %s --threads %d --warpsize %d --schedule ",
+				           models[k]->name, threads, warpsize);
+				put_schedule(text, r);
+				buf_printf(text, " %s%s\n", file, x->args ? "  (with the same --param and --data)" : "");
+			}
+		}
+	}
+done:
+	for (int k = 0; k < MODEL_COUNT; k++)
+		explore_free(res[k]);
+	diag_free(&d);
+	ir_free(p);
+	return status;
+}
+
+static int cmd_explore(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"model", required_argument, NULL, 'm'},
+		{"threads", required_argument, NULL, 't'},
+		{"warpsize", required_argument, NULL, 'w'},
+		{"param", required_argument, NULL, 'p'},
+		{"data", required_argument, NULL, 'd'},
+		{"path-order", required_argument, NULL, 'o'},
+		{"atomic-order", required_argument, NULL, 'a'},
+		{"max-states", required_argument, NULL, 'S'},
+		{"max-memory", required_argument, NULL, 'R'},
+		{"max-time", required_argument, NULL, 'T'},
+		{"no-reduction", no_argument, NULL, 'n'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	/* the default of cli.md: the stacks against mimd */
+	ExploreCli x = {.models = 1u << 0 | 1u << 1 | 1u << 2}; /* ORDER MODELS: sync, ipdom, mimd */
+	SemArgs sa = {0};
+	int status = EXIT_OK;
+	long long v;
+	int c;
+	optind = 1;
+	opterr = 0;
+	const char **files = xmalloc((size_t)argc * sizeof *files);
+	int nfiles = 0;
+	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 1: files[nfiles++] = optarg; break;
+		case 'm':
+			if (!explore_models(optarg, &x.models))
+				USAGE("--model takes sync, ipdom, mimd, its (its:rr), its:any or all (a comma-separated "
+				      "list), not '%s'", optarg);
+			break;
+		case 't':
+			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
+				USAGE("--threads needs a number from 1 to 4194304, not '%s'", optarg);
+			x.eo.sem.threads = (int32_t)v;
+			break;
+		case 'w':
+			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
+				USAGE("--warpsize needs a number from 1 to 4194304, not '%s'", optarg);
+			x.eo.sem.warpsize = (int32_t)v;
+			break;
+		case 'p':
+		case 'd': {
+			const char *bad = c == 'p' ? args_param(&sa, "--param", optarg) : args_data(&sa, "--data", optarg);
+			if (bad)
+				USAGE("%s", bad);
+			x.args = true;
+			break;
+		}
+		case 'o': {
+			int po;
+			CHOICE("--path-order", po, "fallthrough-first", "taken-first", "both");
+			x.eo.sem.taken_first = po == 1;
+			x.eo.path_order_both = po == 2;
+			break;
+		}
+		case 'a': {
+			int ao;
+			CHOICE("--atomic-order", ao, "ascending", "any");
+			if (ao == 1)
+				USAGE("%s", "--atomic-order any is not available in this version yet");
+			break;
+		}
+		case 'S':
+			if (!str_to_ll(optarg, 1, LLONG_MAX, &v))
+				USAGE("--max-states needs a positive number, not '%s'", optarg);
+			x.eo.max_states = (uint64_t)v;
+			break;
+		case 'R': {
+			const char *bad = args_max_memory("--max-memory", optarg, &x.eo.max_memory);
+			if (bad)
+				USAGE("%s", bad);
+			break;
+		}
+		case 'T': {
+			char *end;
+			errno = 0;
+			double t = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(t > 0) || t > 1e9)
+				USAGE("--max-time needs a positive number of seconds, not '%s'", optarg);
+			x.eo.max_time = t;
+			break;
+		}
+		case 'n': x.eo.no_reduction = true; break;
+		case 'j': x.json = true; break;
+		case 'h': fputs(explore_help, stdout); goto done;
+		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
+		}
+	}
+	for (; optind < argc; optind++)
+		files[nfiles++] = argv[optind];
+	if (nfiles == 0)
+		USAGE("needs a FILE%s", "");
+	args_lend(&sa, &x.eo.sem);
+	x.progress = !x.json && isatty(2);
+	Buf b = {0};
+	Json j;
+	json_init(&j, &b);
+	if (x.json && nfiles > 1)
+		json_arr(&j);
+	for (int i = 0; i < nfiles; i++) {
+		if (!x.json && i > 0)
+			buf_putc(&b, '\n');
+		int st = explore_file(files[i], &x, &j, &b);
+		/* the worst: usage/input errors, then a failed program, then unknown */
+		if (st == EXIT_USAGE || st == EXIT_INPUT || (st == EXIT_FAILED && status != EXIT_USAGE && status != EXIT_INPUT) ||
+		    (st == EXIT_INCOMPLETE && status == EXIT_OK))
+			status = st;
+		out(&b);
+		buf_reset(&b);
+	}
+	if (x.json && nfiles > 1)
+		json_arr_end(&j);
+	if (x.json)
+		buf_putc(&b, '\n');
+	out(&b);
+	buf_free(&b);
+done:
+	free(files);
+	args_free(&sa);
+	return status;
+}
+
 /* ---- musimd emit-llvm -------------------------------------------------------------------- */
 
 static const char llvm_help[] =
@@ -963,6 +1408,7 @@ done:
 static const char gen_help[] =
 	"Usage: musimd gen [--seed N] [--size N] [--depth N] [--vars N] [--unstructured]\n"
 	"                  [--deterministic] [--no-memory] [--no-atomics] [--no-loops]\n"
+	"                  [--concurrent]\n"
 	"Print a random well-structured μ-SIMD program (plain, not GSA): nested\n"
 	"if-then, if-then-else and loops with thread-dependent trip counts, arithmetic\n"
 	"on tid, laneid, parameters and literals, loads, stores and atomics on a small\n"
@@ -984,6 +1430,13 @@ static const char gen_help[] =
 	"               same under every model and schedule\n"
 	"  --no-memory, --no-atomics, --no-loops\n"
 	"               leave out loads and stores, atomics, loops\n"
+	"  --concurrent threads that wait for one another instead (2 or 3 threads in\n"
+	"               warps of 1, 2 or all): spin locks, the SIMT-safe lock, flags,\n"
+	"               ticket locks, atomic counters, two locks in thread-dependent\n"
+	"               orders, barriers in uniform and divergent code, some inside a\n"
+	"               divergent branch; they may deadlock or\n"
+	"               livelock (the explorer's property tests; --size, --depth and\n"
+	"               --vars do not apply)\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error.\n";
 
@@ -992,7 +1445,7 @@ static int cmd_gen(int argc, char **argv)
 	static const struct option opts[] = {
 		{"seed", 1, NULL, 0}, {"size", 1, NULL, 0}, {"depth", 1, NULL, 0}, {"vars", 1, NULL, 0},
 		{"no-memory", 0, NULL, 0}, {"no-atomics", 0, NULL, 0}, {"no-loops", 0, NULL, 0},
-		{"unstructured", 0, NULL, 0}, {"deterministic", 0, NULL, 0},
+		{"unstructured", 0, NULL, 0}, {"deterministic", 0, NULL, 0}, {"concurrent", 0, NULL, 0},
 		{"help", 0, NULL, 0}, {NULL, 0, NULL, 0},
 	};
 	GenOptions o = {.seed = 1, .size = 40, .max_depth = 3, .nvars = 6};
@@ -1012,6 +1465,8 @@ static int cmd_gen(int argc, char **argv)
 			o.unstructured = true;
 		else if (!strcmp(a, "--deterministic"))
 			o.deterministic = true;
+		else if (!strcmp(a, "--concurrent"))
+			o.concurrent = true;
 		else {
 			/* --seed, --size, --depth, --vars: N as the next argument or after '=' */
 			char name[16];
@@ -1114,8 +1569,8 @@ static bool verify_models(const char *arg, unsigned *out)
 	for (;;) {
 		size_t n = strcspn(s, ",");
 		bool known = false;
-		for (int k = MODEL_SYNC; k <= MODEL_MIMD; k++)
-			if (strlen(sem_model_name((Model)k)) == n && !strncmp(s, sem_model_name((Model)k), n)) {
+		for (int k = 0; models[k]; k++)
+			if (strlen(models[k]->name) == n && !strncmp(s, models[k]->name, n) && (VERIFY_ALL & (1u << k))) {
 				m |= 1u << k;
 				known = true;
 			}
@@ -1145,7 +1600,7 @@ static bool verify_fails(const VerifyResult *vr, unsigned asked)
 		if (asked && vm->finished == 0)
 			return true;
 		for (int32_t k = 0; k < vm->nun; k++)
-			if (vm->un[k].gsa_only && vm->model != MODEL_SYNC)
+			if (vm->un[k].gsa_only && !vm->model->honours_sync)
 				return true;
 	}
 	return false;
@@ -1193,7 +1648,7 @@ static void report_verify(Buf *b, const VerifyResult *vr, unsigned asked)
 			           u->rule ? ", rule " : "", u->rule ? u->rule : "", u->msg ? u->msg : "");
 			k = e;
 			if (u->gsa_only)
-				buf_puts(b, vm->model == MODEL_SYNC
+				buf_puts(b, vm->model->honours_sync
 				                ? "      (the program finished: its syncs are not where the GSA form's "
 				                  "implicit syncs are; not a violation)\n"
 				                : "      (the program finished: the GSA construction is wrong here)\n");
@@ -1635,14 +2090,16 @@ static const char main_help[] =
 	"  gen               a random well-structured program (property tests, benches)\n"
 	"  repl [FILE]       step a program one rule at a time: break, watch, print,\n"
 	"                    info stack, back (gdb-like; musimd-repl(1))\n"
+	"  explore FILE...   every schedule: deadlocks and livelocks (SIMT-induced or\n"
+	"                    not) with shortest counterexamples\n"
 	"\n"
-	"Not in this version yet: the schedule explorer and the SM model.\n"
+	"Not in this version yet: the SM model.\n"
 	"\n"
 	"'musimd help COMMAND' (or 'musimd COMMAND --help') describes a command; 'musimd\n"
 	"--version' prints the version. Manuals: musimd(1), musimd-repl(1), the language\n"
 	"musimd-lang(7), the analyses musimd-analysis(7); decisions: docs/ (sources).\n"
 	"Exit status: 0 success, 1 the program under study failed, 2 usage error,\n"
-	"3 unreadable or invalid input.\n";
+	"3 unreadable or invalid input, 4 a search stopped by a limit (explore).\n";
 
 /* The subcommands; `musimd help NAME` is `musimd NAME --help`. */
 static const struct {
@@ -1652,7 +2109,7 @@ static const struct {
 	{"run", cmd_run},         {"check", cmd_check},     {"cfg", cmd_cfg},
 	{"gsa", cmd_gsa},         {"syncs", cmd_syncs},     {"analyze", cmd_analyze},
 	{"emit-llvm", cmd_emit_llvm}, {"emit-promela", cmd_emit_promela},
-	{"gen", cmd_gen},         {"repl", repl_main},
+	{"gen", cmd_gen},         {"repl", repl_main},       {"explore", cmd_explore},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "promela.h"
+#include "model.h"
 
 #define I32_MIN ((int64_t)INT32_MIN)
 #define I32_MAX ((int64_t)INT32_MAX)
@@ -1998,7 +1999,7 @@ PmlStatus promela_emit(Buf *b, const Program *p, const SemOptions *opt, Diags *d
 		return PML_UNEXPORTABLE;
 	}
 	SemOptions so = *opt;
-	so.model = MODEL_MIMD;
+	so.model = &model_mimd;
 	Machine *m = sem_new(p, &so, d);
 	if (!m)
 		return PML_SETTINGS;

@@ -8,6 +8,8 @@
 */
 #include "repl.h"
 
+#include "model.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -52,6 +54,9 @@ struct Repl {
 	Dbg *dbg;
 	SemOptions opt;    /* threads, warpsize, model, paper readings, limits */
 	SemArgs sa;        /* param, data */
+	int32_t *sched;    /* `schedule`: the warps to follow (musimd explore's counterexamples) */
+	uint64_t nsched;
+	int64_t sched_cycle; /* where the repeated cycle begins, or -1 */
 	PointSpec *specs;
 	int32_t nspecs, capspecs;
 	bool echo;         /* scripted: print each command after the prompt */
@@ -109,8 +114,7 @@ static bool fail(Repl *r, const char *fmt, ...)
 
 /* ---- words and numbers ------------------------------------------------------------ */
 
-/* The words of `model` (ORDER Model) and `analyze`. */
-static const char *const models[] = {"sync", "ipdom", "mimd", NULL};
+/* The words of `analyze` (those of `model` are model_names, model.h). */
 static const char *const domains[] = {"simple", "affine", "data-only", NULL};
 
 /* "; did you mean 'x'?" for w among words (NULL-terminated), appended to b. */
@@ -303,6 +307,11 @@ static bool new_session(Repl *r, const char *intro)
 	Dbg *old = r->dbg;
 	r->dbg = s;
 	s->interrupt = &interrupted;
+	if (r->sched) {
+		int32_t *copy = xmalloc((size_t)r->nsched * sizeof *copy);
+		memcpy(copy, r->sched, (size_t)r->nsched * sizeof *copy);
+		dbg_set_schedule(s, copy, r->nsched, r->sched_cycle);
+	}
 	if (old)
 		s->forced_warp = old->forced_warp < s->m->nwarps ? old->forced_warp : -1;
 	dbg_free(old);
@@ -460,9 +469,15 @@ static void show_stop(Repl *r, DbgStop st, bool moved_quietly)
 		say(r, "At the start (step 0).\n");
 		break;
 	case STOP_BLOCKED: {
-		int32_t w = r->dbg->forced_warp;
-		say(r, "warp %d cannot run: it %s; 'warp auto' lets the scheduler pick\n", w,
-		    m->warps[w].status == WARP_DONE ? "has finished" : "waits at the barrier");
+		int32_t w = st.point;
+		if (w < 0 || w >= m->nwarps)
+			say(r, "the schedule names warp %d, which does not exist (warps 0 to %d); 'schedule off' "
+			       "lets the scheduler pick\n", w, m->nwarps - 1);
+		else
+			say(r, "warp %d cannot run: it %s; %s\n", w,
+			    m->warps[w].status == WARP_DONE ? "has finished" : "waits at the barrier",
+			    r->dbg->forced_warp >= 0 ? "'warp auto' lets the scheduler pick"
+			                             : "'schedule off' lets the scheduler pick");
 		dbg_stop_free(&st);
 		return;
 	}
@@ -619,6 +634,87 @@ static bool cmd_goto(Repl *r, char *args)
 	if (st.kind == STOP_START || st.kind == STOP_DONE)
 		st.kind = STOP_DONE;
 	show_stop(r, st, false);
+	return true;
+}
+
+/* "W,W,.../W,..." (musimd explore's schedules): the warps, and after a '/'
+** a cycle repeated for ever. */
+static bool parse_schedule(Repl *r, const char *text, int32_t **out, uint64_t *n, int64_t *cycle)
+{
+	int32_t *v = NULL;
+	uint64_t len = 0, cap = 0;
+	*cycle = -1;
+	const char *s = text;
+	for (;;) {
+		char num[24];
+		size_t k = strcspn(s, ",/");
+		long long w;
+		if (k == 0 || k >= sizeof num || (memcpy(num, s, k), num[k] = 0, !str_to_ll(num, 0, SEM_MAX_THREADS, &w))) {
+			free(v);
+			return fail(r, "schedule needs warp numbers separated by commas, with a '/' before the "
+			               "cycle (as musimd explore prints them), not '%s'", text);
+		}
+		VEC_PUSH(v, len, cap, (int32_t)w);
+		s += k;
+		if (*s == '/') {
+			if (*cycle >= 0) {
+				free(v);
+				return fail(r, "schedule has one cycle: one '/' at most, in '%s'", text);
+			}
+			*cycle = (int64_t)len;
+		}
+		if (!*s)
+			break;
+		s++;
+	}
+	if (*cycle == (int64_t)len) {
+		free(v);
+		return fail(r, "schedule: the cycle after '/' is empty in '%s'", text);
+	}
+	*out = v;
+	*n = len;
+	return true;
+}
+
+static void say_schedule(Repl *r)
+{
+	if (!r->sched) {
+		say(r, "No schedule: the round-robin scheduler picks the warp of each step.\n");
+		return;
+	}
+	say(r, "Steps follow the schedule ");
+	for (uint64_t i = 0; i < r->nsched; i++)
+		say(r, "%s%d", i == 0 ? "" : (int64_t)i == r->sched_cycle ? "/" : ",", r->sched[i]);
+	say(r, r->sched_cycle >= 0 ? " (the cycle after '/' repeated for ever)\n" : "\n");
+}
+
+static bool cmd_schedule(Repl *r, char *args)
+{
+	char *w = word(&args);
+	if (!w) {
+		say_schedule(r);
+		return true;
+	}
+	int32_t *v = NULL;
+	uint64_t n = 0;
+	int64_t cycle = -1;
+	if (strcmp(w, "off") && !parse_schedule(r, w, &v, &n, &cycle))
+		return false;
+	free(r->sched);
+	r->sched = v;
+	r->nsched = n;
+	r->sched_cycle = cycle;
+	if (r->dbg) {
+		int32_t *copy = NULL;
+		if (v) {
+			copy = xmalloc((size_t)n * sizeof *copy);
+			memcpy(copy, v, (size_t)n * sizeof *copy);
+		}
+		dbg_set_schedule(r->dbg, copy, n, cycle);
+	}
+	say_schedule(r);
+	if (r->dbg)
+		say(r, "At the start (step 0).\n");
 	return true;
 }
 
@@ -1050,32 +1146,28 @@ static void info_stack_of(Repl *r, int32_t wi)
 {
 	const Machine *m = r->dbg->m;
 	const Warp *w = &m->warps[wi];
-	if (m->opt.model == MODEL_IPDOM) {
-		say(r, "warp %d: SIMT stack, top first: (pc, reconvergence pc, mask)%s\n", wi,
-		    w->nents ? "" : " = []");
-		for (int32_t k = w->nents - 1; k >= 0; k--) {
-			say(r, "  %d  (", k);
-			put_pc(r, w->ents[k].pc);
-			buf_puts(&r->out, ", ");
-			put_pc(r, w->ents[k].rpc);
-			buf_puts(&r->out, ", ");
-			sem_print_set(&r->out, m, wi, sem_ent_mask(w, k));
-			buf_puts(&r->out, ")\n");
-		}
-		return;
-	}
-	say(r, "warp %d: Π, top first: (l_id, Θ_done, l_next, Θ_todo)%s\n", wi, w->nnodes ? "" : " = []");
-	for (int32_t k = w->nnodes - 1; k >= 0; k--) {
+	const Model *md = m->model;
+	say(r, "warp %d: %s, top first: (", wi, md->stack_name);
+	for (int32_t i = 0; i < md->nfields; i++)
+		say(r, "%s%s", i ? ", " : "", md->fields[i].label);
+	say(r, ")%s\n", w->ctl.n ? "" : " = []");
+	for (int32_t k = w->ctl.n - 1; k >= 0; k--) {
+		CtlView v;
+		md->view(w, k, &v);
 		say(r, "  %d  (", k);
-		put_pc(r, w->nodes[k].lid);
-		buf_puts(&r->out, ", ");
-		sem_print_set(&r->out, m, wi, sem_node_done(w, k));
-		buf_puts(&r->out, ", ");
-		put_pc(r, w->nodes[k].lnext);
-		buf_puts(&r->out, ", ");
-		sem_print_set(&r->out, m, wi, sem_node_todo(w, k));
-		buf_puts(&r->out, ")   pushed by ");
-		put_ins(r, w->nodes[k].lid);
+		for (int32_t i = 0; i < md->nfields; i++) {
+			if (i)
+				buf_puts(&r->out, ", ");
+			if (md->fields[i].is_set)
+				sem_print_set(&r->out, m, wi, v.set[i]);
+			else
+				put_pc(r, v.pc[i]);
+		}
+		buf_putc(&r->out, ')');
+		if (md->pushed_by >= 0) {
+			buf_puts(&r->out, "   pushed by ");
+			put_ins(r, v.pc[md->pushed_by]);
+		}
 		buf_putc(&r->out, '\n');
 	}
 }
@@ -1084,8 +1176,9 @@ static bool info_stack(Repl *r, char *args)
 {
 	const Machine *m = r->dbg->m;
 	char *w = word(&args);
-	if (m->opt.model == MODEL_MIMD)
-		return say(r, "Model mimd has no stack: every thread is its own warp and runs alone.\n"), true;
+	if (m->model->nfields == 0)
+		return say(r, "Model %s has no stack: every thread is its own warp and runs alone.\n",
+		           m->model->name), true;
 	if (w) {
 		long long v;
 		if (!str_to_ll(w, 0, m->nwarps - 1, &v))
@@ -1124,7 +1217,7 @@ static bool info_threads(Repl *r, char *args)
 	for (int32_t t = 0; t < shown; t++) {
 		int32_t pc;
 		ThreadState st = dbg_thread_state(m, t, &pc);
-		int32_t wi = m->opt.model == MODEL_MIMD ? t : t / m->warpsize;
+		int32_t wi = m->model->warps_of_one ? t : t / m->warpsize;
 		char name[16];
 		snprintf(name, sizeof name, "t%d", t);
 		say(r, "%-*s  %-*d  %-*d  %s", tw, name, ww, wi, lw, t - m->warps[wi].base, dbg_thread_state_name(st));
@@ -1552,11 +1645,15 @@ static bool cmd_model(Repl *r, char *args)
 	char *w = word(&args);
 	if (!w && r->dbg)
 		return say(r, "model %s\n", sem_model_name(r->opt.model)), true;
-	int i = pick_word(r, "model", w, models);
-	if (i < 0)
-		return false;
-	Model old = r->opt.model;
-	r->opt.model = (Model)i;
+	const Model *md = model_find(w); /* "its" is its:rr */
+	if (!md) {
+		int i = pick_word(r, "model", w, model_names);
+		if (i < 0)
+			return false;
+		md = models[i];
+	}
+	const Model *old = r->opt.model;
+	r->opt.model = md;
 	if (!restart_with_options(r)) {
 		r->opt.model = old;
 		return false;
@@ -1772,6 +1869,13 @@ static const Cmd cmds[] = {
 	 "to any earlier step exactly (it replays the recorded steps from the nearest checkpoint).\n"
 	 "Stepping forwards again follows the recorded schedule unless 'warp N' chooses another."},
 	{"goto", NULL, cmd_goto, false, ARG_NONE, "goto STEP", "go to the state after STEP steps (backwards or forwards)", NULL},
+	{"schedule", NULL, cmd_schedule, false, ARG_NONE, "schedule [LIST|off]",
+	 "follow a schedule: W,W,.../W,... (explore's counterexamples)",
+	 "The warp of each step, in order, as musimd explore prints a counterexample; the warps after\n"
+	 "a '/' are a cycle, repeated for ever (a livelock). The session starts again at step 0 and\n"
+	 "step, next, continue and run follow the schedule; back and goto work as usual. A step that\n"
+	 "'warp N' issues from another warp leaves the schedule; 'schedule off' gives the choice back\n"
+	 "to the round-robin scheduler; 'schedule' shows it."},
 	{"warp", NULL, cmd_warp, false, ARG_NONE, "warp [N|auto]", "issue the next steps from warp N (your own schedule)",
 	 "With several warps the round-robin scheduler picks the warp of each step; 'warp N' makes the\n"
 	 "following steps issue from warp N (until it finishes or waits at the barrier), 'warp auto'\n"
@@ -1802,7 +1906,7 @@ static const Cmd cmds[] = {
 	 "diverged so far, and says so if a branch classified uniform diverged."},
 	{"threads", NULL, cmd_threads, false, ARG_NONE, "threads N", "run with N threads (starts again; 0: the program's .threads)", NULL},
 	{"warpsize", NULL, cmd_warpsize, false, ARG_NONE, "warpsize N", "warps of N threads (starts again; 0: the program's .warpsize)", NULL},
-	{"model", NULL, cmd_model, false, ARG_MODEL, "model sync|ipdom|mimd", "the reconvergence model (starts again)",
+	{"model", NULL, cmd_model, false, ARG_MODEL, "model M", "the reconvergence model (starts again): sync, ipdom, mimd, its, its:any",
 	 "sync: the papers' synchronisation stack; ipdom: the hardware SIMT stack reconverging at\n"
 	 "immediate post-dominators; mimd: every thread its own warp (musimd-lang(7))."},
 	{"param", NULL, cmd_param, false, ARG_PARAM, "param NAME=INT", "set a parameter (starts again)",
@@ -1965,7 +2069,7 @@ static void completions(const Repl *r, const Cmd *c, void (*add)(void *ctx, cons
 	case ARG_MODEL:
 	case ARG_DOMAIN:
 	case ARG_SETTING: {
-		const char *const *words = c->arg == ARG_MODEL ? models : c->arg == ARG_DOMAIN ? domains : setting_names;
+		const char *const *words = c->arg == ARG_MODEL ? model_names : c->arg == ARG_DOMAIN ? domains : setting_names;
 		for (int i = 0; words[i]; i++)
 			add(ctx, words[i]);
 		break;
@@ -2129,12 +2233,14 @@ static const char repl_usage[] =
 	"\n"
 	"Options (the REPL commands of the same names change them later):\n"
 	"  --threads N, --warpsize N    override .threads / .warpsize\n"
-	"  --model sync|ipdom|mimd      reconvergence model (default sync)\n"
+	"  --model M                    reconvergence model: sync (default), ipdom, mimd,\n"
+	"                               its (its:rr), its:any\n"
 	"  --param NAME=INT             parameter value (repeatable)\n"
 	"  --data ADDR=INT[,INT...]     shared memory from ADDR on (repeatable)\n"
 	"  --max-steps N                step limit (default 10^7)\n"
 	"  --max-memory MiB             memory limit of the state and the copies kept for\n"
 	"                               going back (default 2048)\n"
+	"  --schedule W,W,.../W,...     follow a schedule (musimd explore's counterexamples)\n"
 	"  --echo                       print each command after the prompt (for transcripts)\n"
 	"  -q, --quiet                  no greeting on a terminal\n"
 	"\n"
@@ -2165,6 +2271,7 @@ void repl_free(Repl *r)
 		ir_free(r->prog);
 	free(r->path);
 	args_free(&r->sa);
+	free(r->sched);
 	for (int32_t i = 0; i < r->nspecs; i++)
 		free(r->specs[i].text);
 	free(r->specs);
@@ -2303,7 +2410,7 @@ int repl_main(int argc, char **argv)
 	static const char *const with_arg[][2] = {
 		{"--threads", "threads"}, {"--warpsize", "warpsize"}, {"--model", "model"},
 		{"--param", "param"},     {"--data", "data"},         {"--max-steps", "set max-steps"},
-		{"--max-memory", "set max-memory"},
+		{"--max-memory", "set max-memory"}, {"--schedule", "schedule"},
 	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -3,6 +3,8 @@
 */
 #include "report.h"
 
+#include "model.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,42 +135,23 @@ void report_step_line(Buf *b, const ReportCols *c, const Machine *m, const StepI
 	}
 	buf_puts(b, "active ");
 	sem_print_set(b, m, s->warp, w->active);
-	if (m->opt.model == MODEL_IPDOM) {
-		/* below the top entry: the sibling path (deferred), or the entry
-		** waiting at the reconvergence point */
-		if (w->nents >= 2) {
-			const IpdomEntry *top = &w->ents[w->nents - 1], *e = &w->ents[w->nents - 2];
-			const uint64_t *mask = sem_ent_mask(w, w->nents - 2);
-			if (e->rpc == top->rpc && e->pc != e->rpc) {
-				buf_puts(b, "  deferred ");
-				sem_print_set(b, m, s->warp, mask);
-				buf_printf(b, " → %s", where(&tmp, p, e->pc));
-			} else if (e->pc == top->rpc) {
-				uint64_t *wait = xcalloc(nw, sizeof *wait);
-				for (size_t k = 0; k < nw; k++)
-					wait[k] = mask[k] & ~w->active[k];
-				if (bits_count(wait, w->nw)) {
-					buf_puts(b, "  waiting ");
-					sem_print_set(b, m, s->warp, wait);
-					buf_printf(b, " at %s", where(&tmp, p, e->pc));
-				}
-				free(wait);
-			}
-		}
-	} else if (w->nnodes > 0) {
-		int32_t k = w->nnodes - 1;
-		const uint64_t *done = sem_node_done(w, k);
-		const uint64_t *todo = sem_node_todo(w, k);
-		if (bits_count(todo, w->nw)) {
+	if (m->model->pending) {
+		/* who else the model holds back: the other side of a branch, and
+		** lanes waiting at a reconvergence point */
+		uint64_t *deferred = xcalloc(2 * nw, sizeof *deferred), *waiting = deferred + nw;
+		int32_t resume_pc = -1, wait_pc = -1;
+		m->model->pending(w, deferred, &resume_pc, waiting, &wait_pc);
+		if (!bits_empty(deferred, w->nw)) {
 			buf_puts(b, "  deferred ");
-			sem_print_set(b, m, s->warp, todo);
-			buf_printf(b, " → %s", where(&tmp, p, w->nodes[k].lnext));
+			sem_print_set(b, m, s->warp, deferred);
+			buf_printf(b, " → %s", where(&tmp, p, resume_pc));
 		}
-		if (bits_count(done, w->nw)) {
+		if (!bits_empty(waiting, w->nw)) {
 			buf_puts(b, "  waiting ");
-			sem_print_set(b, m, s->warp, done);
-			buf_printf(b, " at %s", where(&tmp, p, w->nodes[k].done_pc));
+			sem_print_set(b, m, s->warp, waiting);
+			buf_printf(b, " at %s", where(&tmp, p, wait_pc));
 		}
+		free(deferred);
 	}
 	if (w->status == WARP_BARRIER)
 		buf_puts(b, "  (waits at the barrier)");
@@ -224,30 +207,19 @@ static void json_stack(Json *j, Buf *tmp, const Machine *m, int32_t wi)
 	const Program *p = m->prog;
 	json_key(j, "stack");
 	json_arr(j);
-	if (m->opt.model == MODEL_IPDOM) {
-		for (int32_t k = w->nents - 1; k >= 0 && k >= w->nents - SEM_STACK_SHOWN; k--) {
-			json_obj(j);
-			json_key(j, "pc");
-			json_where(j, tmp, p, w->ents[k].pc);
-			json_key(j, "rpc");
-			json_where(j, tmp, p, w->ents[k].rpc);
-			json_key(j, "mask");
-			json_set(j, m, wi, sem_ent_mask(w, k));
-			json_obj_end(j);
+	const Model *md = m->model;
+	for (int32_t k = w->ctl.n - 1; k >= 0 && k >= w->ctl.n - SEM_STACK_SHOWN; k--) {
+		CtlView v;
+		md->view(w, k, &v);
+		json_obj(j);
+		for (int32_t i = 0; i < md->nfields; i++) {
+			json_key(j, md->fields[i].key);
+			if (md->fields[i].is_set)
+				json_set(j, m, wi, v.set[i]);
+			else
+				json_where(j, tmp, p, v.pc[i]);
 		}
-	} else {
-		for (int32_t k = w->nnodes - 1; k >= 0 && k >= w->nnodes - SEM_STACK_SHOWN; k--) {
-			json_obj(j);
-			json_key(j, "l_id");
-			json_where(j, tmp, p, w->nodes[k].lid);
-			json_key(j, "done");
-			json_set(j, m, wi, sem_node_done(w, k));
-			json_key(j, "l_next");
-			json_where(j, tmp, p, w->nodes[k].lnext);
-			json_key(j, "todo");
-			json_set(j, m, wi, sem_node_todo(w, k));
-			json_obj_end(j);
-		}
+		json_obj_end(j);
 	}
 	json_arr_end(j);
 	int32_t depth = sem_stack_depth(m, wi);
@@ -348,7 +320,7 @@ void report_grid_row(Buf *b, const ReportCols *c, const Machine *m, const StepIn
 	int cw = grid_col(m);
 	for (int32_t t = 0; t < m->nthreads; t++) {
 		int32_t l = t - w->base;
-		bool on = l >= 0 && l < w->size && ((s->active[l >> 6] >> (l & 63)) & 1);
+		bool on = l >= 0 && l < w->size && bit_get(s->active, l);
 		for (int k = 1; k < cw; k++)
 			buf_putc(b, ' ');
 		buf_puts(b, on ? "✓" : "•");
@@ -468,7 +440,7 @@ static void print_profile(Buf *b, const Machine *m)
 
 static double efficiency(const Machine *m)
 {
-	double width = m->opt.model == MODEL_MIMD ? 1.0 : (double)m->warpsize;
+	double width = m->model->warps_of_one ? 1.0 : (double)m->warpsize;
 	return m->steps ? (double)m->thread_instructions / ((double)m->steps * width) : 0.0;
 }
 
@@ -495,7 +467,7 @@ void report_shape(Buf *b, const Machine *m)
 {
 	buf_printf(b, "%d thread%s", m->nthreads, m->nthreads == 1 ? "" : "s");
 	int32_t nw = (m->nthreads + m->warpsize - 1) / m->warpsize;
-	if (m->opt.model == MODEL_MIMD)
+	if (m->model->warps_of_one)
 		buf_printf(b, ", each its own warp");
 	else
 		buf_printf(b, " in %d warp%s of %d", nw, nw == 1 ? "" : "s", m->warpsize);
@@ -552,29 +524,10 @@ static void json_cell(void *ctx, int64_t addr, Num v)
 	json_num(j, v);
 }
 
-void report_run_json(Json *j, const Machine *m, const TraceEnd *trace)
+/* run's "error": null, or the rule, message, where, threads and stack. */
+static void json_run_error(Json *j, const Machine *m)
 {
 	const Program *p = m->prog;
-	if (trace) {
-		/* close the streamed "trace" array: its last step, then "]" on its own line */
-		if (j->need_comma[j->depth])
-			buf_puts(j->b, "\n  ");
-		json_arr_end(j);
-		json_key(j, "trace_complete");
-		json_bool(j, trace->complete);
-		json_key(j, "trace_limit");
-		if (trace->limit)
-			json_int(j, (int64_t)trace->limit);
-		else
-			json_null(j);
-	} else {
-		json_obj(j);
-	}
-	json_key(j, "file");
-	json_str(j, p->path);
-	json_key(j, "status");
-	json_str(j, sem_status_name(m->status));
-	json_key(j, "error");
 	if (m->status == SEM_OK || m->status == SEM_RUNNING) {
 		json_null(j);
 	} else {
@@ -609,6 +562,32 @@ void report_run_json(Json *j, const Machine *m, const TraceEnd *trace)
 		}
 		json_obj_end(j);
 	}
+}
+
+void report_run_json(Json *j, const Machine *m, const TraceEnd *trace)
+{
+	const Program *p = m->prog;
+	if (trace) {
+		/* close the streamed "trace" array: its last step, then "]" on its own line */
+		if (j->need_comma[j->depth])
+			buf_puts(j->b, "\n  ");
+		json_arr_end(j);
+		json_key(j, "trace_complete");
+		json_bool(j, trace->complete);
+		json_key(j, "trace_limit");
+		if (trace->limit)
+			json_int(j, (int64_t)trace->limit);
+		else
+			json_null(j);
+	} else {
+		json_obj(j);
+	}
+	json_key(j, "file");
+	json_str(j, p->path);
+	json_key(j, "status");
+	json_str(j, sem_status_name(m->status));
+	json_key(j, "error");
+	json_run_error(j, m);
 	json_key(j, "threads");
 	json_int(j, m->nthreads);
 	json_key(j, "warpsize");
@@ -734,7 +713,7 @@ void report_error(Buf *b, const Machine *m)
 	diag_render_one(b, p->path, p->src, p->srclen, SEV_ERROR, loc, buf_str(&msg));
 	buf_reset(&msg);
 	if (e->warp >= 0) {
-		if (m->nwarps > 1 || m->opt.model == MODEL_MIMD)
+		if (m->nwarps > 1 || m->model->warps_of_one)
 			buf_printf(&msg, "warp %d", e->warp);
 		if (e->nthreads > 0) {
 			buf_puts(&msg, msg.len ? ", threads " : "threads ");
@@ -860,4 +839,134 @@ void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool asc
 		pad_gap(b, lw + 4 + iw + 2, 2);
 		buf_puts(b, r->branch_divergent[pc] ? "divergent\n" : "uniform\n");
 	}
+}
+
+/* ---- explore (cli.md) ----------------------------------------------------------------- */
+
+/* Replay the counterexample of r from a fresh machine of p under so, with
+** each step shown by show(ctx, m, info). Returns the machine at the end
+** (the caller frees it) and, for a livelock, compares the state at the
+** cycle's start with the state after the cycle. *ok: the replay ends as the
+** verdict says (a deadlock: a stuck step or nothing can step; a livelock:
+** back in the state where the cycle began). */
+static Machine *replay(const Program *p, const SemOptions *so, const ExploreResult *r,
+                       void (*show)(void *ctx, const Machine *m, const StepInfo *s, int32_t i), void *ctx,
+                       bool *ok)
+{
+	SemOptions o = *so;
+	o.max_steps = UINT64_MAX;
+	Diags d;
+	diag_init(&d, p->path, NULL, 0);
+	Machine *m = sem_new(p, &o, &d);
+	diag_free(&d);
+	*ok = false;
+	if (!m)
+		return NULL;
+	Buf at_cycle = {0}, now = {0};
+	bool stuck = false;
+	for (int32_t i = 0; i < r->ntrace; i++) {
+		if (i == r->cycle_start)
+			sem_pack(m, &at_cycle);
+		StepInfo info;
+		uint64_t before = m->steps;
+		sem_step_group(m, r->trace[i], r->groups ? r->groups[i] : -1, &info);
+		if (m->steps == before) {
+			stuck = i + 1 == r->ntrace;
+			break;
+		}
+		show(ctx, m, &info, i);
+		if (m->status != SEM_RUNNING) {
+			stuck = i + 1 == r->ntrace && m->status != SEM_OK;
+			break;
+		}
+	}
+	if (r->verdict == EXPLORE_DEADLOCK) {
+		bool none = m->status == SEM_RUNNING;
+		for (int32_t w = 0; w < m->nwarps && none; w++)
+			none = m->warps[w].status != WARP_RUN;
+		*ok = stuck || none;
+	} else if (r->verdict == EXPLORE_LIVELOCK && r->cycle_start >= 0 && r->ntrace > r->cycle_start) {
+		sem_pack(m, &now);
+		*ok = m->status == SEM_RUNNING && now.len == at_cycle.len && !memcmp(now.s, at_cycle.s, now.len);
+	}
+	buf_free(&at_cycle);
+	buf_free(&now);
+	return m;
+}
+
+typedef struct TraceText {
+	Buf *b;
+	ReportCols cols;
+	int32_t cycle_start;
+} TraceText;
+
+static void show_text(void *ctx, const Machine *m, const StepInfo *s, int32_t i)
+{
+	TraceText *t = ctx;
+	if (i == t->cycle_start)
+		buf_puts(t->b, "  -- the cycle: --\n");
+	report_trace_line(t->b, &t->cols, m, s);
+}
+
+bool report_explore_trace(Buf *b, const Program *p, const SemOptions *so, const ExploreResult *r)
+{
+	TraceText t = {b, {0}, r->cycle_start};
+	{
+		SemOptions o = *so;
+		Diags d;
+		diag_init(&d, p->path, NULL, 0);
+		Machine *m0 = sem_new(p, &o, &d);
+		diag_free(&d);
+		if (!m0)
+			return false;
+		report_cols(&t.cols, m0, (uint64_t)r->ntrace + 1);
+		sem_free(m0);
+	}
+	bool ok;
+	Machine *m = replay(p, so, r, show_text, &t, &ok);
+	if (!m)
+		return false;
+	if (r->verdict == EXPLORE_DEADLOCK) {
+		if (m->status != SEM_RUNNING && m->status != SEM_OK)
+			report_error(b, m);
+		else
+			buf_puts(b, "  then no warp can step, and some threads have not finished\n");
+	}
+	sem_free(m);
+	return ok;
+}
+
+typedef struct TraceJson {
+	Json *j;
+} TraceJson;
+
+static void show_json(void *ctx, const Machine *m, const StepInfo *s, int32_t i)
+{
+	(void)i;
+	TraceJson *t = ctx;
+	report_trace_json(t->j, m, s);
+}
+
+bool report_explore_counterexample_json(Json *j, const Program *p, const SemOptions *so, const ExploreResult *r)
+{
+	json_obj(j);
+	json_key(j, "steps");
+	json_arr(j);
+	TraceJson t = {j};
+	bool ok;
+	Machine *m = replay(p, so, r, show_json, &t, &ok);
+	json_arr_end(j);
+	json_key(j, "cycle_start");
+	if (r->cycle_start >= 0)
+		json_int(j, r->cycle_start);
+	else
+		json_null(j);
+	json_key(j, "error");
+	if (m && r->verdict == EXPLORE_DEADLOCK)
+		json_run_error(j, m);
+	else
+		json_null(j);
+	json_obj_end(j);
+	sem_free(m);
+	return ok;
 }

@@ -8,6 +8,7 @@
 #define MUSIMD_REPORT_H
 
 #include "ana.h"
+#include "explore.h"
 #include "json.h"
 #include "sem.h"
 
@@ -77,5 +78,14 @@ void report_step_line(Buf *b, const ReportCols *c, const Machine *m, const StepI
 /* analyze's text report (cli.md): a line per listed variable (class and
 ** abstract value), then a line per conditional branch. */
 void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool ascii);
+
+/* explore: the counterexample of r (deadlock, livelock), replayed from the
+** initial state through sem_step, one trace line per step (the cycle
+** marked; a deadlock ends with its error). JSON: the "counterexample"
+** object of cli.md. Both return false when the replay does not end as the
+** verdict says (an internal error the caller reports). */
+bool report_explore_trace(Buf *b, const Program *p, const SemOptions *so, const ExploreResult *r);
+bool report_explore_counterexample_json(Json *j, const Program *p, const SemOptions *so,
+                                        const ExploreResult *r);
 
 #endif

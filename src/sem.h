@@ -12,10 +12,13 @@
 #ifndef MUSIMD_SEM_H
 #define MUSIMD_SEM_H
 
+#include "bits.h"
 #include "cfg.h"
 #include "ir.h"
+#include "mem.h"
 
-typedef enum Model { MODEL_SYNC, MODEL_IPDOM, MODEL_MIMD } Model;
+/* A reconvergence model (model.h): sync, ipdom, mimd. */
+typedef struct Model Model;
 typedef enum LaneOrder { ORDER_ASCENDING, ORDER_DESCENDING, ORDER_RANDOM } LaneOrder;
 
 /* What one step did: the rule of Table 3.4 that fired, or an extension.
@@ -36,7 +39,8 @@ typedef enum Rule {
 } Rule;
 
 const char *sem_rule_name(Rule r);
-const char *sem_model_name(Model m);
+/* The model's name; NULL is the default, sync. */
+const char *sem_model_name(const Model *model);
 
 typedef enum SemStatus {
 	SEM_RUNNING,  /* more steps to go */
@@ -54,7 +58,7 @@ typedef struct ParamSetting {
 } ParamSetting;
 
 typedef struct SemOptions {
-	Model model;
+	const Model *model;        /* NULL: sync (model.h) */
 	int32_t threads, warpsize; /* 0: from .threads/.warpsize, else 4 threads in one warp */
 	bool bz_rules;             /* --bz-polarity=rules: bz jumps where v != 0 (Table 3.4 read literally) */
 	bool strict_push;          /* push exactly as printed in Table 3.3 */
@@ -77,39 +81,17 @@ typedef struct SemOptions {
 #define SEM_DEFAULT_MAX_MEMORY (2048ull << 20)
 #define SEM_MAX_THREADS (1 << 22)
 
-/* ---- memory: a partial map ℕ → ℤ, in pages of 256 cells ---------------- */
-
-#define MEM_PAGE_BITS 8
-#define MEM_PAGE_SIZE (1 << MEM_PAGE_BITS)
-
-typedef struct MemPage {
-	int64_t key;                   /* address >> MEM_PAGE_BITS */
-	uint64_t init[MEM_PAGE_SIZE / 64];
-	int64_t val[MEM_PAGE_SIZE];
-	__mpz_struct **big;            /* NULL until a cell holds a big value */
-} MemPage;
-
-typedef struct Mem {
-	MemPage **pages;               /* in creation order */
-	int32_t npages, cappages;
-	int32_t *slots;                /* open-addressing table of page indexes, -1 empty */
-	int32_t nslots;
-	int32_t last;                  /* last page looked up (a cache) */
-} Mem;
-
 /* ---- the machine ------------------------------------------------------- */
 
-/* A node of the synchronisation stack Π: (l_id, Θ_done, l_next, Θ_todo).
-** done_pc remembers the sync where Θ_done are parked (needed when exit
-** empties Θ; semantics.md §4). The two sets live in Warp.nodebits. */
-typedef struct SyncNode {
-	int32_t lid, lnext, done_pc;
-} SyncNode;
-
-/* An entry of the hardware SIMT stack: (pc, rpc, mask); rpc -1 = exit. */
-typedef struct IpdomEntry {
-	int32_t pc, rpc;
-} IpdomEntry;
+/* A model's control state of one warp (model.h), bottom first: n records
+** of rec_size bytes, each with nmask lane sets of the warp's nw words.
+** Plain data: copied and freed without the model. */
+typedef struct CtlStack {
+	int32_t n, cap;
+	uint16_t rec_size, nmask;
+	unsigned char *recs;  /* cap × rec_size */
+	uint64_t *masks;      /* cap × nmask × nw */
+} CtlStack;
 
 typedef enum WarpStatus { WARP_RUN, WARP_BARRIER, WARP_DONE } WarpStatus;
 
@@ -122,34 +104,12 @@ typedef struct Warp {
 	uint64_t *live;      /* threads neither finished nor exited */
 	WarpStatus status;
 	bool entered;        /* the next issue starts a block execution */
-	/* model sync: Π, bottom first; node k's Θ_done is nodebits[2k*nw..],
-	** its Θ_todo nodebits[(2k+1)*nw..] */
-	SyncNode *nodes;
-	int32_t nnodes, capnodes;
-	uint64_t *nodebits;
-	/* model ipdom: the SIMT stack, bottom first; entry k's mask is entbits[k*nw..] */
-	IpdomEntry *ents;
-	int32_t nents, capents;
-	uint64_t *entbits;
+	CtlStack ctl;        /* the model's control state (Π, the SIMT stack, ...) */
 	/* cached list of active threads, ascending (valid while idx_ok) */
 	int32_t *idx;
 	int32_t nidx;
 	bool idx_ok;
 } Warp;
-
-/* The sets of node k of Π (sync) and of entry k of the SIMT stack (ipdom). */
-static inline uint64_t *sem_node_done(const Warp *w, int32_t k)
-{
-	return w->nodebits + (size_t)(2 * k) * (size_t)w->nw;
-}
-static inline uint64_t *sem_node_todo(const Warp *w, int32_t k)
-{
-	return w->nodebits + (size_t)(2 * k + 1) * (size_t)w->nw;
-}
-static inline uint64_t *sem_ent_mask(const Warp *w, int32_t k)
-{
-	return w->entbits + (size_t)k * (size_t)w->nw;
-}
 
 typedef struct Race {
 	int64_t cell;
@@ -183,6 +143,7 @@ typedef struct StepInfo {
 typedef struct Machine {
 	const Program *prog;
 	const Cfg *cfg;
+	const Model *model;     /* opt.model resolved */
 	SemOptions opt;
 	int32_t nthreads, warpsize, nwarps; /* warpsize of the program; mimd runs nthreads warps of one */
 	int32_t sched_warpsize;             /* lanes per scheduled warp: warpsize, or 1 for mimd */
@@ -247,6 +208,12 @@ int32_t sem_pick(const Machine *m);
 /* THE step function: one warp instruction of warp w (semantics.md §2-§6).
 ** Returns the machine status afterwards; fills *info when info != NULL. */
 SemStatus sem_step(Machine *m, int32_t w, StepInfo *info);
+/* sem_step after an alternative of the explorer's choices (explore.md §1):
+** under a model whose groups are choices (its:any), the group alt among
+** the warp's groups that can issue; under one that reads --path-order
+** (ipdom), the side a divergent branch runs first (1: taken first). alt < 0:
+** the model's own choice. */
+SemStatus sem_step_group(Machine *m, int32_t w, int32_t alt, StepInfo *info);
 /* sem_pick for drivers that loop: when no warp can run although the
 ** program has not finished, records the deadlock (status SEM_DEADLOCK). */
 int32_t sem_schedule(Machine *m);
@@ -258,12 +225,26 @@ void sem_advance(Machine *m, int32_t w);
 typedef void (*SemHook)(void *ctx, const Machine *m, const StepInfo *info);
 SemStatus sem_run(Machine *m, SemHook hook, void *ctx);
 
+/* ---- the state as data (state.c) ---------------------------------------- */
+
+/* Append the canonical bytes of m's state (explore.md §3) to b: equal bytes
+** for machines of one program and options exactly when their states are
+** equal. */
+void sem_pack(const Machine *m, Buf *b);
+/* Make m's state the one packed in p[0..n) (by sem_pack from a machine of
+** the same program and options); false when the bytes are not such a
+** state (m is then unusable). Measures are left as they are. */
+bool sem_unpack(Machine *m, const void *p, size_t n);
+/* Setting the state piece by piece (sem_unpack, debuggers). */
+void sem_set_lane(Machine *m, int32_t v, int32_t t, Num value); /* takes value */
+void sem_unset_lane(Machine *m, int32_t v, int32_t t);
+void sem_put_cell(Machine *m, Mem *mem, int64_t addr, Num value); /* takes value */
+Mem *sem_local_mem(Machine *m, int32_t t);
+/* A 64-bit hash of n bytes (of sem_pack's output). */
+uint64_t sem_hash_bytes(const void *p, size_t n);
+
 /* ---- reading the state ------------------------------------------------- */
 
-/* Whether a sync reached by warp w now fires SP (the top node has no
-** deferred PEs left: pop and merge Θ_done), rather than SS or getting stuck
-** on an empty stack. Its Θ_done is then the top node's first bitset. */
-bool sem_sync_pops(const Warp *w);
 /* The operand a φ/μ/γ/η instruction copies in thread t (semantics.md §4),
 ** NULL when t came by an edge a φ has no operand for. */
 const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32_t t);
@@ -272,11 +253,6 @@ const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32
 int64_t sem_special(const Machine *m, Special s, int32_t t);
 /* Value of variable v in thread t (borrowed), false if unassigned. */
 bool sem_get(const Machine *m, int32_t v, int32_t t, Num *out);
-/* Shared memory cell (borrowed), false if uninitialised. */
-bool mem_get(const Mem *mem, int64_t addr, Num *out);
-/* Visit initialised cells in ascending address order. */
-typedef void (*MemVisit)(void *ctx, int64_t addr, Num value);
-void mem_each(const Mem *mem, MemVisit visit, void *ctx);
 int32_t sem_stack_depth(const Machine *m, int32_t w);
 /* Reports show at most this many stack nodes, top first: a program whose
 ** branches are not matched by syncs grows Π by a node per iteration. */
@@ -289,6 +265,5 @@ int32_t sem_stack_depth(const Machine *m, int32_t w);
 void sem_print_stack(Buf *b, const Machine *m, int32_t w);
 /* A thread set as "{0,1,2}" (runs of five or more as "0..9"). */
 void sem_print_set(Buf *b, const Machine *m, int32_t w, const uint64_t *set);
-int32_t bits_count(const uint64_t *set, int32_t nw);
 
 #endif

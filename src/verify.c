@@ -92,15 +92,7 @@ typedef struct Ctx {
 /* The tids of the lanes in s, ascending, into out; returns how many. */
 static int32_t list_set(const Warp *w, const uint64_t *s, int32_t *out)
 {
-	int32_t n = 0;
-	for (int32_t j = 0; j < w->nw; j++) {
-		uint64_t x = s[j];
-		while (x) {
-			out[n++] = w->base + j * 64 + __builtin_ctzll(x);
-			x &= x - 1;
-		}
-	}
-	return n;
+	return bits_list(s, w->nw, w->base, out);
 }
 
 static void grow_threads(Ctx *c, int32_t n, int32_t nw)
@@ -716,13 +708,11 @@ static void pre_step(Ctx *c, int32_t wi)
 		return;
 	const Ins *ins = &c->p->ins[pc];
 	const Block *blk = &c->g->blocks[c->g->block_of[pc]];
-	if (m->opt.model == MODEL_SYNC && blk->implicit_sync && pc == blk->first) {
-		/* the group runs only if this step is SP (then with Θ ∪ Θ_done) */
-		if (blk->ngsa <= 0 || !sem_sync_pops(w))
+	if (m->model->honours_sync && blk->implicit_sync && pc == blk->first) {
+		/* the group runs only if the model says this step runs it (sync: SP,
+		** then with Θ ∪ Θ_done) */
+		if (blk->ngsa <= 0 || !m->model->gsa_lanes || !m->model->gsa_lanes(w, c->bits))
 			return;
-		const uint64_t *done = sem_node_done(w, w->nnodes - 1);
-		for (int32_t j = 0; j < w->nw; j++)
-			c->bits[j] = w->active[j] | done[j];
 		int32_t n = list_set(w, c->bits, c->tids);
 		gsa_reads(c, pc, blk->ngsa, c->tids, n);
 		return;
@@ -768,13 +758,9 @@ static void pre_step(Ctx *c, int32_t wi)
 
 static void mark_edge(Ctx *c, const Warp *w, const uint64_t *set, uint64_t step)
 {
-	for (int32_t j = 0; j < w->nw; j++) {
-		uint64_t x = set[j];
-		while (x) {
-			c->edge_step[w->base + j * 64 + __builtin_ctzll(x)] = step;
-			x &= x - 1;
-		}
-	}
+	BitIter it = bits_iter(set, w->nw);
+	for (int32_t l; (l = bits_iter_next(&it)) >= 0;)
+		c->edge_step[w->base + l] = step;
 }
 
 static void bd_violation(Ctx *c, const Warp *w, const StepInfo *info)
@@ -1113,7 +1099,7 @@ static void mimd_free(Mimd *md, int32_t n)
 static void run_one(Ctx *c)
 {
 	Machine *m = c->m;
-	grow_threads(c, m->nthreads, (m->sched_warpsize + 63) / 64);
+	grow_threads(c, m->nthreads, bits_words(m->sched_warpsize));
 	c->edge_step = xcalloc((size_t)m->nthreads, sizeof *c->edge_step);
 	c->at_barrier = xcalloc((size_t)m->nwarps, sizeof *c->at_barrier);
 	c->nbar = 0;
@@ -1233,22 +1219,23 @@ VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOpt
 	unsigned want = o->models ? o->models : VERIFY_ALL;
 	uint64_t max_reads = o->max_reads ? o->max_reads : 4000000;
 	bool failed = false;
-	for (int model = MODEL_SYNC; model <= MODEL_MIMD && !failed; model++) {
-		if (!(want & (1u << model)))
+	for (int mi = 0; models[mi] && !failed; mi++) {
+		if (!(want & (1u << mi)))
 			continue;
+		const Model *model = models[mi];
 		VerifyModel *vm = &res->models[res->nmodels++];
-		vm->model = (Model)model;
+		vm->model = model;
 		c.model_reads = 0;
 		for (int32_t i = 0; i < res->ncounts && !failed; i++) {
 			int32_t k = res->counts[i];
 			SemOptions so = o->sem;
-			so.model = (Model)model;
+			so.model = model;
 			so.threads = k;
 			/* the program itself first under sync, where the GSA form's implicit syncs may
 			** run where the program's syncs do not: a run it cannot finish says nothing
 			** (under ipdom and mimd the two behave alike: the program runs only when the
 			** GSA form does not finish, to tell which failed) */
-			if (o->orig && model == MODEL_SYNC) {
+			if (o->orig && model->honours_sync) {
 				Machine *pm = sem_new(o->orig, &so, d);
 				if (!pm) {
 					failed = true;
@@ -1274,7 +1261,7 @@ VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOpt
 			vm->runs++;
 			res->runs++;
 			bool ok = true;
-			if (model == MODEL_MIMD)
+			if (model->warps_of_one)
 				ok = run_one_mimd(&c, max_reads);
 			else
 				run_one(&c);
@@ -1288,9 +1275,9 @@ VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOpt
 			} else if (m->status != SEM_OK) {
 				res->stuck++;
 				Machine *pm = NULL;
-				if (o->orig && model != MODEL_SYNC && (pm = sem_new(o->orig, &so, d)) != NULL)
+				if (o->orig && !model->honours_sync && (pm = sem_new(o->orig, &so, d)) != NULL)
 					sem_run(pm, NULL, NULL);
-				bool gsa_only = pm ? pm->status == SEM_OK : o->orig != NULL && model == MODEL_SYNC;
+				bool gsa_only = pm ? pm->status == SEM_OK : o->orig != NULL && model->honours_sync;
 				VerifyUnfinished *u = add_unfinished(vm, k, sem_status_name((pm && !gsa_only ? pm : m)->status));
 				describe(u, pm && !gsa_only ? pm : m);
 				u->gsa_only = gsa_only;

@@ -40,6 +40,7 @@
 #define MUSIMD_VERIFY_H
 
 #include "ana.h"
+#include "model.h"
 #include "sem.h"
 
 typedef struct Violation {
@@ -63,7 +64,7 @@ typedef struct VerifyUnfinished {
 
 /* What the oracle did under one model. */
 typedef struct VerifyModel {
-	Model model;
+	const Model *model;
 	int32_t runs;        /* thread counts tried */
 	int32_t finished;    /* runs that ended with status ok and were checked */
 	uint64_t reads;      /* reads checked */
@@ -78,18 +79,21 @@ typedef struct VerifyResult {
 	uint64_t reads;        /* reads checked */
 	Violation *v;
 	int32_t nv, capv;
-	VerifyModel models[3]; /* in the order sync, ipdom, mimd; nmodels used */
+	VerifyModel models[MODEL_COUNT]; /* in the order of models[]; nmodels used */
 	int32_t nmodels;
 	bool verified;         /* some run finished and was checked */
 	int32_t *counts;       /* the thread counts tried */
 	int32_t ncounts;
 } VerifyResult;
 
-/* --verify-model: which models the oracle runs the program under. */
+/* --verify-model: which models the oracle runs the program under, bit i
+** for models[i] (ORDER MODELS). */
 enum {
-	VERIFY_SYNC = 1 << MODEL_SYNC,
-	VERIFY_IPDOM = 1 << MODEL_IPDOM,
-	VERIFY_MIMD = 1 << MODEL_MIMD,
+	VERIFY_SYNC = 1 << 0,
+	VERIFY_IPDOM = 1 << 1,
+	VERIFY_MIMD = 1 << 2,
+	/* the models the oracle knows how to follow: not yet those whose threads
+	** have pcs of their own inside a warp (its) */
 	VERIFY_ALL = VERIFY_SYNC | VERIFY_IPDOM | VERIFY_MIMD,
 };
 

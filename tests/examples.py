@@ -11,9 +11,10 @@ OPTIONS are extra `musimd run` options (for example `--strict-push` or
 `--model ipdom`); the program runs once per distinct OPTIONS, with
 `--json --trace`. Lines `# expect explore --model M [OPTIONS]: VERDICT
 [SIMT-induced]` are the schedule explorer's (explore.md §3): this script
-counts them and leaves them to the explorer's test (`musimd explore` does
-not exist yet; tests/promela_spin.py checks the mimd ones with SPIN). The expectations come from the papers' digests (each
-example says where), never from musimd's own output. ASSERTION is one of:
+leaves them to tests/explore_examples.py (`musimd explore`, with and
+without reduction) and tests/promela_spin.py (the mimd ones, with SPIN).
+The expectations come from the papers' digests (each example says where),
+never from musimd's own output. ASSERTION is one of:
 
     status ok | stuck | step-limit | deadlock  [rule R] [at WHERE]
     shared[A..B] = V V ...        (- = never initialised)
@@ -194,7 +195,7 @@ def check_file(musimd, path):
         for n, line in enumerate(f, 1):
             m = EXPECT.match(line)
             if m and m.group("opts").split()[:1] == ["explore"]:
-                # the explorer's verdicts: checked by the explorer's test, not by `run`
+                # the explorer's verdicts: tests/explore_examples.py checks them
                 continue
             if m:
                 groups.setdefault(m.group("opts").strip(), []).append((n, m.group("what")))

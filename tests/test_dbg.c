@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "dbg.h"
 #include "testlib.h"
 
@@ -54,18 +55,12 @@ static uint64_t fingerprint(const Machine *m)
 			h = mix(h, w->active[k]);
 			h = mix(h, w->live[k]);
 		}
-		for (int32_t k = 0; k < w->nnodes; k++) {
-			h = mix(h, (uint64_t)w->nodes[k].lid);
-			h = mix(h, (uint64_t)w->nodes[k].lnext);
-			for (int32_t j = 0; j < 2 * w->nw; j++)
-				h = mix(h, w->nodebits[(size_t)(2 * k) * (size_t)w->nw + (size_t)j]);
-		}
-		for (int32_t k = 0; k < w->nents; k++) {
-			h = mix(h, (uint64_t)w->ents[k].pc);
-			h = mix(h, (uint64_t)w->ents[k].rpc);
-			for (int32_t j = 0; j < w->nw; j++)
-				h = mix(h, w->entbits[(size_t)k * (size_t)w->nw + (size_t)j]);
-		}
+		/* the model's control stack, as the bytes of its records and sets */
+		h = mix(h, (uint64_t)w->ctl.n);
+		for (size_t k = 0; k < (size_t)w->ctl.n * w->ctl.rec_size; k++)
+			h = mix(h, w->ctl.recs[k]);
+		for (size_t k = 0; k < (size_t)w->ctl.n * w->ctl.nmask * (size_t)w->nw; k++)
+			h = mix(h, w->ctl.masks[k]);
 	}
 	mem_each(&m->shared, mem_fp, &h);
 	return h;
@@ -85,7 +80,7 @@ static Prog load_file(const char *path)
 ** that walking them back step by step stays cheap. */
 static uint64_t max_steps = 3000;
 
-static Dbg *session(const Prog *r, Model model)
+static Dbg *session(const Prog *r, const Model *model)
 {
 	SemOptions o = {0};
 	o.model = model;
@@ -121,7 +116,7 @@ static uint64_t *walk(Dbg *s, uint64_t *n)
 /* The state after k steps, by a fresh machine and the round-robin
 ** scheduler (independent of the session's checkpoints): its fingerprint,
 ** and its status in *st. */
-static uint64_t fresh_run(const Prog *r, Model model, uint64_t k, SemStatus *st)
+static uint64_t fresh_run(const Prog *r, const Model *model, uint64_t k, SemStatus *st)
 {
 	Dbg *s = session(r, model);
 	Machine *m = s->m;
@@ -138,13 +133,13 @@ static uint64_t fresh_run(const Prog *r, Model model, uint64_t k, SemStatus *st)
 	return h;
 }
 
-static uint64_t fresh_fingerprint(const Prog *r, Model model, uint64_t k)
+static uint64_t fresh_fingerprint(const Prog *r, const Model *model, uint64_t k)
 {
 	SemStatus st;
 	return fresh_run(r, model, k, &st);
 }
 
-static SemStatus fresh_status(const Prog *r, Model model, uint64_t k)
+static SemStatus fresh_status(const Prog *r, const Model *model, uint64_t k)
 {
 	SemStatus st;
 	fresh_run(r, model, k, &st);
@@ -155,7 +150,6 @@ Test(dbg, back_and_goto_restore_every_state_of_every_example)
 {
 	int nf;
 	char **files = example_files(&nf);
-	static const Model models[] = {MODEL_SYNC, MODEL_IPDOM, MODEL_MIMD};
 	int checked = 0;
 	for (int f = 0; f < nf; f++) {
 		Prog r = load_file(files[f]);
@@ -221,7 +215,7 @@ Test(dbg, checkpoints_stay_bounded_on_a_long_run)
 	              "       mem[tid] = i\n"
 	              "       stop\n");
 	max_steps = 100000;
-	Dbg *s = session(&r, MODEL_SYNC);
+	Dbg *s = session(&r, &model_sync);
 	DbgStop st = dbg_continue(s, NULL, NULL);
 	cr_assert_eq(st.kind, STOP_END);
 	uint64_t end = s->m->steps;
@@ -237,7 +231,7 @@ Test(dbg, checkpoints_stay_bounded_on_a_long_run)
 	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
 		dbg_goto(s, targets[i], NULL, NULL);
 		cr_assert_eq(s->m->steps, targets[i]);
-		cr_assert_eq(fingerprint(s->m), fresh_fingerprint(&r, MODEL_SYNC, targets[i]), "step %llu",
+		cr_assert_eq(fingerprint(s->m), fresh_fingerprint(&r, &model_sync, targets[i]), "step %llu",
 		             (unsigned long long)targets[i]);
 	}
 	dbg_goto(s, end, NULL, NULL);
@@ -264,14 +258,14 @@ Test(dbg, next_runs_the_loop_region_to_its_reconvergence)
 	Prog r = sum_triangle();
 	/* sync: the node (l6, ., l15, .) the first visit pushes pops at the SP of
 	** l15 (step 45 of Figure 3.4's walk): the warp is then at l16, Π = [] */
-	Dbg *s = session(&r, MODEL_SYNC);
+	Dbg *s = session(&r, &model_sync);
 	dbg_step(s, 6, NULL, NULL);
 	cr_assert_eq(s->m->warps[0].pc, pc_of(&r, "l6"));
 	DbgStop st = dbg_next(s, NULL, NULL);
 	cr_assert_eq(st.kind, STOP_DONE);
 	cr_assert_eq(s->m->steps, 45u);
 	cr_assert_eq(s->m->warps[0].pc, pc_of(&r, "l16"));
-	cr_assert_eq(s->m->warps[0].nnodes, 0);
+	cr_assert_eq(s->m->warps[0].ctl.n, 0);
 	/* a later visit merges into the same node: its region ends there too */
 	dbg_goto(s, 14, NULL, NULL);
 	cr_assert_eq(s->m->warps[0].pc, pc_of(&r, "l6"));
@@ -283,7 +277,7 @@ Test(dbg, next_runs_the_loop_region_to_its_reconvergence)
 	cr_assert_eq(s->m->warps[0].pc, pc_of(&r, "l8"));
 	dbg_next(s, NULL, NULL);
 	cr_assert_eq(s->m->warps[0].pc, pc_of(&r, "l12"));
-	cr_assert_eq(s->m->warps[0].nnodes, 1);
+	cr_assert_eq(s->m->warps[0].ctl.n, 1);
 	/* not a branch: one step */
 	uint64_t before = s->m->steps;
 	dbg_next(s, NULL, NULL);
@@ -292,7 +286,7 @@ Test(dbg, next_runs_the_loop_region_to_its_reconvergence)
 
 	/* ipdom: the loop branch reconverges at its immediate post-dominator
 	** l15, where every thread arrives */
-	s = session(&r, MODEL_IPDOM);
+	s = session(&r, &model_ipdom);
 	dbg_step(s, 6, NULL, NULL);
 	dbg_next(s, NULL, NULL);
 	cr_assert_eq(s->m->warps[0].pc, pc_of(&r, "l15"));
@@ -300,7 +294,7 @@ Test(dbg, next_runs_the_loop_region_to_its_reconvergence)
 	dbg_free(s);
 
 	/* mimd: the warp of thread 0 alone (chosen with `warp 0`), to l15 */
-	s = session(&r, MODEL_MIMD);
+	s = session(&r, &model_mimd);
 	s->forced_warp = 0;
 	while (s->m->warps[0].pc != pc_of(&r, "l6"))
 		dbg_step(s, 1, NULL, NULL);
@@ -314,7 +308,7 @@ Test(dbg, next_runs_the_loop_region_to_its_reconvergence)
 Test(dbg, breakpoints_stop_before_their_instruction)
 {
 	Prog r = sum_triangle();
-	Dbg *s = session(&r, MODEL_SYNC);
+	Dbg *s = session(&r, &model_sync);
 	int32_t id = dbg_break(s, pc_of(&r, "l6"));
 	uint64_t at[5];
 	for (int i = 0; i < 5; i++) {
@@ -341,7 +335,7 @@ Test(dbg, breakpoints_stop_before_their_instruction)
 Test(dbg, watchpoints_stop_after_a_change)
 {
 	Prog r = sum_triangle();
-	Dbg *s = session(&r, MODEL_SYNC);
+	Dbg *s = session(&r, &model_sync);
 	int32_t id = dbg_watch_var(s, ir_find_var(r.p, "s"));
 	/* l0 assigns s in every thread: undef → 0 */
 	DbgStop st = dbg_continue(s, NULL, NULL);
@@ -371,7 +365,7 @@ Test(dbg, watchpoints_stop_after_a_change)
 Test(dbg, thread_states_at_the_sync_of_figure_3_4)
 {
 	Prog r = sum_triangle();
-	Dbg *s = session(&r, MODEL_SYNC);
+	Dbg *s = session(&r, &model_sync);
 	int32_t pc;
 	/* after step 15 (BD at l6): t0 deferred to l15 */
 	dbg_step(s, 15, NULL, NULL);
@@ -397,7 +391,7 @@ Test(dbg, a_forced_warp_issues_until_it_cannot)
 	              "barrier\n"
 	              "y = x + 1\n"
 	              "stop\n");
-	Dbg *s = session(&r, MODEL_SYNC);
+	Dbg *s = session(&r, &model_sync);
 	s->forced_warp = 1;
 	DbgStop st = dbg_step(s, 5, NULL, NULL);
 	/* warp 1: x = tid, then its arrival at the barrier; then it must wait */

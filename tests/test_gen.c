@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model.h"
 #include "gen.h"
 #include "sem.h"
 #include "testlib.h"
@@ -65,7 +66,7 @@ static Prog load_clean(const char *src, uint64_t seed)
 }
 
 /* A machine for p (warpsize 0: one warp; -1: the program's .warpsize). */
-static Machine *machine(const Program *p, const SemOptions *base, Model model, int32_t threads,
+static Machine *machine(const Program *p, const SemOptions *base, const Model *model, int32_t threads,
 	int32_t warpsize)
 {
 	SemOptions o;
@@ -114,7 +115,7 @@ static bool values_bounded(const Machine *m)
 
 /* Run; *err says why the run did not end with status ok or left an
 ** unbounded value. */
-static SemStatus run(const Program *p, Model model, int32_t threads, int32_t warpsize, char **err)
+static SemStatus run(const Program *p, const Model *model, int32_t threads, int32_t warpsize, char **err)
 {
 	Machine *m = machine(p, NULL, model, threads, warpsize);
 	SemStatus s = sem_run(m, NULL, NULL);
@@ -132,7 +133,7 @@ static SemStatus run(const Program *p, Model model, int32_t threads, int32_t war
 	return s;
 }
 
-static void check_runs(const char *src, const Program *p, uint64_t seed, Model model,
+static void check_runs(const char *src, const Program *p, uint64_t seed, const Model *model,
 	int32_t threads, int32_t warpsize)
 {
 	char *err;
@@ -152,8 +153,8 @@ Test(gen, valid_and_terminates)
 		char *src = gen_text(&o);
 		Prog r = load_clean(src, seed);
 		for (int32_t t = 1; t <= 8; t++) {
-			check_runs(src, r.p, seed, MODEL_SYNC, t, 0);
-			check_runs(src, r.p, seed, MODEL_IPDOM, t, 0);
+			check_runs(src, r.p, seed, &model_sync, t, 0);
+			check_runs(src, r.p, seed, &model_ipdom, t, 0);
 		}
 		unload(&r);
 		free(src);
@@ -167,10 +168,10 @@ Test(gen, several_warps_and_mimd)
 		GenOptions o = varied(seed);
 		char *src = gen_text(&o);
 		Prog r = load_clean(src, seed);
-		check_runs(src, r.p, seed, MODEL_SYNC, 7, 2);
-		check_runs(src, r.p, seed, MODEL_SYNC, 12, 5);
-		check_runs(src, r.p, seed, MODEL_IPDOM, 9, 4);
-		check_runs(src, r.p, seed, MODEL_MIMD, 6, 3);
+		check_runs(src, r.p, seed, &model_sync, 7, 2);
+		check_runs(src, r.p, seed, &model_sync, 12, 5);
+		check_runs(src, r.p, seed, &model_ipdom, 9, 4);
+		check_runs(src, r.p, seed, &model_mimd, 6, 3);
 		unload(&r);
 		free(src);
 	}
@@ -183,9 +184,9 @@ Test(gen, many_threads)
 		GenOptions o = varied(seed);
 		char *src = gen_text(&o);
 		Prog r = load_clean(src, seed);
-		check_runs(src, r.p, seed, MODEL_SYNC, 64, 0);
-		check_runs(src, r.p, seed, MODEL_SYNC, 64, 32);
-		check_runs(src, r.p, seed, MODEL_IPDOM, 33, 0);
+		check_runs(src, r.p, seed, &model_sync, 64, 0);
+		check_runs(src, r.p, seed, &model_sync, 64, 32);
+		check_runs(src, r.p, seed, &model_ipdom, 33, 0);
 		unload(&r);
 		free(src);
 	}
@@ -301,7 +302,7 @@ Test(gen, depth_bounds)
 				consecutive++;
 		}
 		cr_expect_eq(open, 0);
-		check_runs(src, r.p, seed, MODEL_SYNC, 5, 0);
+		check_runs(src, r.p, seed, &model_sync, 5, 0);
 		unload(&r);
 		free(src);
 	}
@@ -331,7 +332,7 @@ Test(gen, shapes)
 
 /* Benchmark size: 10^5 instructions in well under a second, valid, and it
 ** runs under model with 4 threads (warp size as machine()). */
-static void check_large(const GenOptions *o, int32_t max_ins, Model model, int32_t warpsize)
+static void check_large(const GenOptions *o, int32_t max_ins, const Model *model, int32_t warpsize)
 {
 	clock_t t0 = clock();
 	char *src = gen_text(o);
@@ -347,7 +348,7 @@ static void check_large(const GenOptions *o, int32_t max_ins, Model model, int32
 Test(gen, large)
 {
 	GenOptions o = {.seed = 42, .size = 100000};
-	check_large(&o, 115000, MODEL_SYNC, 0);
+	check_large(&o, 115000, &model_sync, 0);
 }
 
 /* ---- unstructured and deterministic programs ---------------------------------------- */
@@ -398,8 +399,8 @@ static void check_unstructured(const GenOptions *o, int32_t max_threads)
 	for (int32_t pc = 0; pc < r.p->nins; pc++)
 		cr_assert(r.p->ins[pc].op != OP_SYNC, "seed %llu: a sync\n%s", (unsigned long long)o->seed, src);
 	for (int32_t t = 1; t <= max_threads; t++) {
-		check_runs(src, r.p, o->seed, MODEL_IPDOM, t, -1);
-		check_runs(src, r.p, o->seed, MODEL_MIMD, t, -1);
+		check_runs(src, r.p, o->seed, &model_ipdom, t, -1);
+		check_runs(src, r.p, o->seed, &model_mimd, t, -1);
 	}
 	unload(&r);
 	free(src);
@@ -421,10 +422,10 @@ Test(gen, unstructured_large_and_wide)
 			.unstructured = true, .deterministic = seed % 2 == 0};
 		char *src = gen_text(&o);
 		Prog r = load_clean(src, seed);
-		check_runs(src, r.p, seed, MODEL_IPDOM, 8, -1);
-		check_runs(src, r.p, seed, MODEL_IPDOM, 37, 32);
-		check_runs(src, r.p, seed, MODEL_IPDOM, 13, 5);
-		check_runs(src, r.p, seed, MODEL_MIMD, 9, -1);
+		check_runs(src, r.p, seed, &model_ipdom, 8, -1);
+		check_runs(src, r.p, seed, &model_ipdom, 37, 32);
+		check_runs(src, r.p, seed, &model_ipdom, 13, 5);
+		check_runs(src, r.p, seed, &model_mimd, 9, -1);
 		unload(&r);
 		free(src);
 	}
@@ -663,7 +664,7 @@ static void record_access(void *ctx, const Machine *m, const StepInfo *info)
 }
 
 /* Run under the options, recording the accesses; the final memory into mem. */
-static SemStatus run_recording(const Program *p, const SemOptions *o, Model model, int32_t threads,
+static SemStatus run_recording(const Program *p, const SemOptions *o, const Model *model, int32_t threads,
 	Access *acc, Buf *mem);
 
 static void print_cell(void *ctx, int64_t addr, Num value)
@@ -673,7 +674,7 @@ static void print_cell(void *ctx, int64_t addr, Num value)
 	buf_putc(ctx, ' ');
 }
 
-static SemStatus run_recording(const Program *p, const SemOptions *o, Model model, int32_t threads,
+static SemStatus run_recording(const Program *p, const SemOptions *o, const Model *model, int32_t threads,
 	Access *acc, Buf *mem)
 {
 	Machine *m = machine(p, o, model, threads, -1);
@@ -720,20 +721,20 @@ static int32_t schedules(const char *src, uint64_t seed, bool structured, char *
 	for (int32_t t = 1; t <= 8 && res != (DIFFER | BROKEN); t++) {
 		/* ipdom both ways and in three lane orders, mimd, and sync for structured programs */
 		SemOptions o[6];
-		Model model[6];
+		const Model *model[6];
 		memset(o, 0, sizeof o);
 		int32_t n = 0;
-		model[n++] = MODEL_IPDOM;
-		model[n] = MODEL_IPDOM;
+		model[n++] = &model_ipdom;
+		model[n] = &model_ipdom;
 		o[n++].taken_first = true;
-		model[n] = MODEL_IPDOM;
+		model[n] = &model_ipdom;
 		o[n++].lane_order = ORDER_DESCENDING;
-		model[n] = MODEL_IPDOM;
+		model[n] = &model_ipdom;
 		o[n].lane_order = ORDER_RANDOM;
 		o[n++].seed = seed;
-		model[n++] = MODEL_MIMD;
+		model[n++] = &model_mimd;
 		if (structured)
-			model[n++] = MODEL_SYNC;
+			model[n++] = &model_sync;
 		for (int32_t k = 0; k < n; k++) {
 			for (int32_t c = 0; c < ACCESS_CELLS; c++)
 				acc.writer[c] = acc.reader[c] = -1;
@@ -796,5 +797,5 @@ Test(gen, nondeterministic_programs_differ)
 Test(gen, unstructured_large)
 {
 	GenOptions o = {.seed = 42, .size = 100000, .unstructured = true};
-	check_large(&o, 125000, MODEL_IPDOM, -1);
+	check_large(&o, 125000, &model_ipdom, -1);
 }

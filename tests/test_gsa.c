@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "gen.h"
 #include "gsa.h"
 #include "sem.h"
@@ -48,7 +49,7 @@ static void collect(void *ctx, int64_t addr, Num value)
 }
 
 /* Status and Σ after a run with `threads` threads, as text. */
-static char *outcome_model(const Program *p, int32_t threads, Model model)
+static char *outcome_model(const Program *p, int32_t threads, const Model *model)
 {
 	SemOptions o = {.threads = threads, .max_steps = 200000, .model = model};
 	Diags d;
@@ -68,7 +69,7 @@ static char *outcome_model(const Program *p, int32_t threads, Model model)
 ** of thread counts that agreed (all 8, or the test has failed). */
 static char *outcome(const Program *p, int32_t threads)
 {
-	return outcome_model(p, threads, MODEL_SYNC);
+	return outcome_model(p, threads, &model_sync);
 }
 
 static int same_outcomes(const Program *p, const Program *g)
@@ -381,10 +382,9 @@ Test(gsa, short_circuit_and_break)
 			if (want[f][k])
 				EXPECT_HAS(buf_str(&t), want[f][k]);
 		for (int32_t th = 1; th <= 8; th++)
-			for (int model = MODEL_IPDOM; model <= MODEL_MIMD; model++) {
-				char *a = outcome_model(r.p, th, (Model)model), *b = outcome_model(g, th, (Model)model);
-				cr_expect_str_eq(a, b, "%s, %d threads, model %s", files[f], (int)th,
-				                 sem_model_name((Model)model));
+			for (const Model *const *md = (const Model *const[]){&model_ipdom, &model_mimd, NULL}; *md; md++) {
+				char *a = outcome_model(r.p, th, *md), *b = outcome_model(g, th, *md);
+				cr_expect_str_eq(a, b, "%s, %d threads, model %s", files[f], (int)th, (*md)->name);
 				free(a);
 				free(b);
 			}
@@ -433,7 +433,7 @@ static int placed_like_ipdom(const char *src, const char *what)
 		Prog s = load(buf_str(&b));
 		ok = 0;
 		for (int32_t th = 1; th <= 8; th++) {
-			char *a = outcome_model(r.p, th, MODEL_IPDOM), *c = outcome_model(s.p, th, MODEL_SYNC);
+			char *a = outcome_model(r.p, th, &model_ipdom), *c = outcome_model(s.p, th, &model_sync);
 			cr_expect_str_eq(a, c, "%s, %d threads: ipdom vs syncs placed under sync\n%s", what, (int)th,
 			                 buf_str(&b));
 			ok += !strcmp(a, c);

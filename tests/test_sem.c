@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "sem.h"
 #include "testlib.h"
 
@@ -177,19 +178,22 @@ static void expect_at(const Machine *m, int w, int32_t pc, uint64_t active, int3
 #define AT(m, pc, active, depth) expect_at(m, 0, pc, active, depth, __LINE__)
 #define WAT(m, w, pc, active, depth) expect_at(m, w, pc, active, depth, __LINE__)
 
-/* Node k from the top of warp w's Π. */
+/* Node k from the top of warp w's Π, read through the model's view:
+** (l_id, Θ_done, l_next, Θ_todo). */
 static void expect_node(const Machine *m, int w, int k, int32_t lid, uint64_t done, int32_t lnext,
                         uint64_t todo, int line)
 {
 	const Warp *wp = &m->warps[w];
-	int32_t i = wp->nnodes - 1 - k;
-	cr_assert(i >= 0, "line %d: no node %d from the top (depth %d)", line, k, wp->nnodes);
-	uint64_t d = wp->nodebits[(size_t)(2 * i) * (size_t)wp->nw];
-	uint64_t t = wp->nodebits[(size_t)(2 * i + 1) * (size_t)wp->nw];
-	cr_expect(wp->nodes[i].lid == lid && d == done && wp->nodes[i].lnext == lnext && t == todo,
-	          "line %d: node %d = (%d, %#llx, %d, %#llx), want (%d, %#llx, %d, %#llx)", line, k,
-	          wp->nodes[i].lid, (unsigned long long)d, wp->nodes[i].lnext, (unsigned long long)t, lid,
-	          (unsigned long long)done, lnext, (unsigned long long)todo);
+	cr_assert_eq(m->model, &model_sync, "line %d: not the sync model", line);
+	int32_t i = wp->ctl.n - 1 - k;
+	cr_assert(i >= 0, "line %d: no node %d from the top (depth %d)", line, k, wp->ctl.n);
+	CtlView v;
+	m->model->view(wp, i, &v);
+	uint64_t d = v.set[1][0], t = v.set[3][0];
+	cr_expect(v.pc[0] == lid && d == done && v.pc[2] == lnext && t == todo,
+	          "line %d: node %d = (%d, %#llx, %d, %#llx), want (%d, %#llx, %d, %#llx)", line, k, v.pc[0],
+	          (unsigned long long)d, v.pc[2], (unsigned long long)t, lid, (unsigned long long)done, lnext,
+	          (unsigned long long)todo);
 }
 #define NODE(m, k, lid, done, lnext, todo) expect_node(m, 0, k, lid, done, lnext, todo, __LINE__)
 
@@ -197,12 +201,15 @@ static void expect_node(const Machine *m, int w, int k, int32_t lid, uint64_t do
 static void expect_ent(const Machine *m, int k, int32_t pc, int32_t rpc, uint64_t mask, int line)
 {
 	const Warp *wp = &m->warps[0];
-	int32_t i = wp->nents - 1 - k;
-	cr_assert(i >= 0, "line %d: no entry %d from the top (depth %d)", line, k, wp->nents);
-	uint64_t b = wp->entbits[(size_t)i * (size_t)wp->nw];
-	cr_expect(wp->ents[i].pc == pc && wp->ents[i].rpc == rpc && b == mask,
-	          "line %d: entry %d = (%d, %d, %#llx), want (%d, %d, %#llx)", line, k, wp->ents[i].pc,
-	          wp->ents[i].rpc, (unsigned long long)b, pc, rpc, (unsigned long long)mask);
+	cr_assert_eq(m->model, &model_ipdom, "line %d: not the ipdom model", line);
+	int32_t i = wp->ctl.n - 1 - k;
+	cr_assert(i >= 0, "line %d: no entry %d from the top (depth %d)", line, k, wp->ctl.n);
+	CtlView v;
+	m->model->view(wp, i, &v);
+	uint64_t b = v.set[2][0];
+	cr_expect(v.pc[0] == pc && v.pc[1] == rpc && b == mask,
+	          "line %d: entry %d = (%d, %d, %#llx), want (%d, %d, %#llx)", line, k, v.pc[0], v.pc[1],
+	          (unsigned long long)b, pc, rpc, (unsigned long long)mask);
 }
 #define ENT(m, k, pc, rpc, mask) expect_ent(m, k, pc, rpc, mask, __LINE__)
 
@@ -254,13 +261,13 @@ static void expect_error(const Machine *m, SemStatus st, const char *rule, int32
 
 /* ---- snapshots: "a stuck step leaves the state unchanged" ---------------------- */
 
+/* Warp state of at most 4 warps of one word, each control stack as its
+** bytes (records and lane sets, at most 16 records). */
 typedef struct Snap {
-	int32_t pc[4], nnodes[4], nents[4];
+	int32_t pc[4], depth[4];
 	uint64_t active[4], live[4];
-	SyncNode nodes[4][16];
-	uint64_t nodebits[4][32];
-	IpdomEntry ents[4][16];
-	uint64_t entbits[4][16];
+	unsigned char recs[4][16 * 16];
+	uint64_t masks[4][16 * 2];
 	uint64_t steps, ti;
 	size_t nval;
 	int64_t *val;
@@ -283,19 +290,14 @@ static Snap snap_take(const Machine *m)
 	cr_assert(m->nwarps <= 4);
 	for (int w = 0; w < m->nwarps; w++) {
 		const Warp *wp = &m->warps[w];
-		cr_assert(wp->nw == 1 && wp->nnodes <= 16 && wp->nents <= 16);
+		cr_assert(wp->nw == 1 && wp->ctl.n <= 16 && wp->ctl.rec_size <= 16 && wp->ctl.nmask <= 2);
 		s.pc[w] = wp->pc;
-		s.nnodes[w] = wp->nnodes;
-		s.nents[w] = wp->nents;
+		s.depth[w] = wp->ctl.n;
 		s.active[w] = wp->active[0];
 		s.live[w] = wp->live[0];
-		if (wp->nnodes) {
-			memcpy(s.nodes[w], wp->nodes, (size_t)wp->nnodes * sizeof *wp->nodes);
-			memcpy(s.nodebits[w], wp->nodebits, (size_t)wp->nnodes * 2 * sizeof(uint64_t));
-		}
-		if (wp->nents) {
-			memcpy(s.ents[w], wp->ents, (size_t)wp->nents * sizeof *wp->ents);
-			memcpy(s.entbits[w], wp->entbits, (size_t)wp->nents * sizeof(uint64_t));
+		if (wp->ctl.n) {
+			memcpy(s.recs[w], wp->ctl.recs, (size_t)wp->ctl.n * wp->ctl.rec_size);
+			memcpy(s.masks[w], wp->ctl.masks, (size_t)wp->ctl.n * wp->ctl.nmask * sizeof(uint64_t));
 		}
 	}
 	s.steps = m->steps;
@@ -318,14 +320,13 @@ static void snap_expect_same(const Snap *s, const Machine *m, int line)
 		cr_expect_eq(wp->pc, s->pc[w], "line %d: warp %d pc changed", line, w);
 		cr_expect_eq(wp->active[0], s->active[w], "line %d: warp %d Θ changed", line, w);
 		cr_expect_eq(wp->live[0], s->live[w], "line %d: warp %d live set changed", line, w);
-		cr_expect_eq(wp->nnodes, s->nnodes[w], "line %d: warp %d Π depth changed", line, w);
-		cr_expect_eq(wp->nents, s->nents[w], "line %d: warp %d SIMT stack changed", line, w);
-		for (int k = 0; k < wp->nnodes && k < s->nnodes[w]; k++) {
-			cr_expect(wp->nodes[k].lid == s->nodes[w][k].lid && wp->nodes[k].lnext == s->nodes[w][k].lnext,
-			          "line %d: node %d changed", line, k);
-			cr_expect(wp->nodebits[2 * k] == s->nodebits[w][2 * k] &&
-			              wp->nodebits[2 * k + 1] == s->nodebits[w][2 * k + 1],
-			          "line %d: node %d sets changed", line, k);
+		cr_expect_eq(wp->ctl.n, s->depth[w], "line %d: warp %d stack depth changed", line, w);
+		if (wp->ctl.n == s->depth[w] && wp->ctl.n > 0) {
+			cr_expect(memcmp(wp->ctl.recs, s->recs[w], (size_t)wp->ctl.n * wp->ctl.rec_size) == 0,
+			          "line %d: warp %d stack records changed", line, w);
+			cr_expect(memcmp(wp->ctl.masks, s->masks[w],
+			                 (size_t)wp->ctl.n * wp->ctl.nmask * sizeof(uint64_t)) == 0,
+			          "line %d: warp %d stack sets changed", line, w);
 		}
 	}
 	cr_expect_eq(m->steps, s->steps, "line %d: a step was counted", line);
@@ -892,8 +893,7 @@ Test(sem, exit_resumes_done_at_sync)
 	STEP(m, 4, RULE_IT);
 	STEP(m, 5, RULE_EX);
 	AT(m, 6, TH(1) | TH(3), 1); /* Θ := Θ_done at the sync where they wait */
-	cr_expect_eq(m->warps[0].nodes[0].lid, 1);
-	cr_expect_eq(m->warps[0].nodebits[1], NONE); /* Θ_todo */
+	NODE(m, 0, 1, NONE, 4, NONE); /* Θ_done moved to Θ, Θ_todo empty */
 	STEP(m, 6, RULE_SP);
 	AT(m, 7, TH(1) | TH(3), 0);
 	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
@@ -919,7 +919,7 @@ Test(sem, exit_pops_and_finishes)
 	STEP(m, 2, RULE_EX);
 	cr_expect_eq(m->status, SEM_OK);
 	cr_expect_eq(m->warps[0].status, WARP_DONE);
-	cr_expect_eq(m->warps[0].nnodes, 0);
+	cr_expect_eq(m->warps[0].ctl.n, 0);
 	cr_expect_eq(m->nlive, 0);
 	cr_expect_eq(m->steps, 3);
 	finish(&r);
@@ -2134,7 +2134,7 @@ static const char if_else[] = "l0: p = tid & 1\n"
 Test(sem, ipdom_if_else_fallthrough_first)
 {
 	SemOptions o = opts();
-	o.model = MODEL_IPDOM;
+	o.model = &model_ipdom;
 	Run r = start_with(if_else, &o);
 	Machine *m = r.m;
 	ENT(m, 0, 0, -1, ALL4);
@@ -2158,7 +2158,7 @@ Test(sem, ipdom_if_else_fallthrough_first)
 	STEP(m, 6, RULE_IT);
 	STEP(m, 7, RULE_SF);
 	cr_expect_eq(m->status, SEM_OK);
-	cr_expect_eq(m->warps[0].nents, 0);
+	cr_expect_eq(m->warps[0].ctl.n, 0);
 	EXPECT_MEM(m, 0, 20, 10, 20, 10);
 	finish(&r);
 }
@@ -2167,7 +2167,7 @@ Test(sem, ipdom_if_else_fallthrough_first)
 Test(sem, ipdom_if_else_taken_first)
 {
 	SemOptions o = opts();
-	o.model = MODEL_IPDOM;
+	o.model = &model_ipdom;
 	o.taken_first = true;
 	Run r = start_with(if_else, &o);
 	Machine *m = r.m;
@@ -2192,7 +2192,7 @@ Test(sem, ipdom_if_else_taken_first)
 Test(sem, ipdom_if_then)
 {
 	SemOptions o = opts();
-	o.model = MODEL_IPDOM;
+	o.model = &model_ipdom;
 	Run r = start_with("l0: p = tid & 1\n"
 	                   "l1: bz p, l3\n"
 	                   "l2: x = 10\n"
@@ -2217,7 +2217,7 @@ Test(sem, ipdom_if_then)
 Test(sem, ipdom_loop_does_not_grow)
 {
 	SemOptions o = opts();
-	o.model = MODEL_IPDOM;
+	o.model = &model_ipdom;
 	Run r = start_with("l0: i = 0\n"
 	                   "l1: s = 0\n"
 	                   "l2: p = tid < i\n"
@@ -2257,7 +2257,7 @@ Test(sem, ipdom_loop_does_not_grow)
 Test(sem, ipdom_exit)
 {
 	SemOptions o = opts();
-	o.model = MODEL_IPDOM;
+	o.model = &model_ipdom;
 	Run r = start_with("l0: p = tid & 1\n"
 	                   "l1: bz p, l4\n"
 	                   "l2: x = 1\n"
@@ -2307,7 +2307,7 @@ Test(sem, ipdom_unstructured_blocks)
 {
 	for (int taken = 0; taken < 2; taken++) {
 		SemOptions o = opts();
-		o.model = MODEL_IPDOM;
+		o.model = &model_ipdom;
 		o.taken_first = taken;
 		Run r = start_with(unstructured, &o);
 		Machine *m = r.m;
@@ -2355,7 +2355,7 @@ static const char spin_lock[] = ".threads 4\n"
 Test(sem, mimd_spin_lock)
 {
 	SemOptions o = opts();
-	o.model = MODEL_MIMD;
+	o.model = &model_mimd;
 	Run r = start_with(spin_lock, &o);
 	Machine *m = r.m;
 	cr_expect_eq(m->nwarps, 4);
@@ -2374,7 +2374,7 @@ Test(sem, mimd_spin_lock)
 
 	for (int model = 0; model < 2; model++) {
 		o = opts();
-		o.model = model ? MODEL_IPDOM : MODEL_SYNC;
+		o.model = model ? &model_ipdom : &model_sync;
 		o.max_steps = 5000;
 		r = start_with(spin_lock, &o);
 		cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_LIMIT);
@@ -2388,7 +2388,7 @@ Test(sem, mimd_spin_lock)
 Test(sem, mimd_if_else)
 {
 	SemOptions o = opts();
-	o.model = MODEL_MIMD;
+	o.model = &model_mimd;
 	Run r = start_with(if_else, &o);
 	Rec rec = {0};
 	cr_expect_eq(sem_run(r.m, rec_hook, &rec), SEM_OK);
@@ -2486,7 +2486,7 @@ Test(sem, measures_loop)
 Test(sem, measures_ipdom)
 {
 	SemOptions o = opts();
-	o.model = MODEL_IPDOM;
+	o.model = &model_ipdom;
 	Run r = start_with(if_else, &o);
 	Machine *m = r.m;
 	cr_expect_eq(sem_run(m, NULL, NULL), SEM_OK);
@@ -2750,12 +2750,12 @@ Test(sem, barrier_divergent_models)
 	                          "l7: sync\n"
 	                          "l8: stop\n";
 	SemOptions o = opts();
-	o.model = MODEL_IPDOM;
+	o.model = &model_ipdom;
 	Run r = start_with(src, &o);
 	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_DEADLOCK);
 	EXPECT_ERR(r.m, SEM_DEADLOCK, "BAR", 3, 1, 3);
 	finish(&r);
-	o.model = MODEL_MIMD;
+	o.model = &model_mimd;
 	r = start_with(src, &o);
 	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_OK);
 	EXPECT_MEM(r.m, 0, 2, 1, 2, 1);
@@ -2766,14 +2766,14 @@ Test(sem, barrier_divergent_models)
 Test(sem, clone_ipdom)
 {
 	SemOptions o = opts();
-	o.model = MODEL_IPDOM;
+	o.model = &model_ipdom;
 	Run r = start_with(if_else, &o);
 	STEP(r.m, 0, RULE_IT);
 	STEP(r.m, 1, RULE_BD);
 	Machine *c = sem_clone(r.m);
 	STEP(r.m, 2, RULE_IT);
 	STEP(r.m, 3, RULE_JP); /* pops an entry of the original only */
-	cr_expect_eq(c->warps[0].nents, 3);
+	cr_expect_eq(c->warps[0].ctl.n, 3);
 	sem_free(r.m);
 	r.m = NULL;
 	ENT(c, 0, 2, 5, TH(1) | TH(3));

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "ana.h"
 #include "gen.h"
 #include "gsa.h"

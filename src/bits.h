@@ -1,0 +1,112 @@
+/*
+** bits.h — lane sets: bitsets over the lanes of one warp, nw 64-bit words
+** (bit i is lane i of the warp). The one place that knows how a set is laid
+** out: the semantics, every reconvergence model, the debugger, the oracle
+** and the printers go through these helpers.
+*/
+#ifndef MUSIMD_BITS_H
+#define MUSIMD_BITS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Words needed for n lanes. */
+static inline int32_t bits_words(int32_t n) { return (n + 63) / 64; }
+
+static inline bool bit_get(const uint64_t *s, int32_t i) { return (s[i >> 6] >> (i & 63)) & 1; }
+static inline void bit_set(uint64_t *s, int32_t i) { s[i >> 6] |= 1ull << (i & 63); }
+static inline void bit_clear(uint64_t *s, int32_t i) { s[i >> 6] &= ~(1ull << (i & 63)); }
+
+static inline int32_t bits_count(const uint64_t *s, int32_t nw)
+{
+	int32_t c = 0;
+	for (int32_t i = 0; i < nw; i++)
+		c += __builtin_popcountll(s[i]);
+	return c;
+}
+
+static inline bool bits_empty(const uint64_t *s, int32_t nw)
+{
+	for (int32_t i = 0; i < nw; i++)
+		if (s[i])
+			return false;
+	return true;
+}
+
+static inline bool bits_eq(const uint64_t *a, const uint64_t *b, int32_t nw)
+{
+	return memcmp(a, b, (size_t)nw * sizeof *a) == 0;
+}
+
+static inline void bits_copy(uint64_t *d, const uint64_t *s, int32_t nw) { memcpy(d, s, (size_t)nw * sizeof *d); }
+static inline void bits_clear(uint64_t *d, int32_t nw) { memset(d, 0, (size_t)nw * sizeof *d); }
+
+static inline void bits_or(uint64_t *d, const uint64_t *s, int32_t nw)
+{
+	for (int32_t i = 0; i < nw; i++)
+		d[i] |= s[i];
+}
+
+static inline void bits_andnot(uint64_t *d, const uint64_t *s, int32_t nw)
+{
+	for (int32_t i = 0; i < nw; i++)
+		d[i] &= ~s[i];
+}
+
+/* Iteration over the set bits, ascending, a word at a time:
+**     BitIter it = bits_iter(s, nw);
+**     for (int32_t i; (i = bits_iter_next(&it)) >= 0;) ...
+** The set must not change during the walk (the current word is copied). */
+typedef struct BitIter {
+	const uint64_t *s;
+	int32_t nw, j;
+	uint64_t x;
+} BitIter;
+
+static inline BitIter bits_iter(const uint64_t *s, int32_t nw)
+{
+	return (BitIter){s, nw, 0, nw > 0 ? s[0] : 0};
+}
+
+static inline int32_t bits_iter_next(BitIter *it)
+{
+	while (!it->x) {
+		if (++it->j >= it->nw)
+			return -1;
+		it->x = it->s[it->j];
+	}
+	int32_t i = it->j * 64 + __builtin_ctzll(it->x);
+	it->x &= it->x - 1;
+	return i;
+}
+
+/* The set bits of s, ascending, as base + bit into out; returns how many. */
+static inline int32_t bits_list(const uint64_t *s, int32_t nw, int32_t base, int32_t *out)
+{
+	int32_t n = 0;
+	BitIter it = bits_iter(s, nw);
+	for (int32_t i; (i = bits_iter_next(&it)) >= 0;)
+		out[n++] = base + i;
+	return n;
+}
+
+/* The first set bit of s at or after l (< n), else n; with want false, the
+** first clear bit. */
+static inline int32_t bits_next(const uint64_t *s, int32_t n, int32_t l, bool want)
+{
+	while (l < n) {
+		uint64_t w = s[l >> 6];
+		if (!want)
+			w = ~w;
+		w &= ~0ull << (l & 63);
+		if (w) {
+			int32_t k = (l & ~63) + __builtin_ctzll(w);
+			return k < n ? k : n;
+		}
+		l = (l & ~63) + 64;
+	}
+	return n;
+}
+
+#endif

@@ -1,0 +1,815 @@
+/*
+** data.c — the data rules of μ-SIMD (Table 3.5 and the extensions; rule IT
+** of Table 3.4; semantics.md §3, §4): arithmetic on an int64 fast path and an
+** exact path, loads and stores of shared and local memory with the race
+** report, atomics, and the GSA group of a block. Every instruction computes
+** its results first and commits them only when no premise failed.
+*/
+#include "lanes.h"
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- data instructions: the int64 fast path -------------------------------- */
+
+/* An operand as the lane loops see it: a row of values, or one value for
+** all lanes. */
+typedef struct Src {
+	const int64_t *p;
+	int64_t k;
+} Src;
+
+/* false when the operand holds big values in some lane (slow path) */
+static bool src_of(const Machine *m, const Opnd *o, Src *s)
+{
+	switch (o->kind) {
+	case OPND_VAR:
+		if (m->nbig[o->var] > 0)
+			return false;
+		s->p = row(m, o->var);
+		return true;
+	case OPND_LIT:
+		if (ir_lit(m->prog, o).z)
+			return false;
+		s->p = NULL;
+		s->k = ir_lit(m->prog, o).i;
+		return true;
+	case OPND_SPECIAL:
+		s->p = m->spec[o->special];
+		s->k = s->p ? 0 : sem_special(m, (Special)o->special, 0);
+		return true;
+	default:
+		s->p = NULL;
+		s->k = 0;
+		return true;
+	}
+}
+
+/* Loop over the active lanes of a warp computing r from a and b with EXPR,
+** which may OR a non-zero value into `bad` to send the instruction to the
+** exact slow path. Dense warps (every lane active) get simple counted loops
+** the compiler vectorises. */
+#define LANE_LOOP2(EXPR)                                                           \
+	do {                                                                           \
+		if (dense) {                                                               \
+			if (A.p && B.p) {                                                      \
+				for (int32_t i = lo; i < hi; i++) {                                \
+					int64_t a = A.p[i], b = B.p[i], r;                             \
+					EXPR;                                                          \
+					out[i] = r;                                                    \
+				}                                                                  \
+			} else if (A.p) {                                                      \
+				const int64_t b = B.k;                                             \
+				for (int32_t i = lo; i < hi; i++) {                                \
+					int64_t a = A.p[i], r;                                         \
+					EXPR;                                                          \
+					out[i] = r;                                                    \
+				}                                                                  \
+			} else if (B.p) {                                                      \
+				const int64_t a = A.k;                                             \
+				for (int32_t i = lo; i < hi; i++) {                                \
+					int64_t b = B.p[i], r;                                         \
+					EXPR;                                                          \
+					out[i] = r;                                                    \
+				}                                                                  \
+			} else {                                                               \
+				const int64_t a = A.k, b = B.k;                                    \
+				int64_t r;                                                         \
+				EXPR;                                                              \
+				for (int32_t i = lo; i < hi; i++)                                  \
+					out[i] = r;                                                    \
+			}                                                                      \
+		} else {                                                                   \
+			for (int32_t k = 0; k < n; k++) {                                      \
+				int32_t i = idx[k];                                                \
+				int64_t a = A.p ? A.p[i] : A.k, b = B.p ? B.p[i] : B.k, r;        \
+				EXPR;                                                              \
+				out[i] = r;                                                        \
+			}                                                                      \
+		}                                                                          \
+	} while (0)
+
+/* Returns false if some lane overflows int64 or fails (then nothing that
+** matters was written: the caller recomputes exactly). */
+static bool fast_binop(BinOp op, int64_t *restrict out, Src A, Src B, bool dense, int32_t lo,
+                       int32_t hi, const int32_t *idx, int32_t n)
+{
+	uint64_t bad = 0;
+	switch (op) {
+	case BIN_ADD:
+		LANE_LOOP2(r = (int64_t)((uint64_t)a + (uint64_t)b);
+		           bad |= (uint64_t)((a ^ r) & (b ^ r)) >> 63);
+		break;
+	case BIN_SUB:
+		LANE_LOOP2(r = (int64_t)((uint64_t)a - (uint64_t)b);
+		           bad |= (uint64_t)((a ^ b) & (a ^ r)) >> 63);
+		break;
+	case BIN_MUL:
+		LANE_LOOP2(bad |= (uint64_t)__builtin_mul_overflow(a, b, &r));
+		break;
+	case BIN_DIV:
+		LANE_LOOP2(int64_t d = (b == 0 || (b == -1 && a == INT64_MIN)) ? 1 : b;
+		           bad |= (uint64_t)(d != b); r = a / d);
+		break;
+	case BIN_MOD:
+		LANE_LOOP2(int64_t d = (b == 0 || b == -1) ? 1 : b;
+		           bad |= (uint64_t)(b == 0); r = (b == -1) ? 0 : a % d);
+		break;
+	case BIN_LT: LANE_LOOP2(r = a < b); break;
+	case BIN_LE: LANE_LOOP2(r = a <= b); break;
+	case BIN_GT: LANE_LOOP2(r = a > b); break;
+	case BIN_GE: LANE_LOOP2(r = a >= b); break;
+	case BIN_EQ: LANE_LOOP2(r = a == b); break;
+	case BIN_NE: LANE_LOOP2(r = a != b); break;
+	case BIN_AND: LANE_LOOP2(r = a & b); break;
+	case BIN_OR: LANE_LOOP2(r = a | b); break;
+	case BIN_XOR: LANE_LOOP2(r = a ^ b); break;
+	case BIN_SHL:
+		LANE_LOOP2(int64_t s = (b < 0 || b > 62) ? 0 : b;
+		           uint64_t u = (uint64_t)a << s; r = (int64_t)u;
+		           bad |= (uint64_t)(s != b) | (uint64_t)((r >> s) != a));
+		break;
+	case BIN_SHR:
+		/* arithmetic shift right is floor(a / 2^b) (gcc and clang shift
+		** signed values arithmetically) */
+		LANE_LOOP2(int64_t s = b < 0 ? 0 : (b > 63 ? 63 : b); bad |= (uint64_t)(b < 0);
+		           r = a >> s);
+		break;
+	case BIN_LAND: LANE_LOOP2(r = (a != 0) & (b != 0)); break;
+	case BIN_LOR: LANE_LOOP2(r = (a != 0) | (b != 0)); break;
+	case BIN_MIN: LANE_LOOP2(r = a < b ? a : b); break;
+	case BIN_MAX: LANE_LOOP2(r = a > b ? a : b); break;
+	default: return false;
+	}
+	return bad == 0;
+}
+
+/* After a fast computation into out[] (the destination row or m->tmp):
+** make out the value of dst in every active lane. */
+static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
+{
+	int32_t n;
+	const int32_t *idx = sem_active_list(m, w, &n);
+	bool dense = n == w->size;
+	int64_t *d = row(m, dst);
+	if (out != d) {
+		if (dense)
+			memcpy(d + w->base, out + w->base, (size_t)w->size * sizeof *d);
+		else
+			for (int32_t k = 0; k < n; k++)
+				d[idx[k]] = out[idx[k]];
+	}
+	if (m->nbig[dst] > 0)
+		for (int32_t k = 0; k < n; k++) {
+			__mpz_struct **z = &m->big[dst][idx[k]];
+			if (*z) {
+				drop_big(z, &m->big_bytes);
+				m->nbig[dst]--;
+			}
+		}
+	if (m->ndef[dst] < m->nthreads) {
+		uint8_t *df = defrow(m, dst);
+		for (int32_t k = 0; k < n; k++)
+			if (!df[idx[k]]) {
+				df[idx[k]] = 1;
+				m->ndef[dst]++;
+			}
+	}
+}
+
+/* ---- data instructions: the exact path -------------------------------------- */
+
+static const char *binop_text(BinOp op)
+{
+	return num_binop_sym(op);
+}
+
+/* Compute dst = f(lane) for every active lane in lane order into m->res,
+** then commit; on a failed premise nothing is committed. */
+static bool exact_compute(Machine *m, Warp *w, int32_t pc, const Ins *ins)
+{
+	int32_t n = sem_lane_order(m, w);
+	uint64_t more = 0; /* the values beyond int64 computed so far */
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = m->order[k];
+		Num a = opnd_num(m, &ins->a, t), r;
+		NumErr e = NUM_OK;
+		if (ins->op == OP_COPY)
+			r = num_copy(a);
+		else if (ins->op == OP_UNARY)
+			e = num_unop((UnOp)ins->sub, a, &r);
+		else
+			e = num_binop((BinOp)ins->sub, a, opnd_num(m, &ins->b, t), &r);
+		if (e == NUM_OK && r.z && !budget_allows(m, more += num_bytes(r))) {
+			/* 10^5 threads × 10^6-bit values: stop before they all exist */
+			num_free(&r);
+			for (int32_t j = 0; j < k; j++)
+				num_free(&m->res[j]);
+			sem_memory_limit(m, pc, w->id);
+			return false;
+		}
+		if (e != NUM_OK) {
+			for (int32_t j = 0; j < k; j++)
+				num_free(&m->res[j]);
+			Buf b = {0};
+			num_buf(&b, a);
+			if (ins->op == OP_BINARY) {
+				buf_printf(&b, " %s ", binop_text((BinOp)ins->sub));
+				num_buf(&b, opnd_num(m, &ins->b, t));
+			}
+			char *what = buf_steal(&b);
+			sem_error(m, SEM_STUCK, "BP", pc, w->id, &t, 1, "%s in thread %d (%s)", num_err_msg(e),
+			          t, what);
+			free(what);
+			return false;
+		}
+		m->res[k] = r;
+	}
+	for (int32_t k = 0; k < n; k++)
+		sem_set_lane(m, ins->dst, m->order[k], m->res[k]);
+	return true;
+}
+
+/* CT / AS / BP and the unary operators. */
+static bool exec_arith(Machine *m, Warp *w, int32_t pc, const Ins *ins)
+{
+	if (!sem_check_read(m, w, pc, &ins->a))
+		return false;
+	if (ins->op == OP_BINARY && !sem_check_read(m, w, pc, &ins->b))
+		return false;
+	Src A, B = {NULL, 0};
+	if (src_of(m, &ins->a, &A) && (ins->op != OP_BINARY || src_of(m, &ins->b, &B))) {
+		int32_t n;
+		const int32_t *idx = sem_active_list(m, w, &n);
+		bool dense = n == w->size;
+		int32_t lo = w->base, hi = w->base + w->size;
+		int64_t *d = row(m, ins->dst);
+		bool alias = (ins->a.kind == OPND_VAR && ins->a.var == ins->dst) ||
+		             (ins->b.kind == OPND_VAR && ins->b.var == ins->dst);
+		if (ins->op == OP_COPY) {
+			int64_t *out = d;
+			if (A.p) {
+				if (A.p != d) {
+					if (dense)
+						memcpy(out + lo, A.p + lo, (size_t)w->size * sizeof *out);
+					else
+						for (int32_t k = 0; k < n; k++)
+							out[idx[k]] = A.p[idx[k]];
+				}
+			} else {
+				for (int32_t k = 0; k < n; k++)
+					out[idx[k]] = A.k;
+			}
+			commit_fast(m, w, ins->dst, d);
+			return true;
+		}
+		if (ins->op == OP_UNARY) {
+			/* as a binary operation with a constant: -a = 0 - a,
+			** !a = (0 == a), ~a = -1 ^ a */
+			BinOp op = ins->sub == UN_NEG ? BIN_SUB : ins->sub == UN_NOT ? BIN_EQ : BIN_XOR;
+			Src Z = {NULL, ins->sub == UN_BNOT ? -1 : 0};
+			int64_t *out = alias ? m->tmp : d;
+			if (fast_binop(op, out, Z, A, dense, lo, hi, idx, n)) {
+				commit_fast(m, w, ins->dst, out);
+				return true;
+			}
+		} else {
+			BinOp op = (BinOp)ins->sub;
+			bool may_fail = op == BIN_DIV || op == BIN_MOD || op == BIN_SHL || op == BIN_SHR;
+			int64_t *out = (alias || may_fail) ? m->tmp : d;
+			if (fast_binop(op, out, A, B, dense, lo, hi, idx, n)) {
+				commit_fast(m, w, ins->dst, out);
+				return true;
+			}
+		}
+	}
+	return exact_compute(m, w, pc, ins);
+}
+
+/* An address operand in thread t: a natural number that fits int64. */
+static bool lane_addr(Machine *m, Warp *w, int32_t pc, const char *rule, const char *what, Num a,
+                      int32_t t, int64_t *out)
+{
+	if (a.z || a.i < 0) {
+		char *s = num_str(a);
+		sem_error(m, SEM_STUCK, rule, pc, w->id, &t, 1, "%s address %s in thread %d is %s", what, s,
+		          t, (a.z && mpz_sgn(a.z) > 0) ? "too large" : "negative");
+		free(s);
+		return false;
+	}
+	*out = a.i;
+	return true;
+}
+
+static bool check_cells(Machine *m, Warp *w, int32_t pc, const char *rule, uint64_t fresh)
+{
+	uint64_t limit = m->opt.max_cells;
+	if (m->cells + fresh <= limit)
+		return true;
+	sem_error(m, SEM_STUCK, "limit", pc, w->id, NULL, 0,
+	          "memory limit reached: more than %llu initialised cells (--max-cells); rule %s",
+	          (unsigned long long)limit, rule);
+	return false;
+}
+
+Mem *sem_local_mem(Machine *m, int32_t t)
+{
+	if (!m->local[t]) {
+		m->heap_bytes += sizeof(Mem);
+		m->local[t] = xcalloc(1, sizeof(Mem));
+		m->local[t]->last = -1;
+	}
+	return m->local[t];
+}
+
+/* LD (shared) and the local-memory load. */
+static bool exec_load(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool local)
+{
+	if (!sem_check_read(m, w, pc, &ins->a))
+		return false;
+	int32_t n = sem_lane_order(m, w);
+	uint64_t more = 0; /* the copies of values beyond int64 */
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = m->order[k];
+		int64_t addr;
+		Num v;
+		bool ok = lane_addr(m, w, pc, "LD", local ? "local load" : "load", opnd_num(m, &ins->a, t),
+		                    t, &addr);
+		if (ok && !mem_get(local ? (m->local[t] ? m->local[t] : &(Mem){.last = -1}) : &m->shared,
+		                   addr, &v)) {
+			if (m->prog->memory_zero) {
+				v = NUM_I(0);
+			} else {
+				sem_error(m, SEM_STUCK, "MM", pc, w->id, &t, 1,
+				          "%s cell %lld is read in thread %d before it is initialised",
+				          local ? "local" : "shared", (long long)addr, t);
+				ok = false;
+			}
+		}
+		if (ok && v.z && !budget_allows(m, more += num_bytes(v))) {
+			sem_memory_limit(m, pc, w->id);
+			ok = false;
+		}
+		if (!ok) {
+			for (int32_t j = 0; j < k; j++)
+				num_free(&m->res[j]);
+			return false;
+		}
+		m->res[k] = num_copy(v);
+	}
+	for (int32_t k = 0; k < n; k++)
+		sem_set_lane(m, ins->dst, m->order[k], m->res[k]);
+	return true;
+}
+
+/* Race report: two PEs of one instruction storing different values to one
+** cell (semantics.md §3). Uses an open-addressing table over the addresses. */
+/* Memory accounting: the heap bytes of a race report. */
+static uint64_t race_bytes(const Race *r)
+{
+	uint64_t b = sizeof *r + (uint64_t)r->n * (sizeof(int32_t) + sizeof(Num));
+	for (int32_t i = 0; i < r->n; i++)
+		b += num_bytes(r->values[i]);
+	return b;
+}
+
+
+/* Returns false, with the reports of this store taken back, when they
+** would not fit the memory budget. */
+static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
+{
+	int32_t need = 16;
+	while (need < 2 * n)
+		need *= 2;
+	if (m->nhslot < need) {
+		free(m->hslot);
+		m->hslot = xmalloc((size_t)need * sizeof *m->hslot);
+		m->nhslot = need;
+	}
+	int32_t ns = need;
+	for (int32_t i = 0; i < ns; i++)
+		m->hslot[i] = -1;
+	/* chain lanes with equal addresses: next[k] is the next lane (in lane
+	** order) storing to the same cell, first[] marks the first of a cell */
+	int32_t before = m->nraces;
+	bool fits = true;
+	int32_t *next = xmalloc((size_t)n * sizeof *next);
+	bool *first = xcalloc((size_t)n, sizeof *first);
+	int32_t *lastk = xmalloc((size_t)n * sizeof *lastk);
+	for (int32_t k = 0; k < n; k++) {
+		next[k] = -1;
+		uint32_t h = mem_hash(m->addr[k]) & (uint32_t)(ns - 1);
+		while (m->hslot[h] >= 0 && m->addr[m->hslot[h]] != m->addr[k])
+			h = (h + 1) & (uint32_t)(ns - 1);
+		if (m->hslot[h] < 0) {
+			m->hslot[h] = k;
+			first[k] = true;
+			lastk[k] = k;
+		} else {
+			int32_t f = m->hslot[h];
+			next[lastk[f]] = k;
+			lastk[f] = k;
+		}
+	}
+	for (int32_t k = 0; k < n; k++) {
+		if (!first[k] || next[k] < 0)
+			continue;
+		bool differ = false;
+		int32_t cnt = 0;
+		for (int32_t j = k; j >= 0; j = next[j]) {
+			cnt++;
+			differ |= !num_eq(m->res[j], m->res[k]);
+		}
+		if (!differ)
+			continue;
+		Race r = {m->addr[k], pc, w->id, cnt, xmalloc((size_t)cnt * sizeof(int32_t)),
+		          xmalloc((size_t)cnt * sizeof(Num))};
+		int32_t c = 0;
+		for (int32_t j = k; j >= 0; j = next[j]) {
+			r.threads[c] = m->order[j];
+			r.values[c] = num_copy(m->res[j]);
+			c++;
+		}
+		if (!budget_allows(m, race_bytes(&r))) {
+			sem_race_free(&r);
+			fits = false;
+			break;
+		}
+		m->heap_bytes += race_bytes(&r);
+		VEC_PUSH(m->races, m->nraces, m->capraces, r);
+	}
+	free(next);
+	free(first);
+	free(lastk);
+	if (!fits)
+		while (m->nraces > before) {
+			Race *r = &m->races[--m->nraces];
+			m->heap_bytes -= race_bytes(r);
+			sem_race_free(r);
+		}
+	return fits;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Before a store by the n lanes of m->order to the addresses m->addr, in
+** one pass: the lanes whose cell is not initialised (returned; a cell two
+** lanes store to counts twice), and, for the memory accounting, the bytes
+** the store would allocate in *bytes: new pages, each once however many
+** lanes store into it, tables of big values, and the copies of the values
+** in m->res when with_values. Local memory: each lane has its own. */
+static uint64_t store_plan(Machine *m, int32_t n, bool local, bool with_values, uint64_t *bytes)
+{
+	uint64_t fresh = 0, more = 0;
+	int32_t nnew = 0; /* keys of absent shared pages, in m->tmp */
+	int64_t last_big = -1;
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = m->order[k];
+		const Mem *mm = local ? m->local[t] : &m->shared;
+		int64_t key = m->addr[k] >> MEM_PAGE_BITS;
+		const MemPage *pg = mm ? mem_find(mm, key) : NULL;
+		fresh += !(pg && bit_get(pg->init, (int32_t)(m->addr[k] & (MEM_PAGE_SIZE - 1))));
+		if (local && !mm)
+			more += sizeof(Mem);
+		if (!pg && local)
+			more += PAGE_BYTES;
+		else if (!pg && (nnew == 0 || m->tmp[nnew - 1] != key)) /* neighbours share pages */
+			m->tmp[nnew++] = key;
+		if (with_values && m->res[k].z) {
+			more += num_bytes(m->res[k]);
+			if (!(pg && pg->big) && key != last_big)
+				more += PAGE_BIG_BYTES;
+			last_big = key;
+		}
+	}
+	if (nnew > 1) {
+		qsort(m->tmp, (size_t)nnew, sizeof *m->tmp, key_cmp);
+		int32_t j = 1;
+		for (int32_t i = 1; i < nnew; i++)
+			if (m->tmp[i] != m->tmp[j - 1])
+				m->tmp[j++] = m->tmp[i];
+		nnew = j;
+	}
+	*bytes = more + (uint64_t)nnew * PAGE_BYTES;
+	return fresh;
+}
+
+/* ST (shared) and the local-memory store. Stores happen in lane order: with
+** the fixed ascending order the highest tid's value wins a race. */
+static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool local)
+{
+	if (!sem_check_read(m, w, pc, &ins->a) || !sem_check_read(m, w, pc, &ins->b))
+		return false;
+	int32_t n = sem_lane_order(m, w);
+	bool big = false; /* some value is beyond int64 */
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = m->order[k];
+		if (!lane_addr(m, w, pc, "ST", local ? "local store" : "store", opnd_num(m, &ins->a, t), t,
+		               &m->addr[k]))
+			return false;
+		m->res[k] = opnd_num(m, &ins->b, t); /* borrowed */
+		big |= m->res[k].z != NULL;
+	}
+	uint64_t bytes;
+	uint64_t fresh = store_plan(m, n, local, true, &bytes);
+	if (!check_cells(m, w, pc, "ST", fresh))
+		return false;
+	if ((fresh || big) && !budget_allows(m, bytes)) {
+		sem_memory_limit(m, pc, w->id);
+		return false;
+	}
+	int32_t races_before = m->nraces;
+	if (!local && n > 1 && !find_races(m, w, pc, n)) {
+		sem_memory_limit(m, pc, w->id);
+		return false;
+	}
+	for (int32_t k = 0; k < n; k++) {
+		Mem *mm = local ? sem_local_mem(m, m->order[k]) : &m->shared;
+		m->cells += mem_put(mm, m->addr[k], num_copy(m->res[k]), &m->big_bytes, &m->heap_bytes);
+	}
+	if (m->opt.races_error && m->nraces > races_before) {
+		Race *r = &m->races[races_before];
+		sem_error(m, SEM_STUCK, "TL", pc, w->id, r->threads, r->n,
+		          "data race on shared cell %lld: %d threads store different values (--races=error)",
+		          (long long)r->cell, r->n);
+		return true; /* the instruction happened; the run stops after it */
+	}
+	return true;
+}
+
+/* AT and the extended atomics: the active PEs go one after another in lane
+** order, each reading what the previous one wrote. */
+static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
+{
+	if (!sem_check_read(m, w, pc, &ins->a) || !sem_check_read(m, w, pc, &ins->b) ||
+	    !sem_check_read(m, w, pc, &ins->c))
+		return false;
+	int32_t n = sem_lane_order(m, w);
+	/* premises first: addresses, and Σ(address) defined */
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = m->order[k];
+		if (!lane_addr(m, w, pc, "AT", "atomic", opnd_num(m, &ins->a, t), t, &m->addr[k]))
+			return false;
+		Num old;
+		if (!m->prog->memory_zero && !mem_get(&m->shared, m->addr[k], &old)) {
+			sem_error(m, SEM_STUCK, "MM", pc, w->id, &t, 1,
+			          "shared cell %lld is used by an atomic in thread %d before it is initialised",
+			          (long long)m->addr[k], t);
+			return false;
+		}
+	}
+	uint64_t fresh = 0;
+	for (int32_t k = 0; k < n; k++) {
+		Num old;
+		bool seen = mem_get(&m->shared, m->addr[k], &old);
+		for (int32_t j = 0; j < k && !seen; j++)
+			seen = m->addr[j] == m->addr[k];
+		fresh += !seen;
+	}
+	if (!check_cells(m, w, pc, "AT", fresh))
+		return false;
+	uint64_t bytes;
+	store_plan(m, n, false, false, &bytes);
+	if (fresh && !budget_allows(m, bytes)) {
+		sem_memory_limit(m, pc, w->id);
+		return false;
+	}
+	uint64_t more = 0; /* values beyond int64 (checked as they come, like --max-bits) */
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = m->order[k];
+		Num old;
+		if (!mem_get(&m->shared, m->addr[k], &old))
+			old = NUM_I(0); /* .memory zero */
+		Num nv, r;
+		NumErr e = NUM_OK;
+		switch (ins->op) {
+		case OP_ATOMINC: /* rule AT: v and Σ(vx) := Σ(vx) + 1 */
+			e = num_binop(BIN_ADD, old, NUM_I(1), &nv);
+			r = num_copy(nv);
+			break;
+		case OP_ATOMADD:
+			e = num_binop(BIN_ADD, old, opnd_num(m, &ins->b, t), &nv);
+			r = num_copy(old);
+			break;
+		case OP_ATOMCAS:
+			r = num_copy(old);
+			if (!num_eq(old, opnd_num(m, &ins->b, t))) {
+				m->res[k] = r; /* a failed CAS writes nothing */
+				continue;
+			}
+			nv = num_copy(opnd_num(m, &ins->c, t));
+			break;
+		default: /* OP_ATOMEXCH */
+			r = num_copy(old);
+			nv = num_copy(opnd_num(m, &ins->b, t));
+			break;
+		}
+		if (e == NUM_OK && (nv.z || r.z) && !budget_allows(m, more += num_bytes(nv) + num_bytes(r))) {
+			num_free(&nv);
+			num_free(&r);
+			sem_memory_limit(m, pc, w->id);
+			for (int32_t j = 0; j < k; j++)
+				num_free(&m->res[j]);
+			return false;
+		}
+		if (e != NUM_OK) {
+			/* only a value beyond --max-bits gets here; earlier lanes have
+			** run: report it, the state is as far as the atomic got */
+			sem_error(m, SEM_STUCK, "AT", pc, w->id, &t, 1, "%s in thread %d", num_err_msg(e), t);
+			for (int32_t j = 0; j < k; j++)
+				num_free(&m->res[j]);
+			return false;
+		}
+		m->cells += mem_put(&m->shared, m->addr[k], nv, &m->big_bytes, &m->heap_bytes);
+		m->res[k] = r;
+	}
+	for (int32_t k = 0; k < n; k++)
+		sem_set_lane(m, ins->dst, m->order[k], m->res[k]);
+	return true;
+}
+
+/* ---- GSA (semantics.md §4) ---------------------------------------------------- */
+
+/* The operand GSA instruction ins (in block blk) copies in thread t:
+** γ(p, o1, o2) o1 where p ≠ 0, else o2 (p itself when it is unassigned:
+** the read that fails); η its value; μ/φ the operand of the edge t came by.
+** NULL when t came by an edge the φ has no operand for. */
+const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32_t t)
+{
+	switch (ins->op) {
+	case OP_GAMMA: {
+		/* down the tree of nested γs: each node reads its predicate only
+		** when the path of this PE reaches it (Tu & Padua's gate) */
+		const Opnd *node = NULL;
+		for (;;) {
+			const Opnd *p = ir_gate_pred(ins, node);
+			if (p->kind == OPND_VAR && !defrow(m, p->var)[t])
+				return p;
+			const Opnd *sel = ir_gate_side(ins, node, !num_is_zero(opnd_num(m, p, t)));
+			if (sel->kind != OPND_GATE)
+				return sel;
+			node = sel;
+		}
+	}
+	case OP_ETA: return &ins->b;
+	case OP_MU:
+	case OP_PHI: {
+		int32_t from = m->from_block[t];
+		int32_t ix = ins->op == OP_MU ? (from < 0 ? 0 : cfg_mu_index(m->cfg, blk, from))
+		                              : (from < 0 ? -1 : cfg_phi_index(m->cfg, blk, from));
+		return ix >= 0 && ix < ins->nargs ? &ins->args[ix] : NULL;
+	}
+	default: return NULL;
+	}
+}
+
+/* The GSA instructions at the start of the block of pc run as one parallel
+** copy (Appel): every PE computes every selected operand first, then all
+** destinations are written. Operands are read lazily: γ reads its predicate
+** and the chosen operand, μ and φ the operand of the edge the PE came by. */
+bool sem_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
+{
+	int32_t n = sem_lane_order(m, w);
+	const Cfg *g = m->cfg;
+	int32_t blk = g->block_of[pc];
+	Num *res = xmalloc((size_t)count * (size_t)(n ? n : 1) * sizeof *res);
+	bool *undef = xmalloc((size_t)count * (size_t)(n ? n : 1) * sizeof *undef);
+	int32_t done = 0;
+	uint64_t more = 0; /* the copies of values beyond int64 */
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = m->order[k];
+		for (int32_t j = 0; j < count; j++) {
+			const Ins *ins = &m->prog->ins[pc + j];
+			const Opnd *sel = sem_gsa_operand(m, ins, blk, t);
+			if (!sel) {
+				sem_error(m, SEM_STUCK, "MV", pc + j, w->id, &t, 1,
+				          "thread %d reached this phi by no edge it has an operand for", t);
+				goto fail;
+			}
+			/* copying an unassigned value leaves the result unassigned (SSA's
+			** undef): the error comes where an ordinary instruction reads it */
+			undef[done] = sel->kind == OPND_VAR && !defrow(m, sel->var)[t];
+			if (undef[done] && ir_gate_is_pred(ins, sel)) { /* a predicate of γ itself */
+				sem_error(m, SEM_STUCK, "MV", pc + j, w->id, &t, 1,
+				          "variable '%s' is read in thread %d before it is assigned",
+				          m->prog->vars[sel->var].name, t);
+				goto fail;
+			}
+			res[done] = undef[done] ? NUM_I(0) : num_copy(opnd_num(m, sel, t));
+			done++;
+			if (res[done - 1].z && !budget_allows(m, more += num_bytes(res[done - 1]))) {
+				sem_memory_limit(m, pc + j, w->id);
+				goto fail;
+			}
+		}
+	}
+	done = 0;
+	for (int32_t k = 0; k < n; k++)
+		for (int32_t j = 0; j < count; j++, done++) {
+			if (undef[done])
+				sem_unset_lane(m, m->prog->ins[pc + j].dst, m->order[k]);
+			else
+				sem_set_lane(m, m->prog->ins[pc + j].dst, m->order[k], res[done]);
+		}
+	free(res);
+	free(undef);
+	return true;
+fail:
+	for (int32_t i = 0; i < done; i++)
+		num_free(&res[i]);
+	free(res);
+	free(undef);
+	return false;
+}
+
+/* IT: a data instruction, or the GSA group of a block that is not an
+** implicit sync (μ/φ only) or runs under a model without syncs. */
+bool sem_rule_IT(Machine *m, Warp *w, int32_t pc, const Ins *ins)
+{
+	int32_t next = pc + 1;
+	bool ok;
+	switch (ins->op) {
+	case OP_COPY:
+	case OP_UNARY:
+	case OP_BINARY: ok = exec_arith(m, w, pc, ins); break;
+	case OP_LOAD: ok = exec_load(m, w, pc, ins, false); break;
+	case OP_LLOAD: ok = exec_load(m, w, pc, ins, true); break;
+	case OP_STORE: ok = exec_store(m, w, pc, ins, false); break;
+	case OP_LSTORE: ok = exec_store(m, w, pc, ins, true); break;
+	case OP_ATOMINC:
+	case OP_ATOMADD:
+	case OP_ATOMCAS:
+	case OP_ATOMEXCH: ok = exec_atomic(m, w, pc, ins); break;
+	case OP_PHI:
+	case OP_GAMMA:
+	case OP_MU:
+	case OP_ETA: {
+		int32_t cnt = m->cfg->blocks[m->cfg->block_of[pc]].ngsa;
+		ok = sem_gsa_group(m, w, pc, cnt);
+		next = pc + cnt;
+		break;
+	}
+	default: ok = false; break;
+	}
+	if (!ok)
+		return false;
+	m->model->go(m, w, next - 1, next);
+	return true;
+}
+
+void sem_race_free(Race *r)
+{
+	for (int32_t i = 0; i < r->n; i++)
+		num_free(&r->values[i]);
+	free(r->values);
+	free(r->threads);
+}
+
+/* split(Θ, v) = (Θ_f, Θ_j): the PEs that fall through and those that jump.
+** bz jumps where v = 0 (Table 3.1); --bz-polarity=rules reads the rules of
+** Table 3.4 literally (bz jumps where v ≠ 0); bnz is the mirror image. */
+bool sem_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jump, uint64_t *fall)
+{
+	if (!sem_check_read(m, w, pc, &ins->a))
+		return false;
+	bool jump_if_zero = (ins->op == OP_BZ) != m->opt.bz_rules;
+	const Opnd *o = &ins->a;
+	Src S;
+	if (src_of(m, o, &S)) {
+		/* int64 lanes: 64 tests per word of the lane set */
+		for (int32_t j = 0; j < w->nw; j++) {
+			uint64_t act = w->active[j], zero = 0;
+			if (!act) {
+				jump[j] = 0;
+				continue;
+			}
+			if (!S.p) {
+				zero = S.k == 0 ? ~0ull : 0;
+			} else {
+				const int64_t *v = S.p + w->base + j * 64;
+				int32_t lim = w->size - j * 64 < 64 ? w->size - j * 64 : 64;
+				for (int32_t b = 0; b < lim; b++)
+					zero |= (uint64_t)(v[b] == 0) << b;
+			}
+			jump[j] = (jump_if_zero ? zero : ~zero) & act;
+		}
+	} else {
+		bits_clear(jump, w->nw);
+		int32_t n;
+		const int32_t *idx = sem_active_list(m, w, &n);
+		for (int32_t k = 0; k < n; k++) {
+			int32_t t = idx[k];
+			bool zero = num_is_zero(opnd_num(m, o, t));
+			if (zero == jump_if_zero)
+				bit_set(jump, t - w->base);
+		}
+	}
+	bits_copy(fall, w->active, w->nw);
+	bits_andnot(fall, jump, w->nw);
+	return true;
+}

@@ -1,0 +1,147 @@
+/*
+** model.h — a reconvergence model (explore.md §2): one file in model/ and
+** one line of the models[] table.
+**
+** The data rules never change between models; only control does. The step
+** function (sem.c) runs the data rules and the barrier itself and calls the
+** model for branches, syncs, stop/exit and every move of a warp's pc. A
+** model keeps its per-warp control state (the papers' Π, the hardware SIMT
+** stack, ...) as records in the warp's CtlStack: structs of int32 fields
+** (state.c packs them field by field) with nmask lane sets beside each, so
+** that copying, freeing and packing a state need no model hook. Drivers (reports, the debugger, the
+** REPL, the oracle) read that state only through the model's views below,
+** never through its records.
+*/
+#ifndef MUSIMD_MODEL_H
+#define MUSIMD_MODEL_H
+
+#include "sem.h"
+
+/* A field of a control record as people read it: a pc (-1 is the virtual
+** exit ⊥) or a lane set. key is the JSON key; the text forms print the
+** fields in this order, as the papers write the tuple. */
+typedef struct CtlField {
+	const char *key;   /* JSON */
+	const char *label; /* text: `info stack`'s header */
+	bool is_set;
+} CtlField;
+
+#define CTL_MAX_FIELDS 4
+
+/* Record k of a warp's control state, field by field (pc[i] for a pc field,
+** set[i] for a set field). */
+typedef struct CtlView {
+	int32_t pc[CTL_MAX_FIELDS];
+	const uint64_t *set[CTL_MAX_FIELDS];
+} CtlView;
+
+/* Where a live lane that is not active waits (the debugger's thread states). */
+typedef enum CtlWait { CTL_NOT_HELD, CTL_DEFERRED, CTL_WAITING } CtlWait;
+
+struct Model {
+	const char *name;        /* --model NAME, JSON, REPL completion */
+	const char *summary;     /* one line for help texts */
+	const char *stack_name;  /* what `info stack` calls the state: "Π", "SIMT stack" */
+	const CtlField *fields;  /* a record, in the papers' order; nfields 0: no stack */
+	int32_t nfields;
+	int32_t pushed_by;       /* the pc field naming the branch that pushed a record, or -1 */
+	uint16_t rec_size, nmask; /* a record's bytes and its lane sets in the CtlStack */
+	bool warps_of_one;       /* every thread is a warp of its own (mimd) */
+	bool lane_pcs;           /* the threads of a warp have pcs of their own (its) */
+	bool path_choice;        /* reads --path-order (SemOptions.taken_first): with
+	                         ** `both`, which side of a divergent branch runs first
+	                         ** is a choice of the explorer */
+	bool honours_sync;       /* sync and implicit syncs (γ/η blocks) fire SS/SP; else NOP */
+
+	/* ---- the control rules. false: no rule applies; the model has called
+	** sem_error and the driver restores Θ and the pc. */
+	void (*start)(Machine *, Warp *);                               /* NULL: nothing */
+	bool (*branch)(Machine *, Warp *, int32_t pc, const Ins *, Rule *); /* BT BF BD */
+	/* sync at pc; at an implicit sync, ngsa > 0 is the size of the block's
+	** GSA group, which SP runs (sem_gsa_group) with Θ ∪ Θ_done */
+	bool (*sync)(Machine *, Warp *, int32_t pc, int32_t ngsa, Rule *);
+	bool (*finish)(Machine *, Warp *, int32_t pc, bool stop, Rule *); /* SF (stop), EX (exit) */
+	/* the warp's Θ leaves from for to: JP, after IT, at the barrier's release */
+	void (*go)(Machine *, Warp *, int32_t from, int32_t to);
+	/* A model whose groups wait at a barrier one at a time (per-thread pcs):
+	** the arrival of Θ, and the release of every waiting group of the warp.
+	** NULL: the whole warp arrives (rule BAR, a deadlock when some of its
+	** live threads are deferred) and leaves by go. */
+	bool (*barrier)(Machine *, Warp *, int32_t pc, Rule *);
+	void (*release)(Machine *, Warp *);
+	/* A model whose warps may issue one of several groups, each a choice of
+	** the explorer (explore.md §1): how many there are now, and making the
+	** k-th current. NULL: the warp's current group issues. */
+	int32_t (*ngroups)(const Warp *);
+	void (*choose)(Machine *, Warp *, int32_t k);
+
+	/* ---- reading the control state */
+	void (*view)(const Warp *, int32_t k, CtlView *); /* record k, 0 the bottom */
+	/* Who, besides Θ, the top of the state holds back (a step line's tail):
+	** deferred lanes that resume at *resume_pc, lanes waiting at *wait_pc for
+	** the others to reconverge; buffers of w->nw words, cleared by the caller. */
+	void (*pending)(const Warp *, uint64_t *deferred, int32_t *resume_pc, uint64_t *waiting,
+	                int32_t *wait_pc);
+	/* Where the live, inactive lane l is held, and its pc. */
+	CtlWait (*lane_held)(const Warp *, int32_t l, int32_t *pc);
+	/* At an implicit sync at pc: true when this step would run the block's
+	** GSA group (SP), with the lanes it runs with in out (w->nw words). */
+	bool (*gsa_lanes)(const Warp *, uint64_t *out);
+	/* The debugger's `next` over the branch at pc: the stack depth at which
+	** the branch's region has ended, or -1 when the model does not nest
+	** regions in its stack (then: when the group is back at the ipdom). */
+	int32_t (*region_depth)(const Warp *, int32_t pc);
+};
+
+/* The models, NULL-terminated (model/model.c); model_names lists their
+** names in the same order, for word completion and choice parsing. */
+#define MODEL_COUNT 5
+extern const Model model_sync, model_ipdom, model_mimd, model_its_rr, model_its_any;
+extern const Model *const models[];
+extern const char *const model_names[];
+/* The model called name ("its" is "its:rr"), or NULL. */
+const Model *model_find(const char *name);
+/* One help line per model, "NAME  summary", the summary wrapped at width
+** columns and indented by indent (help texts are generated from the table). */
+void model_help(Buf *b, int indent, int width);
+
+/* ---- the control stack of a warp ---------------------------------------- */
+
+static inline void *ctl_rec(const Warp *w, int32_t k)
+{
+	return w->ctl.recs + (size_t)k * w->ctl.rec_size;
+}
+
+static inline uint64_t *ctl_mask(const Warp *w, int32_t k, int32_t i)
+{
+	return w->ctl.masks + ((size_t)k * w->ctl.nmask + (size_t)i) * (size_t)w->nw;
+}
+
+/* A new record on top (its bytes and sets zeroed); grows the stack and
+** charges it to the --max-memory budget. Returns its index. */
+int32_t ctl_push(Machine *m, Warp *w);
+/* Room for n records (growing as ctl_push does). */
+void ctl_reserve(Machine *m, Warp *w, int32_t n);
+
+/* ---- what the step function offers the models (sem.c) -------------------- */
+/* Scratch for the control rules: m->step_active words [w->nw, 3 w->nw). */
+
+/* split(Θ, v) = (Θ_f, Θ_j) of a bz/bnz (Table 3.1); false: a read of an
+** unassigned variable (error set). */
+bool sem_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jump, uint64_t *fall);
+/* The PEs in movers leave the block of from for to (the edge φ/μ read). */
+void sem_take_edge(Machine *m, Warp *w, int32_t from, int32_t to, const uint64_t *movers);
+/* Θ := s. */
+void sem_set_active(Warp *w, const uint64_t *s);
+/* The active threads, ascending. */
+const int32_t *sem_active_list(Machine *m, Warp *w, int32_t *n);
+/* The step gets stuck: status st, the rule's name, a message. */
+void sem_error(Machine *m, SemStatus st, const char *rule, int32_t pc, int32_t w, const int32_t *threads,
+               int32_t nthreads, const char *fmt, ...) MU_PRINTF(8, 9);
+/* The threads in gone finish (stop or exit). */
+void sem_finish_threads(Machine *m, Warp *w, const uint64_t *gone);
+void sem_warp_done(Machine *m, Warp *w);
+/* Run the GSA group of count instructions at pc (semantics.md §4). */
+bool sem_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+** mimd.c — every thread is a warp of one and there is no stack: the
+** reference for termination (explore.md §2). Syncs are ignored (NOP).
+*/
+#include "model.h"
+
+static void go(Machine *m, Warp *w, int32_t from, int32_t to)
+{
+	sem_take_edge(m, w, from, to, w->active);
+	w->pc = to;
+}
+
+/* A warp of one never diverges: BT or BF. */
+static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
+{
+	uint64_t *jmp = m->step_active + w->nw, *fall = m->step_active + 2 * w->nw;
+	if (!sem_split(m, w, pc, ins, jmp, fall))
+		return false;
+	bool j = !bits_empty(jmp, w->nw);
+	*rule = j ? RULE_BT : RULE_BF;
+	go(m, w, pc, j ? ins->target : pc + 1);
+	return true;
+}
+
+static bool rule_sync(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
+{
+	(void)ngsa;
+	*rule = RULE_NOP;
+	go(m, w, pc, pc + 1);
+	return true;
+}
+
+static bool rule_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
+{
+	(void)pc;
+	*rule = stop ? RULE_SF : RULE_EX;
+	sem_finish_threads(m, w, w->live);
+	sem_warp_done(m, w);
+	return true;
+}
+
+const Model model_mimd = {
+	.name = "mimd",
+	.summary = "every thread its own warp: no reconvergence, the reference for termination",
+	.stack_name = NULL,
+	.pushed_by = -1,
+	.warps_of_one = true,
+	.branch = rule_branch,
+	.sync = rule_sync,
+	.finish = rule_finish,
+	.go = go,
+};

@@ -1,0 +1,83 @@
+/*
+** model.c — the table of reconvergence models and the control stack every
+** model keeps its records in (model.h).
+*/
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ORDER MODELS: models[] and model_names[] list the same models. */
+const Model *const models[] = {&model_sync, &model_ipdom, &model_mimd, &model_its_rr, &model_its_any, NULL};
+const char *const model_names[] = {"sync", "ipdom", "mimd", "its:rr", "its:any", NULL};
+_Static_assert(sizeof models / sizeof *models == MODEL_COUNT + 1, "MODEL_COUNT: the entries of models[]");
+_Static_assert(sizeof model_names / sizeof *model_names == MODEL_COUNT + 1, "model_names: one per model");
+
+const Model *model_find(const char *name)
+{
+	for (int i = 0; models[i]; i++)
+		if (!strcmp(models[i]->name, name))
+			return models[i];
+	return strcmp(name, "its") ? NULL : &model_its_rr;
+}
+
+void model_help(Buf *b, int indent, int width)
+{
+	int start = indent + 9; /* the summaries' column */
+	for (int i = 0; models[i]; i++) {
+		const Model *md = models[i];
+		buf_printf(b, "%*s%-8s", indent, "", md->name);
+		int col = start - 1;
+		for (const char *s = md->summary; *s;) {
+			size_t w = strcspn(s, " ");
+			if (col > start - 1 && col + 1 + (int)w > width) {
+				buf_printf(b, "\n%*s", start, "");
+				col = start;
+			} else {
+				buf_putc(b, ' ');
+				col++;
+			}
+			buf_putn(b, s, w);
+			col += (int)w;
+			s += w;
+			while (*s == ' ')
+				s++;
+		}
+		buf_putc(b, '\n');
+	}
+}
+
+const char *sem_model_name(const Model *model)
+{
+	return (model ? model : &model_sync)->name;
+}
+
+/* Heap bytes of one slot (for the --max-memory budget: a program without
+** syncs can grow Π by a node per iteration). */
+static uint64_t slot_bytes(const Warp *w)
+{
+	return w->ctl.rec_size + (uint64_t)w->ctl.nmask * (uint64_t)w->nw * sizeof(uint64_t);
+}
+
+void ctl_reserve(Machine *m, Warp *w, int32_t n)
+{
+	CtlStack *c = &w->ctl;
+	while (c->cap < n) {
+		int32_t grow = c->cap ? c->cap : 4;
+		m->stack_bytes += (uint64_t)grow * slot_bytes(w);
+		c->cap += grow;
+		c->recs = xrealloc(c->recs, (size_t)c->cap * c->rec_size);
+		c->masks = xrealloc(c->masks, (size_t)c->cap * c->nmask * (size_t)w->nw * sizeof *c->masks);
+	}
+}
+
+int32_t ctl_push(Machine *m, Warp *w)
+{
+	CtlStack *c = &w->ctl;
+	ctl_reserve(m, w, c->n + 1);
+	int32_t k = c->n++;
+	memset(ctl_rec(w, k), 0, c->rec_size);
+	if (c->nmask)
+		bits_clear(ctl_mask(w, k, 0), c->nmask * w->nw);
+	return k;
+}

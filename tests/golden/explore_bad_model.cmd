@@ -1,0 +1,1 @@
+explore examples/spin_lock.simd --model simt

@@ -1,0 +1,1 @@
+explore --max-states 10
