@@ -1136,21 +1136,14 @@ static int cmd_explore(int argc, char **argv)
 				      "list), not '%s'", optarg);
 			break;
 		case 't':
-			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
-				USAGE("--threads needs a number from 1 to 4194304, not '%s'", optarg);
-			x.eo.sem.threads = (int32_t)v;
-			break;
 		case 'w':
-			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
-				USAGE("--warpsize needs a number from 1 to 4194304, not '%s'", optarg);
-			x.eo.sem.warpsize = (int32_t)v;
-			break;
 		case 'p':
 		case 'd': {
-			const char *bad = c == 'p' ? args_param(&sa, "--param", optarg) : args_data(&sa, "--data", optarg);
+			char msg[200];
+			const char *bad = machine_option(c, optarg, &x.eo.sem, &sa, msg, sizeof msg);
 			if (bad)
 				USAGE("%s", bad);
-			x.args = true;
+			x.args |= c == 'p' || c == 'd';
 			break;
 		}
 		case 'o': {
