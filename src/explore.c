@@ -641,6 +641,22 @@ static bool stuck_state(const Machine *m)
 	return true;
 }
 
+/* The step of choice (w, k) from state s: unpack s into m, make the
+** alternative k (a group, or the side run first) current, step; returns the
+** choice's label for fairness. */
+static int32_t take_choice(Graph *g, Machine *m, int32_t s, int32_t w, int32_t k, bool sides)
+{
+	if (!sem_unpack(m, g->arena.s + g->off[s], g->len[s]))
+		abort(); /* bytes sem_pack wrote: cannot happen */
+	if (g->groups)
+		m->model->choose(m, &m->warps[w], k);
+	else if (sides)
+		m->opt.taken_first = k == 1;
+	int32_t label = label_of(g, w, m->warps[w].pc);
+	sem_step(m, w, NULL);
+	return label;
+}
+
 ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 {
 	SemOptions so = o->sem;
@@ -709,14 +725,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 		bool reduced = false;
 		if (ample >= 0) {
 			int32_t w = cw.v[ample], k = cg.v[ample];
-			if (!sem_unpack(m, g.arena.s + g.off[s], g.len[s]))
-				abort();
-			if (g.groups)
-				md->choose(m, &m->warps[w], k);
-			else if (sides)
-				m->opt.taken_first = k == 1;
-			int32_t label = label_of(&g, w, m->warps[w].pc);
-			sem_step(m, w, NULL);
+			int32_t label = take_choice(&g, m, s, w, k, sides);
 			if (m->status == SEM_RUNNING || m->status == SEM_OK) {
 				buf_reset(&g.scratch);
 				sem_pack(m, &g.scratch);
@@ -738,14 +747,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 		}
 		for (int64_t i = 0; i < cw.n && !done && !reduced; i++) {
 			int32_t w = cw.v[i], k = cg.v[i];
-			if (!sem_unpack(m, g.arena.s + g.off[s], g.len[s]))
-				abort();
-			if (g.groups)
-				md->choose(m, &m->warps[w], k);
-			else if (sides)
-				m->opt.taken_first = k == 1;
-			int32_t label = label_of(&g, w, m->warps[w].pc);
-			sem_step(m, w, NULL);
+			int32_t label = take_choice(&g, m, s, w, k, sides);
 			if (m->status != SEM_RUNNING && m->status != SEM_OK) {
 				/* a stuck step (an error of semantics.md §2), a divergent
 				** barrier, or the state's memory limit */
