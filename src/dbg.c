@@ -250,8 +250,8 @@ static Machine *rebuild(const Dbg *s, uint64_t from, uint64_t target, uint64_t o
 	for (uint64_t k = s->ckstep[i]; k < target && m->status == SEM_RUNNING; k++) {
 		if (stoppable && s->interrupt && *s->interrupt)
 			break;
-		int32_t w = s->hist[k];
-		sem_step(m, w, &info);
+		int32_t w = DBG_CHOICE_WARP(s->hist[k]);
+		sem_step_group(m, w, DBG_CHOICE_ALT(s->hist[k]), &info);
 		sem_advance(m, w);
 		if (hook)
 			hook(ctx, m, &info);
@@ -336,11 +336,25 @@ int32_t dbg_next_warp(const Dbg *s)
 		           ? s->forced_warp
 		           : -1;
 	if (m->steps < s->nhist)
-		return s->hist[m->steps]; /* the recorded schedule */
-	int32_t w = sched_warp(s, m->steps);
-	if (w >= 0)
+		return DBG_CHOICE_WARP(s->hist[m->steps]); /* the recorded schedule */
+	int32_t c = sched_warp(s, m->steps);
+	if (c >= 0) {
+		int32_t w = DBG_CHOICE_WARP(c);
 		return w < m->nwarps && m->warps[w].status == WARP_RUN ? w : -1;
+	}
 	return sem_pick(m);
+}
+
+/* The alternative of the next step's choice (sem_step_group), or -1. */
+static int32_t next_alt(const Dbg *s)
+{
+	const Machine *m = s->m;
+	if (s->forced_warp >= 0)
+		return -1;
+	if (m->steps < s->nhist)
+		return DBG_CHOICE_ALT(s->hist[m->steps]);
+	int32_t c = sched_warp(s, m->steps);
+	return c >= 0 ? DBG_CHOICE_ALT(c) : -1;
 }
 
 void dbg_set_schedule(Dbg *s, int32_t *warps, uint64_t n, int64_t cycle)
@@ -375,10 +389,10 @@ static bool step1(Dbg *s, DbgStepHook hook, void *ctx, DbgStop *stop)
 	}
 	if (w < 0 && m->steps >= s->nhist && sched_warp(s, m->steps) >= 0) {
 		stop->kind = STOP_BLOCKED; /* the schedule names a warp that cannot run */
-		stop->point = sched_warp(s, m->steps);
+		stop->point = DBG_CHOICE_WARP(sched_warp(s, m->steps));
 		return false;
 	}
-	if (s->sched_on && m->steps >= s->nhist && w != sched_warp(s, m->steps))
+	if (s->sched_on && m->steps >= s->nhist && w != DBG_CHOICE_WARP(sched_warp(s, m->steps)))
 		s->sched_on = false; /* a forced warp leaves the schedule */
 	if (w < 0) {
 		sem_schedule(m); /* records the deadlock */
@@ -386,21 +400,22 @@ static bool step1(Dbg *s, DbgStepHook hook, void *ctx, DbgStop *stop)
 		*stop = stop_of_status(m, stop->steps);
 		return false;
 	}
-	if (m->steps < s->nhist && s->hist[m->steps] != w) {
+	int32_t alt = next_alt(s);
+	if (m->steps < s->nhist && DBG_CHOICE_WARP(s->hist[m->steps]) != w) {
 		/* a forced warp starts a new schedule from here: forget the recorded future */
 		s->nhist = m->steps;
 		drop_checkpoints_after(s, m->steps);
 	}
 	uint64_t before = m->steps;
 	StepInfo info;
-	sem_step(m, w, &info);
+	sem_step_group(m, w, alt, &info);
 	if (m->steps == before) {
 		s->failed_attempt = true;
 		*stop = stop_of_status(m, stop->steps); /* stuck: the state is unchanged */
 		return false;
 	}
 	sem_advance(m, w);
-	record(s, before, w);
+	record(s, before, DBG_CHOICE(w, alt));
 	maybe_checkpoint(s);
 	stop->steps++;
 	if (hook)

@@ -103,7 +103,14 @@ void dbg_restart(Dbg *s);
 ** or followed schedule's, else the scheduler's choice; -1 when none can run. */
 int32_t dbg_next_warp(const Dbg *s);
 
-/* Follow a schedule from the start (takes warps, n entries; cycle: the
+/* An entry of a schedule (Dbg.hist, Dbg.sched): the warp, and above bit 23
+** the alternative of its choice plus one (sem_step_group: the group under
+** its:any, the side run first under ipdom --path-order both; 0: none). */
+#define DBG_CHOICE(w, alt) ((int32_t)(w) + ((int32_t)(alt) + 1) * (1 << 23))
+#define DBG_CHOICE_WARP(c) ((c) & ((1 << 23) - 1))
+#define DBG_CHOICE_ALT(c) (((c) >> 23) - 1)
+
+/* Follow a schedule from the start (takes warps, n DBG_CHOICE entries; cycle: the
 ** index where a cycle repeated for ever begins, or -1); NULL: none, the
 ** round-robin scheduler. The session restarts. */
 void dbg_set_schedule(Dbg *s, int32_t *warps, uint64_t n, int64_t cycle);

@@ -1079,16 +1079,12 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 				        explore_verdict_name(r->verdict), p->path, models[k]->name);
 				status = EXIT_FAILED;
 			}
-			if (r->groups) {
-				buf_printf(text, "  schedule (warp.%s): ", models[k]->choose ? "group" : "side, 1 taken first");
-				put_schedule(text, r);
-				buf_puts(text, "\n  (the REPL cannot follow these alternatives yet)\n");
-			} else {
-				buf_printf(text, "  to step through it: musimd repl --model %s --threads %d --warpsize %d --schedule ",
-				           models[k]->name, threads, warpsize);
-				put_schedule(text, r);
-				buf_printf(text, " %s%s\n", file, x->args ? "  (with the same --param and --data)" : "");
-			}
+			if (r->groups)
+				buf_printf(text, "  (each step is warp.%s)\n", models[k]->choose ? "group" : "side, 1: taken first");
+			buf_printf(text, "  to step through it: musimd repl --model %s --threads %d --warpsize %d --schedule ",
+			           models[k]->name, threads, warpsize);
+			put_schedule(text, r);
+			buf_printf(text, " %s%s\n", file, x->args ? "  (with the same --param and --data)" : "");
 		}
 	}
 done:

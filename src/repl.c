@@ -637,8 +637,9 @@ static bool cmd_goto(Repl *r, char *args)
 	return true;
 }
 
-/* "W,W,.../W,..." (musimd explore's schedules): the warps, and after a '/'
-** a cycle repeated for ever. */
+/* "W,W,.../W,..." (musimd explore's schedules): the warps, each with an
+** alternative after a '.' (W.K: its:any's group, the side run first under
+** ipdom --path-order both), and after a '/' a cycle repeated for ever. */
 static bool parse_schedule(Repl *r, const char *text, int32_t **out, uint64_t *n, int64_t *cycle)
 {
 	int32_t *v = NULL;
@@ -648,13 +649,24 @@ static bool parse_schedule(Repl *r, const char *text, int32_t **out, uint64_t *n
 	for (;;) {
 		char num[24];
 		size_t k = strcspn(s, ",/");
-		long long w;
-		if (k == 0 || k >= sizeof num || (memcpy(num, s, k), num[k] = 0, !str_to_ll(num, 0, SEM_MAX_THREADS, &w))) {
-			free(v);
-			return fail(r, "schedule needs warp numbers separated by commas, with a '/' before the "
-			               "cycle (as musimd explore prints them), not '%s'", text);
+		long long w, alt = -1;
+		char *dot = NULL;
+		bool ok = k > 0 && k < sizeof num;
+		if (ok) {
+			memcpy(num, s, k);
+			num[k] = 0;
+			dot = strchr(num, '.');
+			if (dot)
+				*dot = 0;
+			ok = str_to_ll(num, 0, SEM_MAX_THREADS - 1, &w) && (!dot || str_to_ll(dot + 1, 0, 255, &alt));
 		}
-		VEC_PUSH(v, len, cap, (int32_t)w);
+		if (!ok) {
+			free(v);
+			return fail(r, "schedule needs warp numbers (W, or W.K with the alternative K) separated by "
+			               "commas, with a '/' before the cycle (as musimd explore prints them), not '%s'",
+			            text);
+		}
+		VEC_PUSH(v, len, cap, DBG_CHOICE(w, alt));
 		s += k;
 		if (*s == '/') {
 			if (*cycle >= 0) {
@@ -683,8 +695,11 @@ static void say_schedule(Repl *r)
 		return;
 	}
 	say(r, "Steps follow the schedule ");
-	for (uint64_t i = 0; i < r->nsched; i++)
-		say(r, "%s%d", i == 0 ? "" : (int64_t)i == r->sched_cycle ? "/" : ",", r->sched[i]);
+	for (uint64_t i = 0; i < r->nsched; i++) {
+		say(r, "%s%d", i == 0 ? "" : (int64_t)i == r->sched_cycle ? "/" : ",", DBG_CHOICE_WARP(r->sched[i]));
+		if (DBG_CHOICE_ALT(r->sched[i]) >= 0)
+			say(r, ".%d", DBG_CHOICE_ALT(r->sched[i]));
+	}
 	say(r, r->sched_cycle >= 0 ? " (the cycle after '/' repeated for ever)\n" : "\n");
 }
 
