@@ -22,17 +22,6 @@
 
 #define MAX_THREADS 4
 
-static uint64_t hash_bytes(const uint8_t *data, size_t size)
-{
-	uint64_t h = 0x84222325cbf29ce4ull;
-	for (size_t i = 0; i < size; i++)
-		h = (h ^ data[i]) * 0x100000001b3ull;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t saved_bits = num_max_bits;
@@ -45,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diag_free(&d);
 	if (!clean)
 		goto done;
-	uint64_t h = hash_bytes(data, size);
+	uint64_t h = sem_hash_bytes(data, size);
 	ExploreOptions o = {0};
 	o.sem.model = models[h % MODEL_COUNT];
 	h /= MODEL_COUNT;

@@ -56,17 +56,14 @@ typedef struct I32s {
 
 static void push32(I32s *a, int32_t x) { VEC_PUSH(a->v, a->n, a->cap, x); }
 
-/* What a state is, once found or expanded. */
-enum { S_OPEN, S_INNER, S_FINAL, S_DEAD };
 
 typedef struct Graph {
-	const ExploreOptions *o;
 	int32_t n, cap;            /* states */
 	uint64_t *off;             /* state i's bytes: arena[off[i] .. off[i] + len[i]) */
 	uint32_t *len;
 	uint64_t *hash;
 	int32_t *parent, *via, *viag, *depth; /* via: the warp, viag: the group (its:any) */
-	uint8_t *kind;
+	bool *final;               /* every thread finished (SEM_OK) */
 	int64_t *en_start;         /* what can step in state i: labels en.v[en_start[i] .. en_start[i + 1]) */
 	I32s en;
 	/* Fairness is over labels: the warps, or under a model whose groups are
@@ -87,7 +84,7 @@ typedef struct Graph {
 static uint64_t graph_bytes(const Graph *g)
 {
 	return (uint64_t)g->cap * (sizeof *g->off + sizeof *g->len + sizeof *g->hash + 3 * sizeof(int32_t) +
-	                           sizeof *g->kind + sizeof *g->en_start + sizeof *g->viag) +
+	                           sizeof *g->final + sizeof *g->en_start + sizeof *g->viag) +
 	       (uint64_t)g->tcap * sizeof *g->table + g->arena.cap +
 	       (uint64_t)(g->en.cap + g->efrom.cap + g->eto.cap + g->elabel.cap + g->ewarp.cap + g->egroup.cap) *
 	           sizeof(int32_t) +
@@ -139,7 +136,7 @@ static int32_t add_state(Graph *g, uint64_t hash, uint32_t slot, int32_t parent,
 		g->via = xrealloc(g->via, (size_t)cap * sizeof *g->via);
 		g->viag = xrealloc(g->viag, (size_t)cap * sizeof *g->viag);
 		g->depth = xrealloc(g->depth, (size_t)cap * sizeof *g->depth);
-		g->kind = xrealloc(g->kind, (size_t)cap * sizeof *g->kind);
+		g->final = xrealloc(g->final, (size_t)cap * sizeof *g->final);
 		g->en_start = xrealloc(g->en_start, ((size_t)cap + 1) * sizeof *g->en_start);
 		g->cap = cap;
 	}
@@ -152,7 +149,7 @@ static int32_t add_state(Graph *g, uint64_t hash, uint32_t slot, int32_t parent,
 	g->via[s] = via;
 	g->viag[s] = viag;
 	g->depth[s] = parent >= 0 ? g->depth[parent] + 1 : 0;
-	g->kind[s] = S_OPEN;
+	g->final[s] = false;
 	g->table[slot] = s;
 	if ((uint64_t)g->n * 2 > g->tcap)
 		table_grow(g);
@@ -492,7 +489,7 @@ static void judge_cycles(const Graph *g, int32_t nwarps, ExploreResult *r, Sched
 		int32_t *queue = xmalloc(((size_t)g->n + 1) * sizeof *queue);
 		int32_t head = 0, tail = 0;
 		for (int32_t s = 0; s < g->n; s++)
-			if (g->kind[s] == S_FINAL) {
+			if (g->final[s]) {
 				can_end[s] = true;
 				queue[tail++] = s;
 			}
@@ -590,7 +587,7 @@ static void graph_free(Graph *g)
 	free(g->via);
 	free(g->viag);
 	free(g->depth);
-	free(g->kind);
+	free(g->final);
 	free(g->en_start);
 	free(g->en.v);
 	buf_free(&g->arena);
@@ -670,7 +667,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 	r->cycle_start = -1;
 	int32_t nwarps = m0->nwarps;
 	const Model *md = m0->model;
-	Graph g = {.o = o, .groups = md->ngroups != NULL};
+	Graph g = {.groups = md->ngroups != NULL};
 	/* --path-order both: a branch's side is an alternative of the warp's choice */
 	bool sides = o->path_order_both && md->path_choice && !g.groups;
 	table_grow(&g);
@@ -681,7 +678,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 	uint64_t h = sem_hash_bytes(g.scratch.s, g.scratch.len);
 	find(&g, h, &slot);
 	add_state(&g, h, slot, -1, -1, 0);
-	g.kind[0] = m0->status == SEM_OK ? S_FINAL : S_INNER;
+	g.final[0] = m0->status == SEM_OK;
 	bool done = false;
 	if (stuck_state(m0)) {
 		r->verdict = EXPLORE_DEADLOCK;
@@ -691,7 +688,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 	I32s cw = {0}, cg = {0}; /* the choices of the state being expanded */
 	for (int32_t s = 0; s < g.n && !done; s++) {
 		g.en_start[s] = g.en.n;
-		if (g.kind[s] == S_FINAL) {
+		if (g.final[s]) {
 			g.en_start[s + 1] = g.en.n;
 			continue;
 		}
@@ -733,7 +730,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 				if (find(&g, h, &slot) < 0 && (uint64_t)g.n < max_states) {
 					r->transitions++;
 					int32_t t = add_state(&g, h, slot, s, w, k);
-					g.kind[t] = m->status == SEM_OK ? S_FINAL : S_INNER;
+					g.final[t] = m->status == SEM_OK;
 					add_edge(&g, s, t, label, w, k);
 					reduced = true;
 					if (stuck_state(m)) {
@@ -775,7 +772,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 					break;
 				}
 				t = add_state(&g, h, slot, s, w, k);
-				g.kind[t] = m->status == SEM_OK ? S_FINAL : S_INNER;
+				g.final[t] = m->status == SEM_OK;
 				if (stuck_state(m)) {
 					r->verdict = EXPLORE_DEADLOCK;
 					path_to(&g, t, &trace);

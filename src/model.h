@@ -64,10 +64,11 @@ struct Model {
 	/* the warp's Θ leaves from for to: JP, after IT, at the barrier's release */
 	void (*go)(Machine *, Warp *, int32_t from, int32_t to);
 	/* A model whose groups wait at a barrier one at a time (per-thread pcs):
-	** the arrival of Θ, and the release of every waiting group of the warp.
+	** parking the arriving Θ (sem.c counts the arrival, rule BAR), and the
+	** release of every waiting group of the warp.
 	** NULL: the whole warp arrives (rule BAR, a deadlock when some of its
 	** live threads are deferred) and leaves by go. */
-	bool (*barrier)(Machine *, Warp *, int32_t pc, Rule *);
+	void (*barrier)(Machine *, Warp *, int32_t pc);
 	void (*release)(Machine *, Warp *);
 	/* A model whose warps may issue one of several groups, each a choice of
 	** the explorer (explore.md §1): how many there are now, and making the
@@ -120,6 +121,9 @@ static inline uint64_t *ctl_mask(const Warp *w, int32_t k, int32_t i)
 /* A new record on top (its bytes and sets zeroed); grows the stack and
 ** charges it to the --max-memory budget. Returns its index. */
 int32_t ctl_push(Machine *m, Warp *w);
+/* JP, IT and the barrier's release for a model whose stack does not move
+** with the pc (sync, mimd): Θ takes the edge from -> to. */
+void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to);
 /* Room for n records (growing as ctl_push does). */
 void ctl_reserve(Machine *m, Warp *w, int32_t n);
 

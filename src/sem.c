@@ -367,7 +367,6 @@ static bool rule_barrier(Machine *m, Warp *w, int32_t pc)
 		return false;
 	}
 	w->status = WARP_BARRIER;
-	m->arrived += bits_count(w->active, w->nw);
 	return true;
 }
 
@@ -392,11 +391,16 @@ static bool step_ins(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule
 		md->go(m, w, pc, ins->target);
 		return true;
 	case OP_SYNC: return md->sync(m, w, pc, 0, rule);
-	case OP_BARRIER:
-		if (md->barrier)
-			return md->barrier(m, w, pc, rule);
+	case OP_BARRIER: {
 		*rule = RULE_BAR;
-		return rule_barrier(m, w, pc);
+		int32_t arriving = bits_count(w->active, w->nw);
+		if (md->barrier)
+			md->barrier(m, w, pc); /* the model parks the arriving group */
+		else if (!rule_barrier(m, w, pc))
+			return false;
+		m->arrived += arriving; /* semantics.md §6: the release counts every arrival */
+		return true;
+	}
 	default: *rule = RULE_IT; return sem_rule_IT(m, w, pc, ins);
 	}
 }

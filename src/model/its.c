@@ -201,18 +201,15 @@ static bool finish_policy(Machine *m, Warp *w, bool stop, Rule *rule, bool rr)
 	return true;
 }
 
-static bool barrier_policy(Machine *m, Warp *w, int32_t pc, Rule *rule, bool rr)
+static void barrier_policy(Machine *m, Warp *w, int32_t pc, bool rr)
 {
 	(void)pc;
-	*rule = RULE_BAR;
 	int32_t k = current(w);
-	m->arrived += bits_count(w->active, w->nw);
 	if (k >= 0) {
 		grp(w, k)->waits = 1;
 		grp(w, k)->rank = JUST_ISSUED;
 	}
 	resched(m, w, rr);
-	return true;
 }
 
 /* Every waiting group goes on after its barrier. */
@@ -269,11 +266,8 @@ static bool finish_any(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 	(void)pc;
 	return finish_policy(m, w, stop, rule, false);
 }
-static bool barrier_rr(Machine *m, Warp *w, int32_t pc, Rule *rule) { return barrier_policy(m, w, pc, rule, true); }
-static bool barrier_any(Machine *m, Warp *w, int32_t pc, Rule *rule)
-{
-	return barrier_policy(m, w, pc, rule, false);
-}
+static void barrier_rr(Machine *m, Warp *w, int32_t pc) { barrier_policy(m, w, pc, true); }
+static void barrier_any(Machine *m, Warp *w, int32_t pc) { barrier_policy(m, w, pc, false); }
 static void release_rr(Machine *m, Warp *w) { release_policy(m, w, true); }
 static void release_any(Machine *m, Warp *w) { release_policy(m, w, false); }
 

@@ -4,12 +4,6 @@
 */
 #include "model.h"
 
-static void go(Machine *m, Warp *w, int32_t from, int32_t to)
-{
-	sem_take_edge(m, w, from, to, w->active);
-	w->pc = to;
-}
-
 /* A warp of one never diverges: BT or BF. */
 static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
 {
@@ -18,7 +12,7 @@ static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *r
 		return false;
 	bool j = !bits_empty(jmp, w->nw);
 	*rule = j ? RULE_BT : RULE_BF;
-	go(m, w, pc, j ? ins->target : pc + 1);
+	model_go_along(m, w, pc, j ? ins->target : pc + 1);
 	return true;
 }
 
@@ -26,7 +20,7 @@ static bool rule_sync(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
 {
 	(void)ngsa;
 	*rule = RULE_NOP;
-	go(m, w, pc, pc + 1);
+	model_go_along(m, w, pc, pc + 1);
 	return true;
 }
 
@@ -48,5 +42,5 @@ const Model model_mimd = {
 	.branch = rule_branch,
 	.sync = rule_sync,
 	.finish = rule_finish,
-	.go = go,
+	.go = model_go_along,
 };

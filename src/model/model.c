@@ -71,6 +71,12 @@ void ctl_reserve(Machine *m, Warp *w, int32_t n)
 	}
 }
 
+void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to)
+{
+	sem_take_edge(m, w, from, to, w->active);
+	w->pc = to;
+}
+
 int32_t ctl_push(Machine *m, Warp *w)
 {
 	CtlStack *c = &w->ctl;

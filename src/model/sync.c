@@ -70,8 +70,7 @@ static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *r
 			stuck_push(m, w, pc, RULE_BT);
 			return false;
 		}
-		sem_take_edge(m, w, pc, L, w->active);
-		w->pc = L;
+		model_go_along(m, w, pc, L);
 	} else if (bits_empty(jmp, w->nw)) {
 		*rule = RULE_BF;
 		if (!push(m, w, jmp /* ∅ */, pc, L)) {
@@ -195,13 +194,6 @@ static bool rule_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 	return true;
 }
 
-/* JP, IT: Θ moves on, Π stays. */
-static void go(Machine *m, Warp *w, int32_t from, int32_t to)
-{
-	sem_take_edge(m, w, from, to, w->active);
-	w->pc = to;
-}
-
 /* ---- reading Π ---------------------------------------------------------------- */
 
 static const CtlField fields[] = {
@@ -276,7 +268,7 @@ const Model model_sync = {
 	.branch = rule_branch,
 	.sync = rule_sync,
 	.finish = rule_finish,
-	.go = go,
+	.go = model_go_along, /* JP, IT: Θ moves on, Π stays */
 	.view = view,
 	.pending = pending,
 	.lane_held = lane_held,
