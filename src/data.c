@@ -531,6 +531,8 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 	for (int32_t k = 0; k < n; k++) {
 		Mem *mm = local ? sem_local_mem(m, m->order[k]) : &m->shared;
 		m->cells += mem_put(mm, m->addr[k], num_copy(m->res[k]), &m->big_bytes, &m->heap_bytes);
+		if (!local)
+			sem_record_store(m, m->addr[k]);
 	}
 	if (m->opt.races_error && m->nraces > races_before) {
 		Race *r = &m->races[races_before];
@@ -626,6 +628,7 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			return false;
 		}
 		m->cells += mem_put(&m->shared, m->addr[k], nv, &m->big_bytes, &m->heap_bytes);
+		sem_record_store(m, m->addr[k]);
 		m->res[k] = r;
 	}
 	for (int32_t k = 0; k < n; k++)

@@ -819,8 +819,10 @@ static const char explore_help[] =
 	"mimd. Fairness is weak fairness over warps (threads under mimd; groups under\n"
 	"its:any, where the explorer tries every group a warp could issue).\n"
 	"\n"
-	"  --model M[,M...]     sync, ipdom, mimd, its (its:rr), its:any or all\n"
-	"                       (default: sync,ipdom,mimd)\n"
+	"  --model M[,M...]     the models, or all (default: sync,ipdom,mimd; its is\n"
+	"                       its:rr):\n";
+/* ... then one line per model (model_help), then: */
+static const char explore_help_tail[] =
 	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR:V[,V...]\n"
 	"                       as for run\n"
 	"  --path-order fallthrough-first|taken-first|both\n"
@@ -845,35 +847,47 @@ static const char explore_help[] =
 	"model deadlocks or livelocks, 2 usage error, 3 unreadable or invalid input,\n"
 	"4 a limit stopped a search before its verdict (unknown).\n";
 
-/* --model for explore: a comma-separated list of names, or all; bit i: models[i]. */
-static bool explore_models(const char *arg, unsigned *out)
+/* --model of explore, --verify-model of analyze: a comma-separated list of
+** model names (its is its:rr), or all; bit i: models[i]. On a bad name, the
+** message (with a did-you-mean) in msg. */
+static bool model_list_arg(const char *opt, const char *arg, unsigned *out, char *msg, size_t len)
 {
+	const char *words[MODEL_COUNT + 3];
+	int n = 0;
+	for (; model_names[n]; n++)
+		words[n] = model_names[n];
+	words[n] = "its";
+	words[n + 1] = "all";
+	words[n + 2] = NULL;
 	unsigned m = 0;
 	for (const char *s = arg;;) {
-		size_t n = strcspn(s, ",");
-		bool known = n == 3 && !strncmp(s, "all", 3);
-		if (known)
-			m |= (1u << MODEL_COUNT) - 1;
-		char name[32];
-		const Model *md = NULL;
-		if (n < sizeof name) {
-			memcpy(name, s, n);
-			name[n] = 0;
-			md = model_find(name); /* "its" is its:rr */
-		}
-		for (int k = 0; models[k] && md; k++)
-			if (models[k] == md) {
-				m |= 1u << k;
-				known = true;
-			}
-		if (!known)
+		size_t k = strcspn(s, ",");
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), s);
+		int i = choice(opt, name, words, msg, len);
+		if (i < 0)
 			return false;
-		if (!s[n])
+		const Model *md = i < n ? models[i] : model_find(words[i]);
+		for (int j = 0; models[j]; j++)
+			if (!md || models[j] == md) /* all: every model */
+				m |= 1u << j;
+		if (!s[k])
 			break;
-		s = s + n + 1;
+		s += k + 1;
 	}
 	*out = m;
 	return true;
+}
+
+/* A command's --help: head, one line per model (model_help), tail. */
+static void help_with_models(const char *head, const char *tail)
+{
+	Buf h = {0};
+	buf_puts(&h, head);
+	model_help(&h, 4, 79);
+	buf_puts(&h, tail);
+	out(&h);
+	buf_free(&h);
 }
 
 typedef struct ExploreCli {
@@ -1127,9 +1141,11 @@ static int cmd_explore(int argc, char **argv)
 		switch (c) {
 		case 1: files[nfiles++] = optarg; break;
 		case 'm':
-			if (!explore_models(optarg, &x.models))
-				USAGE("--model takes sync, ipdom, mimd, its (its:rr), its:any or all (a comma-separated "
-				      "list), not '%s'", optarg);
+			{
+				char msg[512];
+				if (!model_list_arg("--model", optarg, &x.models, msg, sizeof msg))
+					USAGE("%s", msg);
+			}
 			break;
 		case 't':
 		case 'w':
@@ -1178,7 +1194,7 @@ static int cmd_explore(int argc, char **argv)
 		}
 		case 'n': x.eo.no_reduction = true; break;
 		case 'j': x.json = true; break;
-		case 'h': fputs(explore_help, stdout); goto done;
+		case 'h': help_with_models(explore_help, explore_help_tail); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
 		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
@@ -1527,8 +1543,10 @@ static const char analyze_help[] =
 	"                     with the reason and not checked. Exit 1 on a violation, and\n"
 	"                     when no run finished: nothing was verified\n"
 	"  --verify-model M[,M...]\n"
-	"                     sync, ipdom, mimd or all (default: all, skipping the models\n"
-	"                     under which the program never finishes)\n"
+	"                     the models, or all (default: all, skipping the models\n"
+	"                     under which the program never finishes; its is its:rr):\n";
+/* ... then one line per model (model_help), then: */
+static const char analyze_help_tail[] =
 	"  --param NAME=INT, --data ADDR=INT[,INT...], --max-steps N\n"
 	"                     inputs and limit of the oracle's runs\n"
 	"Output:\n"
@@ -1548,33 +1566,6 @@ static double now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* --verify-model: a comma-separated list of model names, or all. */
-static bool verify_models(const char *arg, unsigned *out)
-{
-	unsigned m = 0;
-	const char *s = arg;
-	for (;;) {
-		size_t n = strcspn(s, ",");
-		bool known = false;
-		for (int k = 0; models[k]; k++)
-			if (strlen(models[k]->name) == n && !strncmp(s, models[k]->name, n) && (VERIFY_ALL & (1u << k))) {
-				m |= 1u << k;
-				known = true;
-			}
-		if (n == 3 && !strncmp(s, "all", 3)) {
-			m |= VERIFY_ALL;
-			known = true;
-		}
-		if (!known)
-			return false;
-		if (!s[n])
-			break;
-		s += n + 1;
-	}
-	*out = m;
-	return true;
 }
 
 /* Did the oracle fail: a violation, a GSA form that did not finish where
@@ -1607,9 +1598,13 @@ static void report_verify(Buf *b, const VerifyResult *vr, unsigned asked)
 		buf_printf(b, " and %d (.threads)", (int)vr->counts[last]);
 	buf_printf(b, "; %d run%s, %llu reads checked, %d violation%s\n", (int)vr->runs, vr->runs == 1 ? "" : "s",
 	           (unsigned long long)vr->reads, (int)vr->nv, vr->nv == 1 ? "" : "s");
+	int width = 0; /* the names' column */
+	for (int32_t i = 0; i < vr->nmodels; i++)
+		if ((int)strlen(sem_model_name(vr->models[i].model)) > width)
+			width = (int)strlen(sem_model_name(vr->models[i].model));
 	for (int32_t i = 0; i < vr->nmodels; i++) {
 		const VerifyModel *vm = &vr->models[i];
-		buf_printf(b, "  %-6s", sem_model_name(vm->model));
+		buf_printf(b, "  %-*s ", width, sem_model_name(vm->model));
 		if (!vm->applicable)
 			buf_printf(b, "not checked: the program finishes no run under it%s\n",
 			           asked ? "" : " (skipped)");
@@ -1909,9 +1904,11 @@ static int cmd_analyze(int argc, char **argv)
 				vo.max_threads = (int32_t)v;
 			break;
 		case 'V':
-			if (!verify_models(optarg, &vo.models))
-				USAGE("--verify-model takes sync, ipdom, mimd or all (a comma-separated list), "
-				      "not '%s'", optarg);
+			{
+				char msg[512];
+				if (!model_list_arg("--verify-model", optarg, &vo.models, msg, sizeof msg))
+					USAGE("%s", msg);
+			}
 			verify = true;
 			break;
 		case 'p':
@@ -1931,7 +1928,7 @@ static int cmd_analyze(int argc, char **argv)
 		case 'u': summary_only = true; break;
 		case 'T': timing = true; break;
 		case 'j': json = true; break;
-		case 'h': fputs(analyze_help, stdout); goto done;
+		case 'h': help_with_models(analyze_help, analyze_help_tail); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
 		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}

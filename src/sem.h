@@ -130,14 +130,31 @@ typedef struct RunError {
 	char *stack;      /* the warp's stack, rendered */
 } RunError;
 
-/* What one step did, for tracers and profilers. */
+/* A control edge a step took: the lanes of a warp that left block `from`
+** for the start of another (the edge φ and μ read). */
+typedef struct SemEdge {
+	int32_t warp;
+	int32_t from;           /* block */
+	const uint64_t *lanes;  /* the warp's lanes that moved */
+} SemEdge;
+
+/* What one step did, for tracers, profilers and the soundness oracle. The
+** pointers are valid until the next step. */
 typedef struct StepInfo {
 	uint64_t step;          /* 1-based number of this step */
 	int32_t warp;
 	int32_t pc;             /* the instruction issued */
 	Rule rule;
-	const uint64_t *active; /* Θ at the start of the step (warp's lanes); valid until the next step */
+	const uint64_t *active; /* Θ at the start of the step (warp's lanes) */
 	int32_t nactive;
+	/* the step's effects, filled when the machine's `effects` is set: the
+	** control edges taken (BT BF BD JP, IT or SP into a new block, and the
+	** waiting warps' edges when this step released a barrier), and the
+	** shared cells written (stores, and atomics that wrote) */
+	const SemEdge *edges;
+	int32_t nedges;
+	const int64_t *stores;
+	int32_t nstores;
 } StepInfo;
 
 typedef struct Machine {
@@ -190,6 +207,14 @@ typedef struct Machine {
 	int32_t *hslot;         /* race detection table */
 	int32_t nhslot;
 	uint64_t rng;
+	/* the step's effects (StepInfo.edges, .stores), recorded when effects
+	** is set (by a driver that reads them: the oracle) */
+	bool effects;
+	SemEdge *fx_edge;
+	int32_t fx_nedge, fx_capedge;
+	uint64_t *fx_lanes;     /* fx_capedge × the words of a warp's lane set */
+	int64_t *fx_cell;
+	int32_t fx_ncell, fx_capcell;
 } Machine;
 
 /* Build the initial state (semantics.md §1). Problems with the options
