@@ -90,7 +90,7 @@ static void check_analyses(const Program *p, const Program *g)
 		verify_free(v);
 		diag_free(&d);
 	}
-	DlResult *plain = dl_detect(g, NULL), *refined = dl_detect(g, ra->branch_divergent);
+	DlResult *plain = dl_detect(p, g, NULL), *refined = dl_detect(p, g, ra->branch_divergent);
 	if (plain->nloops != refined->nloops || plain->nsuspected > plain->nloopread ||
 	    plain->nloopread > plain->nmemory || plain->nmemory > plain->nloops)
 		fail("Algorithm 1's funnel does not narrow", p, NULL);

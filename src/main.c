@@ -16,6 +16,7 @@
 #include "args.h"
 #include "cfg.h"
 #include "deadlock.h"
+#include "xform/xform.h"
 #include "gen.h"
 #include "gsa.h"
 #include "llvm.h"
@@ -1440,15 +1441,17 @@ static int deadlock_file(const char *file, DeadlockCli *x, Json *j, Buf *b)
 	int32_t threads = x->threads ? x->threads : p->threads ? p->threads : 4;
 	int32_t warpsize = x->warpsize ? x->warpsize : p->warpsize ? p->warpsize : threads;
 	int32_t lanes = warpsize < threads ? warpsize : threads; /* threads in the fullest warp */
-	Program *g = to_gsa(p, &status);
-	if (!g)
+	Program *g = to_gsa_keep(p, &status, true);
+	if (!g) {
+		ir_free(p);
 		return status;
+	}
 	AnaResult *ar = NULL;
 	if (x->divergence) {
 		AnaOptions ao = {.domain = ANA_POLY, .degree = 1};
 		ar = ana_run(g, &ao);
 	}
-	DlResult *r = dl_detect(g, ar ? ar->branch_divergent : NULL);
+	DlResult *r = dl_detect(p, g, ar ? ar->branch_divergent : NULL);
 	if (lanes < 2) /* no two threads share a warp: no loop waits for a sibling */
 		r->nsuspected = 0;
 	x->files++;
@@ -1460,27 +1463,29 @@ static int deadlock_file(const char *file, DeadlockCli *x, Json *j, Buf *b)
 	if (x->json) {
 		json_obj(j);
 		json_key(j, "file");
-		json_str(j, g->path);
+		json_str(j, p->path);
 		json_key(j, "threads");
 		json_int(j, threads);
 		json_key(j, "warpsize");
 		json_int(j, warpsize);
-		deadlock_json(j, g, r, lanes < 2);
+		deadlock_json(j, p, r, lanes < 2);
 		json_obj_end(j);
 	} else {
 		if (x->files > 1)
 			buf_putc(b, '\n');
-		buf_printf(b, "%s: %d thread%s, warps of %d", g->path, (int)threads, threads == 1 ? "" : "s",
+		buf_printf(b, "%s: %d thread%s, warps of %d", p->path, (int)threads, threads == 1 ? "" : "s",
 		           (int)warpsize);
 		if (lanes < 2)
 			buf_puts(b, ": every warp has one thread, so no loop can wait for a sibling");
 		buf_putc(b, '\n');
-		deadlock_text(b, g, r, lanes < 2);
+		deadlock_text(b, p, r, lanes < 2);
 	}
 	status = r->nsuspected > 0 ? EXIT_FAILED : EXIT_OK;
 	dl_free(r);
 	ana_free(ar);
-	ir_free(g);
+	if (g != p)
+		ir_free(g);
+	ir_free(p);
 	return status;
 }
 
@@ -1555,6 +1560,129 @@ static int cmd_deadlock(int argc, char **argv)
 	buf_free(&b);
 done:
 	free(files);
+	return status;
+}
+
+/* ---- musimd transform -------------------------------------------------------------------- */
+
+static const char transform_help[] =
+	"Usage: musimd transform NAME FILE [options]\n"
+	"Print FILE transformed, as a program musimd reads again, with a comment\n"
+	"header saying what changed. The transformations:\n";
+/* ... then one line per transformation (xforms[]), then: */
+static const char transform_help_tail[] =
+	"\n"
+	"  --threads N, --warpsize N\n"
+	"                       what a warp is (default the program's .threads,\n"
+	"                       else 4, and .warpsize, else one warp): with one\n"
+	"                       thread per warp nothing is SIMT-induced\n"
+	"  --divergence         ssde: detect with musimd deadlock --divergence\n"
+	"  --delays             ssde: print, instead, the delayed reconvergence points\n"
+	"                       of Algorithm 5 for the hardware cure, in the form\n"
+	"                       --aware-delay takes (--model aware), on one line\n"
+	"\n"
+	"ssde (ElTantawy's thesis, chapter 4): each loop that musimd deadlock\n"
+	"suspects (and each loop enclosing one whose safe point lies outside it,\n"
+	"Algorithm 3) reconverges at its safe point (Algorithms 2, 3): the earliest\n"
+	"post-dominator after the writes that may release the spinning threads. A\n"
+	"switch block is put there, the loop's back edges go to it through a\n"
+	"trampoline that sets its case, and it jumps back to the loop's header:\n"
+	"on a SIMT stack the threads that iterate wait there for those that left\n"
+	"(Algorithm 4). Meant for the hardware stack (ipdom), which ignores\n"
+	"syncs; the program's syncs are kept (musimd syncs places new ones).\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid input, or a\n"
+	"program the transformation does not take (GSA form, irreducible).\n";
+
+#undef CMD
+#define CMD "transform"
+static int cmd_transform(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"threads", required_argument, NULL, 't'},
+		{"warpsize", required_argument, NULL, 'w'},
+		{"divergence", no_argument, NULL, 'D'},
+		{"delays", no_argument, NULL, 'A'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	XformOptions xo = {0};
+	int status = EXIT_OK;
+	long long v;
+	int c;
+	optind = 1;
+	opterr = 0;
+	const char *args[2] = {NULL, NULL};
+	int nargs = 0;
+	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			if (nargs == 2)
+				USAGE("takes a NAME and one FILE, got %s", "more");
+			args[nargs++] = optarg;
+			break;
+		case 't':
+		case 'w':
+			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
+				USAGE(c == 't' ? "--threads needs a number from 1 on, not '%s'"
+				               : "--warpsize needs a number from 1 on, not '%s'",
+				      optarg);
+			*(c == 't' ? &xo.threads : &xo.warpsize) = (int32_t)v;
+			break;
+		case 'D': xo.divergence = true; break;
+		case 'A': xo.delays = true; break;
+		case 'h': {
+			Buf h = {0};
+			buf_puts(&h, transform_help);
+			for (int i = 0; xforms[i]; i++)
+				buf_printf(&h, "  %-8s %s\n", xforms[i]->name, xforms[i]->summary);
+			buf_puts(&h, transform_help_tail);
+			out(&h);
+			buf_free(&h);
+			goto done;
+		}
+		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
+		}
+	}
+	for (; optind < argc; optind++) {
+		if (nargs == 2)
+			USAGE("takes a NAME and one FILE, got %s", "more");
+		args[nargs++] = argv[optind];
+	}
+	if (nargs < 2)
+		USAGE(nargs ? "needs a FILE after the NAME%s" : "needs a NAME (ssde) and a FILE%s", "");
+	const Xform *xf = xform_find(args[0]);
+	if (!xf) {
+		const char *names[8] = {NULL};
+		for (int i = 0; xforms[i] && i < 7; i++)
+			names[i] = xforms[i]->name;
+		char msg[256];
+		choice("the transformation", args[0], names, msg, sizeof msg);
+		USAGE("%s", msg);
+	}
+	Program *p = load(args[1], true, &status);
+	if (!p)
+		goto done;
+	Diags d;
+	diag_init(&d, p->path, p->src, p->srclen);
+	Buf b = {0};
+	int32_t changes = 0;
+	bool ok = xf->run(p, &xo, &b, &changes, &d);
+	if (d.n > 0) {
+		Buf e = {0};
+		diag_render(&d, &e);
+		err(&e);
+		buf_free(&e);
+	}
+	if (!ok)
+		status = EXIT_INPUT;
+	else
+		out(&b);
+	buf_free(&b);
+	diag_free(&d);
+	ir_free(p);
+done:
 	return status;
 }
 
@@ -2405,6 +2533,8 @@ static const char main_help[] =
 	"                    not) with shortest counterexamples\n"
 	"  deadlock FILE...  the loops that may deadlock a SIMT machine, found\n"
 	"                    statically (ElTantawy's Algorithm 1)\n"
+	"  transform ssde FILE\n"
+	"                    remove them: the loops reconverge at safe points (SSDE)\n"
 	"\n"
 	"Not in this version yet: the SM model.\n"
 	"\n"
@@ -2423,7 +2553,7 @@ static const struct {
 	{"gsa", cmd_gsa},         {"syncs", cmd_syncs},     {"analyze", cmd_analyze},
 	{"emit-llvm", cmd_emit_llvm}, {"emit-promela", cmd_emit_promela},
 	{"gen", cmd_gen},         {"repl", repl_main},       {"explore", cmd_explore},
-	{"deadlock", cmd_deadlock},
+	{"deadlock", cmd_deadlock}, {"transform", cmd_transform},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -33,7 +33,7 @@ static Dl detect(const char *src, bool divergence)
 		AnaOptions ao = {.domain = ANA_POLY, .degree = 1};
 		x.ar = ana_run(x.gsa, &ao);
 	}
-	x.r = dl_detect(x.gsa, x.ar ? x.ar->branch_divergent : NULL);
+	x.r = dl_detect(x.t.p, x.gsa, x.ar ? x.ar->branch_divergent : NULL);
 	return x;
 }
 
@@ -45,7 +45,7 @@ static void release(Dl *x)
 	unload(&x->t);
 }
 
-static int32_t line(const Dl *x, int32_t pc) { return x->gsa->ins[pc].loc.line; }
+static int32_t line(const Dl *x, int32_t pc) { return x->t.p->ins[pc].loc.line; }
 
 /* Figure 3.3: the spin lock. The exit depends on the CAS; the release is
 ** reachable from the loop's reconvergence point and aliases it. */
