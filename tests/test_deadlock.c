@@ -7,6 +7,7 @@
 */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ana.h"
@@ -74,6 +75,15 @@ Test(deadlock, spin_lock_is_detected)
 	cr_expect_eq(x.r->nmemory, 1);
 	cr_expect_eq(x.r->nloopread, 1);
 	cr_expect_eq(x.r->nsuspected, 1);
+	/* Algorithm 2: the safe point is right after the release (§4.2's walk
+	** through), for SSDE and for AWARE alike; Algorithm 5 moves the loop
+	** branch's point there */
+	cr_expect(L->ssde);
+	cr_expect_eq(line(&x, L->safe_pc), 8);
+	cr_expect_eq(line(&x, L->aware_pc), 8);
+	int32_t *pt = dl_aware_points(x.t.p, x.r);
+	cr_expect_eq(line(&x, pt[L->exit_conds[0]]), 8);
+	free(pt);
 	release(&x);
 }
 
@@ -123,6 +133,14 @@ Test(deadlock, done_flag_write_is_parallel)
 	cr_expect_eq(L->writes[0].where, DL_PARALLEL);
 	cr_expect_eq(line(&x, L->writes[0].pc), 7);
 	cr_expect_eq(line(&x, L->writes[0].branch_pc), 2);
+	/* SSDE reconverges after the branch whose other side writes (the join,
+	** line 8); AWARE's FIFO runs the writer anyway: no delay (§5.6) */
+	cr_expect_eq(line(&x, L->safe_pc), 8);
+	cr_expect_eq(L->aware_pc, L->rpc);
+	int32_t *pt = dl_aware_points(x.t.p, x.r);
+	for (int32_t pc = 0; pc < x.t.p->nins; pc++)
+		cr_expect_eq(pt[pc], -1, "no branch moves (pc %d)", pc);
+	free(pt);
 	release(&x);
 
 	/* with the divergence analysis: the wait loop's exit is uniform (only
