@@ -37,7 +37,9 @@
 */
 #include "deadlock.h"
 
+#include "ana.h"
 #include "cfg.h"
+#include "gsa.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -650,6 +652,26 @@ DlResult *dl_detect(const Program *p, const Program *gsa, const bool *branch_div
 	free(c.par_next.v);
 	free(c.side);
 	free(c.work.v);
+	return r;
+}
+
+DlResult *dl_run(const Program *p, bool divergence, Diags *d)
+{
+	Program *gsa = p->has_gsa ? (Program *)p : gsa_build(p, d);
+	if (!gsa || d->nerrors > 0) {
+		if (gsa != p)
+			ir_free(gsa);
+		return NULL;
+	}
+	AnaResult *ar = NULL;
+	if (divergence) {
+		AnaOptions ao = {.domain = ANA_POLY, .degree = 1};
+		ar = ana_run(gsa, &ao);
+	}
+	DlResult *r = dl_detect(p, gsa, ar ? ar->branch_divergent : NULL);
+	ana_free(ar);
+	if (gsa != p)
+		ir_free(gsa);
 	return r;
 }
 

@@ -91,6 +91,10 @@ typedef struct DlResult {
 ** walk of the blocks between a branch and its reconvergence point), and
 ** Algorithm 3 compares every pair of loops until nothing moves. */
 DlResult *dl_detect(const Program *p, const Program *gsa, const bool *branch_divergent);
+/* The whole detection from a program: its GSA form built (conversion
+** errors go to d: NULL), with the affine analysis's branch verdicts when
+** divergence. */
+DlResult *dl_run(const Program *p, bool divergence, Diags *d);
 void dl_free(DlResult *r);
 /* Algorithm 5 (AWARE's delayed reconvergence, §5.6): per pc of p, for each
 ** conditional branch whose reconvergence point moves, the new point (a pc;

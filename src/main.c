@@ -1441,17 +1441,19 @@ static int deadlock_file(const char *file, DeadlockCli *x, Json *j, Buf *b)
 	int32_t threads = x->threads ? x->threads : p->threads ? p->threads : 4;
 	int32_t warpsize = x->warpsize ? x->warpsize : p->warpsize ? p->warpsize : threads;
 	int32_t lanes = warpsize < threads ? warpsize : threads; /* threads in the fullest warp */
-	Program *g = to_gsa_keep(p, &status, true);
-	if (!g) {
+	Diags d;
+	diag_init(&d, p->path, p->src, p->srclen);
+	DlResult *r = dl_run(p, x->divergence, &d);
+	if (!r) {
+		Buf e = {0};
+		diag_render(&d, &e);
+		err(&e);
+		buf_free(&e);
+		diag_free(&d);
 		ir_free(p);
-		return status;
+		return EXIT_INPUT;
 	}
-	AnaResult *ar = NULL;
-	if (x->divergence) {
-		AnaOptions ao = {.domain = ANA_POLY, .degree = 1};
-		ar = ana_run(g, &ao);
-	}
-	DlResult *r = dl_detect(p, g, ar ? ar->branch_divergent : NULL);
+	diag_free(&d);
 	if (lanes < 2) /* no two threads share a warp: no loop waits for a sibling */
 		r->nsuspected = 0;
 	x->files++;
@@ -1482,9 +1484,6 @@ static int deadlock_file(const char *file, DeadlockCli *x, Json *j, Buf *b)
 	}
 	status = r->nsuspected > 0 ? EXIT_FAILED : EXIT_OK;
 	dl_free(r);
-	ana_free(ar);
-	if (g != p)
-		ir_free(g);
 	ir_free(p);
 	return status;
 }

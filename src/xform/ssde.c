@@ -35,8 +35,6 @@
 
 #include "cfg.h"
 #include "deadlock.h"
-#include "gsa.h"
-#include "ana.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,23 +330,11 @@ static bool ssde_round(const Program *p, const XformOptions *o, int round, Buf *
                        Diags *d)
 {
 	*changes = 0;
-	if (p->has_gsa) {
-		diag_error(d, LOC_NONE, "transform ssde takes a program in plain form, not in GSA form");
-		return false;
-	}
 	int32_t threads = o->threads ? o->threads : p->threads ? p->threads : 4;
 	int32_t warpsize = o->warpsize ? o->warpsize : p->warpsize ? p->warpsize : threads;
-	Program *gsa = gsa_build(p, d);
-	if (!gsa || d->nerrors > 0) {
-		ir_free(gsa);
+	DlResult *r = dl_run(p, o->divergence, d);
+	if (!r)
 		return false;
-	}
-	AnaResult *ar = NULL;
-	if (o->divergence) {
-		AnaOptions ao = {.domain = ANA_POLY, .degree = 1};
-		ar = ana_run(gsa, &ao);
-	}
-	DlResult *r = dl_detect(p, gsa, ar ? ar->branch_divergent : NULL);
 	Ssde x = {.p = p, .r = r};
 	x.group_at = xmalloc(((size_t)p->nins + 1) * sizeof *x.group_at);
 	for (int32_t pc = 0; pc <= p->nins; pc++)
@@ -417,8 +403,6 @@ static bool ssde_round(const Program *p, const XformOptions *o, int round, Buf *
 	free(x.lstart);
 	free(x.lab);
 	dl_free(r);
-	ana_free(ar);
-	ir_free(gsa);
 	return true;
 }
 
@@ -443,17 +427,9 @@ static void put_place(Buf *b, const Program *p, int32_t pc)
 /* --delays: Algorithm 5's points as --aware-delay takes them, one line. */
 static bool aware_delays(const Program *p, const XformOptions *o, Buf *out, int32_t *changes, Diags *d)
 {
-	Program *gsa = gsa_build(p, d);
-	if (!gsa || d->nerrors > 0) {
-		ir_free(gsa);
+	DlResult *r = dl_run(p, o->divergence, d);
+	if (!r)
 		return false;
-	}
-	AnaResult *ar = NULL;
-	if (o->divergence) {
-		AnaOptions ao = {.domain = ANA_POLY, .degree = 1};
-		ar = ana_run(gsa, &ao);
-	}
-	DlResult *r = dl_detect(p, gsa, ar ? ar->branch_divergent : NULL);
 	int32_t *pt = dl_aware_points(p, r);
 	*changes = 0;
 	for (int32_t pc = 0; pc < p->nins; pc++) {
@@ -475,8 +451,6 @@ static bool aware_delays(const Program *p, const XformOptions *o, Buf *out, int3
 	buf_putc(out, '\n');
 	free(pt);
 	dl_free(r);
-	ana_free(ar);
-	ir_free(gsa);
 	return true;
 }
 
