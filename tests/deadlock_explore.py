@@ -19,6 +19,9 @@ under ipdom on every schedule and both path orders, not be suspected
 again, and (the curated examples, which are race-free) leave the memory
 the original leaves under mimd.
 
+An example may say which loops the detector must suspect: `# expect
+deadlock: LABEL...` (or `none`).
+
 Usage: deadlock_explore.py MUSIMD EXAMPLES_DIR [--count N] [--first SEED]
        [--json FILE]   (the matrix and the lists, for bench/)
 """
@@ -95,6 +98,25 @@ def ssde_check(musimd, name, path, d):
     return fails, (rb["steps"], rb["simd_efficiency"])
 
 
+def expectations(musimd, path):
+    """The `# expect deadlock: LABEL... | none` lines of an example: the
+    labels of the loops it must suspect (the rest must not be)."""
+    want = None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("# expect deadlock:"):
+                words = line.split(":", 1)[1].split()
+                want = set() if words == ["none"] else set(words)
+    if want is None:
+        return []
+    d = json.loads(run([musimd, "deadlock", path, "--json"]).stdout)
+    got = {l["label"] for l in d["loops"] if l["suspected"]}
+    if got != want:
+        return ["%s: # expect deadlock: %s, but musimd deadlock suspects %s"
+                % (path, " ".join(sorted(want)) or "none", " ".join(sorted(got)) or "none")]
+    return []
+
+
 def main():
     args = sys.argv[1:]
     musimd, examples = os.path.abspath(args[0]), args[1]
@@ -107,6 +129,13 @@ def main():
         out = args[args.index("--json") + 1]
     cases = [(p, p) for p in sorted(glob.glob(os.path.join(examples, "*.simd")))]
     report, failures = {}, []
+    checked = 0
+    for _, path in cases:
+        f = expectations(musimd, path)
+        failures.extend(f)
+        with open(path, encoding="utf-8") as fh:
+            checked += "# expect deadlock:" in fh.read()
+    print("%d examples with # expect deadlock lines checked\n" % checked)
     with tempfile.TemporaryDirectory() as d:
         for seed in range(first, first + count):
             src = os.path.join(d, "gen-%d.simd" % seed)

@@ -215,6 +215,12 @@ static void emit(const Ssde *x, Buf *b)
 	Buf lb = {0}, tail = {0};
 	int32_t nedges = 0;
 	Edge e;
+	/* every switch variable has a value from the start (each path into a
+	** switch sets it too: this only keeps `check` from warning) */
+	for (int32_t gi = 0; gi < x->ngroups; gi++) {
+		stmt_start(b, &lb);
+		buf_printf(b, "%ssw%d = 0\n", P, (int)gi);
+	}
 	if (edge_of(x, -1, 0, false, &e)) /* the program's entry into the new loop or a safe point */
 		put_edge_code(x, b, &lb, e);
 	for (int32_t pc = 0; pc < p->nins; pc++) {
