@@ -37,6 +37,9 @@ def run(argv, timeout=600):
     return subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
 
 
+TRUTH = {}  # path -> (truth, note): the explorer's verdict does not depend on the detector's flags
+
+
 def judge(musimd, path, flags):
     """(suspected, truth, note): truth True/False, or None outside the assumptions."""
     dl = run([musimd, "deadlock", path, "--json"] + flags)
@@ -46,17 +49,24 @@ def judge(musimd, path, flags):
     suspected = any(l["suspected"] for l in d["loops"])
     if (dl.returncode == 1) != suspected:
         raise RuntimeError("deadlock: exit %d but suspected=%s" % (dl.returncode, suspected))
+    if path not in TRUTH:
+        TRUTH[path] = explorer_truth(musimd, path)
+    truth, note = TRUTH[path]
+    return suspected, truth, note
+
+
+def explorer_truth(musimd, path):
     ex = run([musimd, "explore", path, "--model", "ipdom,mimd", "--path-order", "both", "--json"])
     if ex.returncode not in (0, 1):
         raise RuntimeError("explore exit %d: %s" % (ex.returncode, ex.stderr[-400:]))
     res = {r["model"]: r for r in json.loads(ex.stdout)["results"]}
     mimd, ipdom = res["mimd"]["verdict"], res["ipdom"]
     if mimd not in ("terminates", "terminates-fair"):
-        return suspected, None, "mimd: %s" % mimd
+        return None, "mimd: %s" % mimd
     err = (ipdom.get("counterexample") or {}).get("error") or {}
     if err.get("rule") == "BAR":  # the thesis's second assumption: no divergent barrier
-        return suspected, None, "ipdom: a divergent barrier"
-    return suspected, bool(ipdom["simt_induced"]), "ipdom: %s" % ipdom["verdict"]
+        return None, "ipdom: a divergent barrier"
+    return bool(ipdom["simt_induced"]), "ipdom: %s" % ipdom["verdict"]
 
 
 def ssde_check(musimd, name, path, d):
