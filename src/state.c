@@ -254,6 +254,7 @@ void sem_free(Machine *m)
 	free(m->order);
 	free(m->addr);
 	free(m->hslot);
+	sem_lane_orders_free(m->lane_orders);
 	free(m);
 }
 
@@ -326,6 +327,7 @@ Machine *sem_clone(const Machine *s)
 	m->addr = xcalloc(n, sizeof *m->addr);
 	m->hslot = NULL;
 	m->nhslot = 0;
+	m->lane_orders = NULL;
 	return m;
 }
 
