@@ -10,7 +10,11 @@
 ** the bytes are kept: expanding a state unpacks it (sem_unpack) into the one
 ** working machine before each choice and steps it. The choices of
 ** explore.md §1 this search enumerates: the warp (under mimd every thread),
-** and under its:any the group.
+** under its:any the group, with --path-order both the side a branch runs
+** first, and with --atomic-order any each distinct outcome of the order of
+** the lanes at a store or an atomic: the step in the lane order reports
+** how many there are (StepInfo.norders), and each other one is a further
+** alternative of the same choice (sem_step_group).
 **
 ** Partial-order reduction (local_step): a state where some warp's only
 ** choice is a step no other warp can see is expanded by that step alone

@@ -61,13 +61,17 @@ static void expect_replays(const Program *p, const SemOptions *so, const Explore
 	diag_free(&d);
 }
 
-static ExploreResult *explore(const Program *p, const Model *md, int32_t threads, int32_t warpsize,
-                              uint64_t max_states)
+/* Explore p under md with threads in warps of warpsize (at most max_states
+** states, 0: the default; --atomic-order any when atomic_any), and replay
+** the counterexample. */
+static ExploreResult *explore_with(const Program *p, const Model *md, int32_t threads, int32_t warpsize,
+                                   uint64_t max_states, bool atomic_any)
 {
 	ExploreOptions o = {0};
 	o.sem.model = md;
 	o.sem.threads = threads;
 	o.sem.warpsize = warpsize;
+	o.sem.atomic_any = atomic_any;
 	o.max_states = max_states;
 	Diags d;
 	diag_init(&d, "t.simd", NULL, 0);
@@ -78,21 +82,15 @@ static ExploreResult *explore(const Program *p, const Model *md, int32_t threads
 	return r;
 }
 
-/* The same with --atomic-order any. */
+static ExploreResult *explore(const Program *p, const Model *md, int32_t threads, int32_t warpsize,
+                              uint64_t max_states)
+{
+	return explore_with(p, md, threads, warpsize, max_states, false);
+}
+
 static ExploreResult *explore_any(const Program *p, const Model *md, int32_t threads, int32_t warpsize)
 {
-	ExploreOptions o = {0};
-	o.sem.model = md;
-	o.sem.threads = threads;
-	o.sem.warpsize = warpsize;
-	o.sem.atomic_any = true;
-	Diags d;
-	diag_init(&d, "t.simd", NULL, 0);
-	ExploreResult *r = explore_run(p, &o, &d);
-	cr_assert_not_null(r);
-	diag_free(&d);
-	expect_replays(p, &o.sem, r);
-	return r;
+	return explore_with(p, md, threads, warpsize, 0, true);
 }
 
 #define EXPECT_VERDICT(r, v, what)                                                                   \
@@ -330,8 +328,8 @@ Test(explore, its_any_counterexamples_replay_with_their_groups)
 /* Explore p under md with and without reduction; when the full search ends
 ** within its bound, both verdicts (and doomed) must agree. Returns whether
 ** they were compared. */
-static bool same_with_and_without_reduction_opts(const Program *p, const Model *md, int32_t threads,
-                                                 int32_t warpsize, bool atomic_any, const char *what)
+static bool same_with_and_without_reduction(const Program *p, const Model *md, int32_t threads,
+                                            int32_t warpsize, bool atomic_any, const char *what)
 {
 	ExploreOptions o = {0};
 	o.sem.model = md;
@@ -360,13 +358,9 @@ static bool same_with_and_without_reduction_opts(const Program *p, const Model *
 	return compared;
 }
 
-static bool same_with_and_without_reduction(const Program *p, const Model *md, int32_t threads,
-                                            int32_t warpsize, const char *what)
-{
-	return same_with_and_without_reduction_opts(p, md, threads, warpsize, false, what);
-}
-
-Test(explore, reduction_keeps_the_verdicts_of_every_example, .timeout = 600)
+/* Every example under every model, with and without reduction (explore's
+** --atomic-order any or not): how many searches were compared. */
+static int reduction_on_examples(bool atomic_any)
 {
 	int nf;
 	char **files = example_files(&nf);
@@ -378,10 +372,36 @@ Test(explore, reduction_keeps_the_verdicts_of_every_example, .timeout = 600)
 		Prog r = load(src);
 		free(src);
 		for (int k = 0; models[k]; k++)
-			compared += same_with_and_without_reduction(r.p, models[k], 0, 0, files[f]);
+			compared += same_with_and_without_reduction(r.p, models[k], 0, 0, atomic_any, files[f]);
 		unload(&r);
 	}
 	free_names(files, nf);
+	return compared;
+}
+
+/* The same on the random concurrent programs of seeds 1 .. n (gen --concurrent:
+** locks, flags, tickets, atomics and barriers). */
+static int reduction_on_concurrent(uint64_t n, bool atomic_any)
+{
+	int compared = 0;
+	for (uint64_t seed = 1; seed <= n; seed++) {
+		GenOptions go = {.seed = seed, .concurrent = true};
+		Buf b = {0};
+		gen_program(&b, &go);
+		Prog r = load(buf_str(&b));
+		buf_free(&b);
+		char what[48];
+		snprintf(what, sizeof what, "gen --concurrent --seed %llu", (unsigned long long)seed);
+		for (int k = 0; models[k]; k++)
+			compared += same_with_and_without_reduction(r.p, models[k], 0, 0, atomic_any, what);
+		unload(&r);
+	}
+	return compared;
+}
+
+Test(explore, reduction_keeps_the_verdicts_of_every_example, .timeout = 600)
+{
+	int compared = reduction_on_examples(false);
 	cr_expect_gt(compared, 50, "only %d searches compared", compared);
 }
 
@@ -397,7 +417,7 @@ Test(explore, reduction_keeps_the_verdicts_of_random_programs, .timeout = 600)
 		char what[32];
 		snprintf(what, sizeof what, "gen seed %llu", (unsigned long long)seed);
 		for (int k = 0; models[k]; k++)
-			compared += same_with_and_without_reduction(r.p, models[k], 3, (int32_t)(1 + seed % 3), what);
+			compared += same_with_and_without_reduction(r.p, models[k], 3, (int32_t)(1 + seed % 3), false, what);
 		unload(&r);
 	}
 	cr_expect_gt(compared, 200, "only %d searches compared", compared);
@@ -442,20 +462,7 @@ Test(explore, path_order_both_finds_what_either_order_can_do)
 
 Test(explore, reduction_keeps_the_verdicts_of_random_concurrent_programs, .timeout = 600)
 {
-	/* locks, flags, tickets, atomics and barriers (gen --concurrent) */
-	int compared = 0;
-	for (uint64_t seed = 1; seed <= 60; seed++) {
-		GenOptions go = {.seed = seed, .concurrent = true};
-		Buf b = {0};
-		gen_program(&b, &go);
-		Prog r = load(buf_str(&b));
-		buf_free(&b);
-		char what[48];
-		snprintf(what, sizeof what, "gen --concurrent --seed %llu", (unsigned long long)seed);
-		for (int k = 0; models[k]; k++)
-			compared += same_with_and_without_reduction(r.p, models[k], 0, 0, what);
-		unload(&r);
-	}
+	int compared = reduction_on_concurrent(60, false);
 	cr_expect_gt(compared, 200, "only %d searches compared", compared);
 }
 
@@ -644,31 +651,6 @@ Test(explore, atomic_order_any_past_its_bounds_is_unknown)
 
 Test(explore, reduction_keeps_the_verdicts_with_atomic_order_any, .timeout = 600)
 {
-	int nf;
-	char **files = example_files(&nf);
-	int compared = 0;
-	for (int f = 0; f < nf; f++) {
-		size_t len;
-		char *src = read_file(files[f], &len);
-		cr_assert_not_null(src);
-		Prog r = load(src);
-		free(src);
-		for (int k = 0; models[k]; k++)
-			compared += same_with_and_without_reduction_opts(r.p, models[k], 0, 0, true, files[f]);
-		unload(&r);
-	}
-	free_names(files, nf);
-	for (uint64_t seed = 1; seed <= 30; seed++) {
-		GenOptions go = {.seed = seed, .concurrent = true};
-		Buf b = {0};
-		gen_program(&b, &go);
-		Prog r = load(buf_str(&b));
-		buf_free(&b);
-		char what[48];
-		snprintf(what, sizeof what, "gen --concurrent --seed %llu", (unsigned long long)seed);
-		for (int k = 0; models[k]; k++)
-			compared += same_with_and_without_reduction_opts(r.p, models[k], 0, 0, true, what);
-		unload(&r);
-	}
+	int compared = reduction_on_examples(true) + reduction_on_concurrent(30, true);
 	cr_expect_gt(compared, 150, "only %d searches compared", compared);
 }
