@@ -1106,7 +1106,10 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 				        explore_verdict_name(r->verdict), p->path, models[k]->name);
 				status = EXIT_FAILED;
 			}
-			if (r->groups)
+			bool alternatives = r->groups && (models[k]->choose || models[k]->path_choice);
+			for (int32_t i = 0; r->groups && i < r->ntrace; i++)
+				alternatives |= r->groups[i] != 0;
+			if (alternatives)
 				buf_printf(text, "  (each step is warp.%s)\n", alternative_hint(models[k], x->eo.sem.atomic_any));
 			buf_printf(text, "  to step through it: musimd repl --model %s --threads %d --warpsize %d --schedule ",
 			           models[k]->name, threads, warpsize);

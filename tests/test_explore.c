@@ -654,3 +654,82 @@ Test(explore, reduction_keeps_the_verdicts_with_atomic_order_any, .timeout = 600
 	int compared = reduction_on_examples(true) + reduction_on_concurrent(30, true);
 	cr_expect_gt(compared, 150, "only %d searches compared", compared);
 }
+
+Test(explore, atomic_order_any_schedules_replay_with_sides_and_groups)
+{
+	/* the alternative of a step packs the side (ipdom) or the group
+	** (its:any) with the lanes' order: g + n × o (sem_step_group) */
+	Program *p = load_src(leader_by_atomic);
+	ExploreOptions o = {0};
+	o.sem.threads = 2;
+	o.sem.atomic_any = true;
+	Diags d;
+	diag_init(&d, "t.simd", NULL, 0);
+	o.sem.model = &model_ipdom;
+	for (int po = 0; po < 3; po++) { /* fall-through first, taken first, both */
+		o.sem.taken_first = po == 1;
+		o.path_order_both = po == 2;
+		ExploreResult *r = explore_run(p, &o, &d);
+		EXPECT_VERDICT(r, EXPLORE_LIVELOCK, "ipdom");
+		cr_assert_not_null(r->groups);
+		cr_expect_eq(r->groups[0], 1, "the atomic, not a branch: the lanes' order 1");
+		/* the loop's branch (step 4) under taken first: side 1, order 0 */
+		cr_expect_eq(r->groups[3], po == 1, "path order %d: the branch's alternative %d", po, r->groups[3]);
+		expect_replays(p, &o.sem, r);
+		explore_free(r);
+	}
+	o.sem.taken_first = false;
+	o.path_order_both = false;
+	o.sem.model = &model_its_any;
+	ExploreResult *r = explore_run(p, &o, &d);
+	EXPECT_VERDICT(r, EXPLORE_TERMINATES_FAIR, "its:any");
+	explore_free(r);
+	ir_free(p);
+	/* its:any with two groups at an atomic: the even lanes spin on a lock
+	** the odd ones take in a group of their own */
+	p = load_src(spin_lock);
+	o.max_states = 0;
+	r = explore_run(p, &o, &d);
+	EXPECT_VERDICT(r, EXPLORE_TERMINATES_FAIR, "its:any spin lock");
+	explore_free(r);
+	o.sem.threads = 3;
+	o.sem.model = &model_sync;
+	r = explore_run(p, &o, &d);
+	EXPECT_VERDICT(r, EXPLORE_LIVELOCK, "sync spin lock, 3 lanes, any winner");
+	expect_replays(p, &o.sem, r);
+	explore_free(r);
+	ir_free(p);
+	/* its:any: thread 2 forms a group of its own while threads 0 and 1
+	** elect a leader; only lane 0 sets the flag when it leads, so when lane
+	** 1 goes first lane 0 spins for ever: the step of the atomic is the
+	** group of the two lanes plus 2 × order 1 */
+	p = load_src(".data 0: 0 0\n"
+	             "       p = tid == 2\n"
+	             "       bnz p, other\n"
+	             "       old = atomexch(0, 1)\n"
+	             "       bz old, lead\n"
+	             "spin:  f = mem[1]\n"
+	             "       bz f, spin\n"
+	             "       jump end\n"
+	             "lead:  bnz tid, end\n"
+	             "       mem[1] = 1\n"
+	             "       jump end\n"
+	             "other: x = 1\n"
+	             "end:   stop\n");
+	o.sem.model = &model_its_any;
+	o.sem.atomic_any = false;
+	r = explore_run(p, &o, &d);
+	EXPECT_VERDICT(r, EXPLORE_TERMINATES_FAIR, "its:any, ascending: lane 0 leads");
+	explore_free(r);
+	o.sem.atomic_any = true;
+	r = explore_run(p, &o, &d);
+	EXPECT_VERDICT(r, EXPLORE_LIVELOCK, "its:any, any order");
+	bool packed = false;
+	for (int32_t i = 0; r->groups && i < r->ntrace; i++)
+		packed |= r->groups[i] >= 2;
+	cr_expect(packed, "no step with a group and a lanes' order");
+	expect_replays(p, &o.sem, r);
+	explore_free(r);
+	diag_free(&d);
+	ir_free(p);
+}
