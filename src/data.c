@@ -654,30 +654,71 @@ static void push_perm(struct LaneOrders *lo, const int32_t *p, int32_t len)
 		VEC_PUSH(lo->perm, lo->nperm, lo->capperm, p[i]);
 }
 
-/* A store on cell c of lo: its distinct values, the lane order's (the last
-** lane's) first; each kept as the last of the lanes that store it. Returns
-** how many, or -1 beyond SEM_MAX_ORDERS. */
+/* The distinct outcomes of a cell seen so far, by their keys (key_num
+** bytes), found by hash. */
+typedef struct OutcomeSet {
+	Buf arena;      /* outcome i's key: arena[off[i] .. off[i + 1]) */
+	size_t *off;
+	int32_t *table; /* outcome ids, -1: empty; tcap a power of two */
+	int32_t n, tcap;
+} OutcomeSet;
+
+/* A set for at most max outcomes. */
+static void set_init(OutcomeSet *o, int32_t max)
+{
+	o->arena = (Buf){0};
+	o->n = 0;
+	o->tcap = 4;
+	while (o->tcap < 2 * max)
+		o->tcap *= 2;
+	o->table = xmalloc((size_t)o->tcap * sizeof *o->table);
+	for (int32_t i = 0; i < o->tcap; i++)
+		o->table[i] = -1;
+	o->off = xmalloc(((size_t)max + 1) * sizeof *o->off);
+	o->off[0] = 0;
+}
+
+/* Adds the outcome of key; false when it was there already. */
+static bool set_add(OutcomeSet *o, const Buf *key)
+{
+	uint32_t mask = (uint32_t)o->tcap - 1, h = (uint32_t)sem_hash_bytes(key->s, key->len) & mask;
+	for (; o->table[h] >= 0; h = (h + 1) & mask) {
+		int32_t i = o->table[h];
+		if (o->off[i + 1] - o->off[i] == key->len && !memcmp(o->arena.s + o->off[i], key->s, key->len))
+			return false;
+	}
+	o->table[h] = o->n++;
+	buf_putn(&o->arena, key->s, key->len);
+	o->off[o->n] = o->arena.len;
+	return true;
+}
+
+static void set_free(OutcomeSet *o)
+{
+	buf_free(&o->arena);
+	free(o->off);
+	free(o->table);
+}
+
+/* A store on cell c of lo: its distinct values, each kept as the last of
+** the lanes that store it, from the last lane (the lane order's outcome)
+** back. Returns how many, or -1 beyond SEM_MAX_ORDERS. */
 static int32_t store_outcomes(const Machine *m, struct LaneOrders *lo, int32_t c)
 {
 	const int32_t *ln = &lo->lane[lo->cstart[c]];
-	int32_t len = lo->cstart[c + 1] - lo->cstart[c], count = 1;
-	int32_t last = len - 1;
-	push_perm(lo, &last, 1);
-	for (int32_t i = 0; i < len - 1; i++) {
-		Num v = m->res[ln[i]];
-		bool seen = num_eq(v, m->res[ln[len - 1]]);
-		for (int32_t j = 0; j < i && !seen; j++)
-			seen = num_eq(v, m->res[ln[j]]);
-		if (seen)
-			continue;
-		last = i;
-		for (int32_t j = i + 1; j < len; j++)
-			if (num_eq(v, m->res[ln[j]]))
-				last = j;
-		push_perm(lo, &last, 1);
-		if (++count > SEM_MAX_ORDERS)
-			return -1;
+	int32_t len = lo->cstart[c + 1] - lo->cstart[c];
+	OutcomeSet seen;
+	set_init(&seen, len < SEM_MAX_ORDERS ? len : SEM_MAX_ORDERS + 1);
+	Buf key = {0};
+	for (int32_t i = len - 1; i >= 0 && seen.n <= SEM_MAX_ORDERS; i--) {
+		buf_reset(&key);
+		key_num(&key, m->res[ln[i]]);
+		if (set_add(&seen, &key))
+			push_perm(lo, &i, 1);
 	}
+	int32_t count = seen.n <= SEM_MAX_ORDERS ? seen.n : -1;
+	set_free(&seen);
+	buf_free(&key);
 	return count;
 }
 
@@ -716,22 +757,14 @@ static int32_t atomic_outcomes(const Machine *m, struct LaneOrders *lo, const In
 	Num old0;
 	if (!mem_get(&m->shared, m->addr[ln[0]], &old0))
 		old0 = NUM_I(0); /* .memory zero */
-	int32_t p[SEM_MAX_ORDER_LANES];
-	for (int32_t i = 0; i < len; i++)
+	int32_t p[SEM_MAX_ORDER_LANES], nperms = 1;
+	for (int32_t i = 0; i < len; i++) {
 		p[i] = i;
-	/* the outcomes seen: their keys in arena at off[], found by hash */
-	int32_t nperms = 1, tcap = 4; /* a power of two, at least twice the orders */
-	for (int32_t f = 2; f <= len; f++)
-		nperms *= f;
-	while (tcap < 2 * nperms)
-		tcap *= 2;
-	int32_t *table = xmalloc((size_t)tcap * sizeof *table);
-	for (int32_t i = 0; i < tcap; i++)
-		table[i] = -1;
-	size_t *off = xmalloc(((size_t)nperms + 1) * sizeof *off);
-	Buf arena = {0}, key = {0};
-	int32_t count = 0;
-	off[0] = 0;
+		nperms *= i + 1;
+	}
+	OutcomeSet seen;
+	set_init(&seen, nperms);
+	Buf key = {0};
 	do {
 		buf_reset(&key);
 		Num r[SEM_MAX_ORDER_LANES], cur = num_copy(old0);
@@ -759,22 +792,11 @@ static int32_t atomic_outcomes(const Machine *m, struct LaneOrders *lo, const In
 			key_num(&key, cur);
 		}
 		num_free(&cur);
-		uint32_t h = (uint32_t)sem_hash_bytes(key.s, key.len) & (uint32_t)(tcap - 1);
-		for (; table[h] >= 0; h = (h + 1) & (uint32_t)(tcap - 1)) {
-			int32_t o = table[h];
-			if (off[o + 1] - off[o] == key.len && !memcmp(arena.s + off[o], key.s, key.len))
-				break;
-		}
-		if (table[h] >= 0)
-			continue; /* an outcome seen before */
-		table[h] = count++;
-		buf_putn(&arena, key.s, key.len);
-		off[count] = arena.len;
-		push_perm(lo, p, len);
+		if (set_add(&seen, &key))
+			push_perm(lo, p, len);
 	} while (next_permutation(p, len));
-	free(table);
-	free(off);
-	buf_free(&arena);
+	int32_t count = seen.n;
+	set_free(&seen);
 	buf_free(&key);
 	return count;
 }
@@ -870,6 +892,12 @@ static bool choose_order(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_
 {
 	if (!m->opt.atomic_any && m->lane_choice == 0)
 		return true;
+	if (n < 2) { /* one order */
+		if (m->lane_choice == 0)
+			return true;
+		sem_no_such_order(m, w, pc, 1);
+		return false;
+	}
 	struct LaneOrders *lo = m->lane_orders;
 	if (!lo)
 		lo = m->lane_orders = xcalloc(1, sizeof *lo);
