@@ -588,14 +588,8 @@ bool sem_order_matters(const Machine *m, const Warp *w)
 {
 	if (w->pc < 0 || w->pc >= m->prog->nins)
 		return false;
-	switch ((Op)m->prog->ins[w->pc].op) {
-	case OP_STORE:
-	case OP_ATOMINC:
-	case OP_ATOMADD:
-	case OP_ATOMCAS:
-	case OP_ATOMEXCH: return true;
-	default: return false;
-	}
+	Op op = (Op)m->prog->ins[w->pc].op;
+	return op == OP_STORE || ir_is_atomic(op);
 }
 
 void sem_no_such_order(Machine *m, Warp *w, int32_t pc, int32_t norders)
