@@ -659,6 +659,24 @@ typedef struct Choices {
 	I32s warp, side, radix, label;
 } Choices;
 
+/* The state m is in, packed in g->scratch (hash h, to go in slot), is new:
+** add it, reached from s by alternative alt of warp w, and the transition.
+** Sets the verdict and returns false when it is a deadlock. */
+static bool new_state(Graph *g, const Machine *m, uint64_t h, uint32_t slot, int32_t s, int32_t w, int32_t alt,
+                      int32_t label, ExploreResult *r, Sched *trace)
+{
+	r->transitions++;
+	int32_t t = add_state(g, h, slot, s, w, alt);
+	g->final[t] = m->status == SEM_OK;
+	add_edge(g, s, t, label, w, alt);
+	if (stuck_state(m)) {
+		r->verdict = EXPLORE_DEADLOCK;
+		path_to(g, t, trace);
+		return false;
+	}
+	return true;
+}
+
 /* After the step of alternative alt of warp w from state s left m: the
 ** state it leads to, added when new, and the transition. Sets the verdict
 ** and returns false when the search ends here (a stuck step, a deadlock,
@@ -679,29 +697,23 @@ static bool successor(Graph *g, const Machine *m, int32_t s, int32_t w, int32_t 
 		}
 		return false;
 	}
-	r->transitions++;
 	buf_reset(&g->scratch);
 	sem_pack(m, &g->scratch);
 	uint32_t slot;
 	uint64_t h = sem_hash_bytes(g->scratch.s, g->scratch.len);
 	int32_t t = find(g, h, &slot);
-	if (t < 0) {
-		if ((uint64_t)g->n >= max_states) {
-			r->verdict = EXPLORE_UNKNOWN;
-			r->limit = "states";
-			return false;
-		}
-		t = add_state(g, h, slot, s, w, alt);
-		g->final[t] = m->status == SEM_OK;
-		if (stuck_state(m)) {
-			add_edge(g, s, t, label, w, alt);
-			r->verdict = EXPLORE_DEADLOCK;
-			path_to(g, t, trace);
-			return false;
-		}
+	if (t >= 0) {
+		r->transitions++;
+		add_edge(g, s, t, label, w, alt);
+		return true;
 	}
-	add_edge(g, s, t, label, w, alt);
-	return true;
+	if ((uint64_t)g->n >= max_states) {
+		r->transitions++;
+		r->verdict = EXPLORE_UNKNOWN;
+		r->limit = "states";
+		return false;
+	}
+	return new_state(g, m, h, slot, s, w, alt, label, r, trace);
 }
 
 ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
@@ -785,7 +797,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 				h = sem_hash_bytes(g.scratch.s, g.scratch.len);
 				if (find(&g, h, &slot) < 0 && (uint64_t)g.n < max_states) {
 					reduced = true;
-					done = !successor(&g, m, s, w, k, ch.label.v[ample], max_states, r, &trace);
+					done = !new_state(&g, m, h, slot, s, w, k, ch.label.v[ample], r, &trace);
 				}
 			}
 			/* else: expand every choice (a stuck step is found again there) */

@@ -60,10 +60,11 @@ void sem_memory_limit(Machine *m, int32_t pc, int32_t w);
 ** group), then the model moves the warp on (data.c). */
 bool sem_rule_IT(Machine *m, Warp *w, int32_t pc, const Ins *ins);
 void sem_race_free(Race *r);
-/* The order of the lanes as a choice (data.c; explore.md §1): whether warp
+/* The order of the lanes as a choice (data.c; explore.md §1). Whether warp
 ** w's next instruction has lane orders (a store to shared memory or an
-** atomic); the step is stuck: it has no lane order Machine.lane_choice, only
-** norders of them; the kept outcomes of the last step (Machine.lane_orders). */
+** atomic); the step gets stuck (rule TL): it has norders lane orders, none
+** numbered Machine.lane_choice; freeing what was kept of the last step's
+** outcomes (Machine.lane_orders). */
 bool sem_order_matters(const Machine *m, const Warp *w);
 void sem_no_such_order(Machine *m, Warp *w, int32_t pc, int32_t norders);
 void sem_lane_orders_free(struct LaneOrders *lo);
