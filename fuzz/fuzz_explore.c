@@ -3,8 +3,9 @@
 ** reports (fuzz/README.md).
 **
 ** The input is a μ-SIMD source file. When it loads cleanly it is explored
-** under a model chosen by a hash of the input, with at most 4 threads (and
-** lanes per warp), 2000 states, 64 MiB for the search and 4096-bit
+** under a model, path order (both included), bz polarity and atomic order
+** (ascending or any) chosen by a hash of the input, with at most 4 threads
+** (and lanes per warp), 2000 states, 64 MiB for the search and 4096-bit
 ** integers; a counterexample is replayed and formatted (text and JSON), and
 ** must replay to its verdict. Reaching a limit is a normal outcome; a
 ** crash, a sanitizer report, a timeout, a memory blow-up or a
@@ -40,6 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	h /= MODEL_COUNT;
 	o.sem.taken_first = h & 1;
 	o.sem.bz_rules = h & 2;
+	o.sem.atomic_any = h & 4; /* --atomic-order any */
+	o.path_order_both = h & 8;
 	int32_t threads = p->threads > 0 ? p->threads : 2;
 	o.sem.threads = threads < MAX_THREADS ? threads : MAX_THREADS;
 	if (p->warpsize > 0)

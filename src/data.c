@@ -375,9 +375,10 @@ static uint64_t race_bytes(const Race *r)
 }
 
 
-/* Returns false, with the reports of this store taken back, when they
-** would not fit the memory budget. */
-static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
+/* Chain the n lanes of m->order by the cell they address (m->addr), with
+** an open-addressing table over the addresses: next[k] is the next lane
+** (in lane order) on k's cell, or -1; first[k] marks the first of a cell. */
+static void chain_cells(Machine *m, int32_t n, int32_t *next, bool *first)
 {
 	int32_t need = 16;
 	while (need < 2 * n)
@@ -390,15 +391,10 @@ static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 	int32_t ns = need;
 	for (int32_t i = 0; i < ns; i++)
 		m->hslot[i] = -1;
-	/* chain lanes with equal addresses: next[k] is the next lane (in lane
-	** order) storing to the same cell, first[] marks the first of a cell */
-	int32_t before = m->nraces;
-	bool fits = true;
-	int32_t *next = xmalloc((size_t)n * sizeof *next);
-	bool *first = xcalloc((size_t)n, sizeof *first);
 	int32_t *lastk = xmalloc((size_t)n * sizeof *lastk);
 	for (int32_t k = 0; k < n; k++) {
 		next[k] = -1;
+		first[k] = false;
 		uint32_t h = mem_hash(m->addr[k]) & (uint32_t)(ns - 1);
 		while (m->hslot[h] >= 0 && m->addr[m->hslot[h]] != m->addr[k])
 			h = (h + 1) & (uint32_t)(ns - 1);
@@ -412,6 +408,18 @@ static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 			lastk[f] = k;
 		}
 	}
+	free(lastk);
+}
+
+/* Returns false, with the reports of this store taken back, when they
+** would not fit the memory budget. */
+static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
+{
+	int32_t before = m->nraces;
+	bool fits = true;
+	int32_t *next = xmalloc((size_t)n * sizeof *next);
+	bool *first = xmalloc((size_t)n * sizeof *first);
+	chain_cells(m, n, next, first);
 	for (int32_t k = 0; k < n; k++) {
 		if (!first[k] || next[k] < 0)
 			continue;
@@ -441,7 +449,6 @@ static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 	}
 	free(next);
 	free(first);
-	free(lastk);
 	if (!fits)
 		while (m->nraces > before) {
 			Race *r = &m->races[--m->nraces];
@@ -499,6 +506,422 @@ static uint64_t store_plan(Machine *m, int32_t n, bool local, bool with_values, 
 	return fresh;
 }
 
+/* ---- the order of the lanes (rule TL; explore.md §1) ------------------------------------
+** Rule TL runs the active PEs of a store or an atomic one after another in
+** some order; `run` fixes it (--lane-order). Under explore --atomic-order
+** any (SemOptions.atomic_any) the order is a choice of which only the
+** distinct outcomes count. Lanes on different cells commute, so an outcome
+** is one per cell that two lanes or more address: for a store, the value
+** that stays in it (the last writer's: each distinct value once), for an
+** atomic, each lane's result and the cell's final value (every order of
+** its lanes is simulated and an order whose outcome was seen before is
+** dropped: the losers of a failing atomcas collapse). Outcome 0 is the
+** lane order itself; a step's outcomes are numbered in mixed radix over its
+** cells, in lane order, the first cell's varying fastest; Machine.lane_choice
+** (sem_step_group) picks one, and the lanes of each cell then take that
+** cell's positions in the lane order in the outcome's order. The plan is
+** kept (Machine.lane_orders) for the next steps from the same state, which
+** try the step's other outcomes (the explorer). */
+
+/* One lane's turn at an atomic (rule AT and the extensions) on a cell that
+** holds old: thread t's result *r and, unless a failing atomcas writes
+** nothing (*writes false), the cell's new value *nv; both owned. Nothing is
+** allocated when it fails (a value beyond --max-bits). */
+static NumErr atomic_lane(const Machine *m, const Ins *ins, int32_t t, Num old, Num *r, Num *nv, bool *writes)
+{
+	*writes = true;
+	switch (ins->op) {
+	case OP_ATOMINC: { /* rule AT: v and Σ(vx) := Σ(vx) + 1 */
+		NumErr e = num_binop(BIN_ADD, old, NUM_I(1), nv);
+		if (e == NUM_OK)
+			*r = num_copy(*nv);
+		return e;
+	}
+	case OP_ATOMADD: {
+		NumErr e = num_binop(BIN_ADD, old, opnd_num(m, &ins->b, t), nv);
+		if (e == NUM_OK)
+			*r = num_copy(old);
+		return e;
+	}
+	case OP_ATOMCAS:
+		*r = num_copy(old);
+		*writes = num_eq(old, opnd_num(m, &ins->b, t));
+		*nv = *writes ? num_copy(opnd_num(m, &ins->c, t)) : NUM_I(0);
+		return NUM_OK;
+	default: /* OP_ATOMEXCH */
+		*r = num_copy(old);
+		*nv = num_copy(opnd_num(m, &ins->b, t));
+		return NUM_OK;
+	}
+}
+
+struct LaneOrders {
+	Buf key, next_key;  /* the inputs the plan was made for (plan_key); scratch */
+	int32_t cap;        /* lanes the arrays hold */
+	int32_t ncells;     /* the cells two lanes or more address */
+	int32_t *cstart;    /* cell c's lanes: positions in the lane order lane[cstart[c] .. cstart[c + 1]) */
+	int32_t *lane;
+	int32_t *nout;      /* per cell: its distinct outcomes */
+	int64_t *ostart;    /* per cell: its outcomes from perm[ostart[c]] on: for a store, one
+	                    ** entry each, the lane that stores last; for an atomic, an
+	                    ** order of its lanes (indexes into them) each */
+	int32_t *perm;
+	int64_t nperm, capperm;
+	int32_t norders;    /* the product of nout, 0: too many */
+};
+
+void sem_lane_orders_free(struct LaneOrders *lo)
+{
+	if (!lo)
+		return;
+	buf_free(&lo->key);
+	buf_free(&lo->next_key);
+	free(lo->cstart);
+	free(lo->lane);
+	free(lo->nout);
+	free(lo->ostart);
+	free(lo->perm);
+	free(lo);
+}
+
+bool sem_order_matters(const Machine *m, const Warp *w)
+{
+	if (w->pc < 0 || w->pc >= m->prog->nins)
+		return false;
+	Op op = (Op)m->prog->ins[w->pc].op;
+	return op == OP_STORE || ir_is_atomic(op);
+}
+
+void sem_no_such_order(Machine *m, Warp *w, int32_t pc, int32_t norders)
+{
+	int32_t n;
+	const int32_t *idx = sem_active_list(m, w, &n);
+	if (norders <= 1)
+		sem_error(m, SEM_STUCK, "TL", pc, w->id, idx, n,
+		          "the schedule asks for lane order %d of an instruction whose lanes' order makes no "
+		          "difference (it has lane order 0 only)",
+		          m->lane_choice);
+	else
+		sem_error(m, SEM_STUCK, "TL", pc, w->id, idx, n,
+		          "the schedule asks for lane order %d of an instruction whose lanes' orders have %d "
+		          "distinct outcomes (0 to %d)",
+		          m->lane_choice, norders, norders - 1);
+}
+
+static void key_num(Buf *b, Num v)
+{
+	if (v.z) {
+		buf_putc(b, 1);
+		num_buf(b, v);
+		buf_putc(b, 0);
+	} else {
+		buf_putc(b, 0);
+		buf_putn(b, (const char *)&v.i, sizeof v.i);
+	}
+}
+
+/* What the outcomes of the n lanes of m->order at ins depend on: per lane
+** its thread, cell and value (a store) or operands and the cell's value (an
+** atomic). */
+static void plan_key(const Machine *m, Buf *b, int32_t pc, const Ins *ins, int32_t n, bool store)
+{
+	buf_reset(b);
+	buf_putn(b, (const char *)&pc, sizeof pc);
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = m->order[k];
+		buf_putn(b, (const char *)&t, sizeof t);
+		buf_putn(b, (const char *)&m->addr[k], sizeof m->addr[k]);
+		if (store) {
+			key_num(b, m->res[k]);
+			continue;
+		}
+		Num old;
+		key_num(b, opnd_num(m, &ins->b, t));
+		key_num(b, opnd_num(m, &ins->c, t));
+		key_num(b, mem_get(&m->shared, m->addr[k], &old) ? old : NUM_I(0));
+	}
+}
+
+static void push_perm(struct LaneOrders *lo, const int32_t *p, int32_t len)
+{
+	for (int32_t i = 0; i < len; i++)
+		VEC_PUSH(lo->perm, lo->nperm, lo->capperm, p[i]);
+}
+
+/* The distinct outcomes of a cell seen so far, by their keys (key_num
+** bytes), found by hash. */
+typedef struct OutcomeSet {
+	Buf arena;      /* outcome i's key: arena[off[i] .. off[i + 1]) */
+	size_t *off;
+	int32_t *table; /* outcome ids, -1: empty; tcap a power of two */
+	int32_t n, tcap;
+} OutcomeSet;
+
+/* A set for at most max outcomes. */
+static void set_init(OutcomeSet *o, int32_t max)
+{
+	o->arena = (Buf){0};
+	o->n = 0;
+	o->tcap = 4;
+	while (o->tcap < 2 * max)
+		o->tcap *= 2;
+	o->table = xmalloc((size_t)o->tcap * sizeof *o->table);
+	for (int32_t i = 0; i < o->tcap; i++)
+		o->table[i] = -1;
+	o->off = xmalloc(((size_t)max + 1) * sizeof *o->off);
+	o->off[0] = 0;
+}
+
+/* Adds the outcome of key; false when it was there already. */
+static bool set_add(OutcomeSet *o, const Buf *key)
+{
+	uint32_t mask = (uint32_t)o->tcap - 1, h = (uint32_t)sem_hash_bytes(key->s, key->len) & mask;
+	for (; o->table[h] >= 0; h = (h + 1) & mask) {
+		int32_t i = o->table[h];
+		if (o->off[i + 1] - o->off[i] == key->len && !memcmp(o->arena.s + o->off[i], key->s, key->len))
+			return false;
+	}
+	o->table[h] = o->n++;
+	buf_putn(&o->arena, key->s, key->len);
+	o->off[o->n] = o->arena.len;
+	return true;
+}
+
+static void set_free(OutcomeSet *o)
+{
+	buf_free(&o->arena);
+	free(o->off);
+	free(o->table);
+}
+
+/* A store on cell c of lo: its distinct values, each kept as the last of
+** the lanes that store it, from the last lane (the lane order's outcome)
+** back. Returns how many, or -1 beyond SEM_MAX_ORDERS. */
+static int32_t store_outcomes(const Machine *m, struct LaneOrders *lo, int32_t c)
+{
+	const int32_t *ln = &lo->lane[lo->cstart[c]];
+	int32_t len = lo->cstart[c + 1] - lo->cstart[c];
+	OutcomeSet seen;
+	set_init(&seen, len < SEM_MAX_ORDERS ? len : SEM_MAX_ORDERS + 1);
+	Buf key = {0};
+	for (int32_t i = len - 1; i >= 0 && seen.n <= SEM_MAX_ORDERS; i--) {
+		buf_reset(&key);
+		key_num(&key, m->res[ln[i]]);
+		if (set_add(&seen, &key))
+			push_perm(lo, &i, 1);
+	}
+	int32_t count = seen.n <= SEM_MAX_ORDERS ? seen.n : -1;
+	set_free(&seen);
+	buf_free(&key);
+	return count;
+}
+
+/* The next order of p[0..n) in lexicographic order; false after the last. */
+static bool next_permutation(int32_t *p, int32_t n)
+{
+	int32_t i = n - 2;
+	while (i >= 0 && p[i] > p[i + 1])
+		i--;
+	if (i < 0)
+		return false;
+	int32_t j = n - 1;
+	while (p[j] < p[i])
+		j--;
+	int32_t t = p[i];
+	p[i] = p[j];
+	p[j] = t;
+	for (int32_t a = i + 1, b = n - 1; a < b; a++, b--) {
+		t = p[a];
+		p[a] = p[b];
+		p[b] = t;
+	}
+	return true;
+}
+
+/* An atomic on cell c of lo: every order of its lanes, from the lane order
+** on, simulated; those whose outcome (each lane's result, the cell's final
+** value; an order that fails, by the lanes up to the failure) is new are
+** kept. Returns how many, or -1 beyond SEM_MAX_ORDER_LANES. */
+static int32_t atomic_outcomes(const Machine *m, struct LaneOrders *lo, const Ins *ins, int32_t c)
+{
+	const int32_t *ln = &lo->lane[lo->cstart[c]];
+	int32_t len = lo->cstart[c + 1] - lo->cstart[c];
+	if (len > SEM_MAX_ORDER_LANES)
+		return -1;
+	Num old0;
+	if (!mem_get(&m->shared, m->addr[ln[0]], &old0))
+		old0 = NUM_I(0); /* .memory zero */
+	int32_t p[SEM_MAX_ORDER_LANES], nperms = 1;
+	for (int32_t i = 0; i < len; i++) {
+		p[i] = i;
+		nperms *= i + 1;
+	}
+	OutcomeSet seen;
+	set_init(&seen, nperms);
+	Buf key = {0};
+	do {
+		buf_reset(&key);
+		Num r[SEM_MAX_ORDER_LANES], cur = num_copy(old0);
+		int32_t i = 0;
+		for (; i < len; i++) {
+			Num nv;
+			bool writes;
+			if (atomic_lane(m, ins, m->order[ln[p[i]]], cur, &r[p[i]], &nv, &writes) != NUM_OK)
+				break;
+			if (writes) {
+				num_free(&cur);
+				cur = nv;
+			}
+		}
+		if (i < len) { /* the order gets stuck at its lane i */
+			buf_putc(&key, 2);
+			buf_putn(&key, (const char *)p, (size_t)(i + 1) * sizeof *p);
+			for (int32_t j = 0; j < i; j++)
+				num_free(&r[p[j]]);
+		} else {
+			for (int32_t j = 0; j < len; j++) {
+				key_num(&key, r[j]);
+				num_free(&r[j]);
+			}
+			key_num(&key, cur);
+		}
+		num_free(&cur);
+		if (set_add(&seen, &key))
+			push_perm(lo, p, len);
+	} while (next_permutation(p, len));
+	int32_t count = seen.n;
+	set_free(&seen);
+	buf_free(&key);
+	return count;
+}
+
+/* The plan of the n lanes of m->order at ins: their cells (addresses in
+** m->addr) and each cell's outcomes. */
+static void make_plan(Machine *m, struct LaneOrders *lo, const Ins *ins, int32_t n, bool store)
+{
+	if (lo->cap < n) {
+		lo->cap = n;
+		lo->cstart = xrealloc(lo->cstart, ((size_t)n + 1) * sizeof *lo->cstart);
+		lo->lane = xrealloc(lo->lane, (size_t)n * sizeof *lo->lane);
+		lo->nout = xrealloc(lo->nout, (size_t)n * sizeof *lo->nout);
+		lo->ostart = xrealloc(lo->ostart, (size_t)n * sizeof *lo->ostart);
+	}
+	int32_t *next = xmalloc((size_t)n * sizeof *next);
+	bool *first = xmalloc((size_t)n * sizeof *first);
+	chain_cells(m, n, next, first);
+	lo->ncells = 0;
+	lo->nperm = 0;
+	int32_t nl = 0;
+	int64_t product = 1;
+	for (int32_t k = 0; k < n && product > 0; k++) {
+		if (!first[k] || next[k] < 0)
+			continue; /* a cell of one lane: one outcome */
+		int32_t c = lo->ncells++;
+		lo->cstart[c] = nl;
+		for (int32_t j = k; j >= 0; j = next[j])
+			lo->lane[nl++] = j;
+		lo->cstart[c + 1] = nl;
+		lo->ostart[c] = lo->nperm;
+		int32_t cnt = store ? store_outcomes(m, lo, c) : atomic_outcomes(m, lo, ins, c);
+		lo->nout[c] = cnt;
+		product = cnt < 0 || product * cnt > SEM_MAX_ORDERS ? 0 : product * cnt;
+	}
+	lo->norders = (int32_t)product;
+	free(next);
+	free(first);
+}
+
+/* The lanes of m->order (and their m->addr, a store's m->res) in the order
+** of outcome `choice` of the plan lo. */
+static void apply_plan(Machine *m, const struct LaneOrders *lo, int32_t choice, int32_t n, bool store)
+{
+	int32_t *from = xmalloc((size_t)n * sizeof *from); /* position k takes the lane of from[k] */
+	for (int32_t k = 0; k < n; k++)
+		from[k] = k;
+	for (int32_t c = 0; c < lo->ncells; c++) {
+		int32_t o = choice % lo->nout[c];
+		choice /= lo->nout[c];
+		if (o == 0)
+			continue; /* the lane order */
+		const int32_t *ln = &lo->lane[lo->cstart[c]];
+		int32_t len = lo->cstart[c + 1] - lo->cstart[c];
+		if (store) { /* the lane order, with lane `last` moved to the end */
+			int32_t last = lo->perm[lo->ostart[c] + o];
+			for (int32_t i = 0, s = 0; i < len; i++)
+				if (i != last)
+					from[ln[s++]] = ln[i];
+			from[ln[len - 1]] = ln[last];
+		} else {
+			const int32_t *p = &lo->perm[lo->ostart[c] + (int64_t)o * len];
+			for (int32_t i = 0; i < len; i++)
+				from[ln[i]] = ln[p[i]];
+		}
+	}
+	int32_t *order = xmalloc((size_t)n * sizeof *order);
+	int64_t *addr = xmalloc((size_t)n * sizeof *addr);
+	Num *res = store ? xmalloc((size_t)n * sizeof *res) : NULL;
+	memcpy(order, m->order, (size_t)n * sizeof *order);
+	memcpy(addr, m->addr, (size_t)n * sizeof *addr);
+	if (store)
+		memcpy(res, m->res, (size_t)n * sizeof *res);
+	for (int32_t k = 0; k < n; k++) {
+		m->order[k] = order[from[k]];
+		m->addr[k] = addr[from[k]];
+		if (store)
+			m->res[k] = res[from[k]];
+	}
+	free(from);
+	free(order);
+	free(addr);
+	free(res);
+}
+
+/* Before a store to shared memory or an atomic runs its n lanes (m->order,
+** their addresses in m->addr, a store's values in m->res): under
+** --atomic-order any, or when sem_step_group asked for an outcome, the
+** distinct outcomes of the lanes' order (m->norders), and the lanes in the
+** order of the one asked for. False (the step is stuck) when the step has
+** no such outcome or too many to find it. */
+static bool choose_order(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_t n, bool store)
+{
+	if (!m->opt.atomic_any && m->lane_choice == 0)
+		return true;
+	if (n < 2) { /* one order */
+		if (m->lane_choice == 0)
+			return true;
+		sem_no_such_order(m, w, pc, 1);
+		return false;
+	}
+	struct LaneOrders *lo = m->lane_orders;
+	if (!lo)
+		lo = m->lane_orders = xcalloc(1, sizeof *lo);
+	plan_key(m, &lo->next_key, pc, ins, n, store);
+	if (lo->key.len != lo->next_key.len || memcmp(lo->key.s, lo->next_key.s, lo->key.len)) {
+		Buf t = lo->key;
+		lo->key = lo->next_key;
+		lo->next_key = t;
+		make_plan(m, lo, ins, n, store);
+	}
+	m->norders = lo->norders;
+	if (m->lane_choice == 0)
+		return true; /* the lane order (when there are too many, the caller is told: 0) */
+	if (lo->norders == 0) {
+		int32_t na;
+		const int32_t *idx = sem_active_list(m, w, &na);
+		sem_error(m, SEM_STUCK, "limit", pc, w->id, idx, na,
+		          "too many lane orders to try: more than %d lanes of an atomic on one cell, or more "
+		          "than %d distinct outcomes of one step (--atomic-order any)",
+		          SEM_MAX_ORDER_LANES, SEM_MAX_ORDERS);
+		return false;
+	}
+	if (m->lane_choice >= lo->norders) {
+		sem_no_such_order(m, w, pc, lo->norders);
+		return false;
+	}
+	apply_plan(m, lo, m->lane_choice, n, store);
+	return true;
+}
+
 /* ST (shared) and the local-memory store. Stores happen in lane order: with
 ** the fixed ascending order the highest tid's value wins a race. */
 static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool local)
@@ -515,6 +938,8 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 		m->res[k] = opnd_num(m, &ins->b, t); /* borrowed */
 		big |= m->res[k].z != NULL;
 	}
+	if (!local && !choose_order(m, w, pc, ins, n, true))
+		return false;
 	uint64_t bytes;
 	uint64_t fresh = store_plan(m, n, local, true, &bytes);
 	if (!check_cells(m, w, pc, "ST", fresh))
@@ -565,6 +990,8 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			return false;
 		}
 	}
+	if (!choose_order(m, w, pc, ins, n, false))
+		return false;
 	uint64_t fresh = 0;
 	for (int32_t k = 0; k < n; k++) {
 		Num old;
@@ -584,41 +1011,11 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 	uint64_t more = 0; /* values beyond int64 (checked as they come, like --max-bits) */
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = m->order[k];
-		Num old;
+		Num old, nv, r;
 		if (!mem_get(&m->shared, m->addr[k], &old))
 			old = NUM_I(0); /* .memory zero */
-		Num nv, r;
-		NumErr e = NUM_OK;
-		switch (ins->op) {
-		case OP_ATOMINC: /* rule AT: v and Σ(vx) := Σ(vx) + 1 */
-			e = num_binop(BIN_ADD, old, NUM_I(1), &nv);
-			r = num_copy(nv);
-			break;
-		case OP_ATOMADD:
-			e = num_binop(BIN_ADD, old, opnd_num(m, &ins->b, t), &nv);
-			r = num_copy(old);
-			break;
-		case OP_ATOMCAS:
-			r = num_copy(old);
-			if (!num_eq(old, opnd_num(m, &ins->b, t))) {
-				m->res[k] = r; /* a failed CAS writes nothing */
-				continue;
-			}
-			nv = num_copy(opnd_num(m, &ins->c, t));
-			break;
-		default: /* OP_ATOMEXCH */
-			r = num_copy(old);
-			nv = num_copy(opnd_num(m, &ins->b, t));
-			break;
-		}
-		if (e == NUM_OK && (nv.z || r.z) && !budget_allows(m, more += num_bytes(nv) + num_bytes(r))) {
-			num_free(&nv);
-			num_free(&r);
-			sem_memory_limit(m, pc, w->id);
-			for (int32_t j = 0; j < k; j++)
-				num_free(&m->res[j]);
-			return false;
-		}
+		bool writes;
+		NumErr e = atomic_lane(m, ins, t, old, &r, &nv, &writes);
 		if (e != NUM_OK) {
 			/* only a value beyond --max-bits gets here; earlier lanes have
 			** run: report it, the state is as far as the atomic got */
@@ -627,8 +1024,18 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 				num_free(&m->res[j]);
 			return false;
 		}
-		m->cells += mem_put(&m->shared, m->addr[k], nv, &m->big_bytes, &m->heap_bytes);
-		sem_record_store(m, m->addr[k]);
+		if ((nv.z || r.z) && !budget_allows(m, more += num_bytes(nv) + num_bytes(r))) {
+			num_free(&nv);
+			num_free(&r);
+			sem_memory_limit(m, pc, w->id);
+			for (int32_t j = 0; j < k; j++)
+				num_free(&m->res[j]);
+			return false;
+		}
+		if (writes) { /* a failed atomcas writes nothing */
+			m->cells += mem_put(&m->shared, m->addr[k], nv, &m->big_bytes, &m->heap_bytes);
+			sem_record_store(m, m->addr[k]);
+		}
 		m->res[k] = r;
 	}
 	for (int32_t k = 0; k < n; k++)

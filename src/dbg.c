@@ -209,7 +209,7 @@ static void maybe_checkpoint(Dbg *s)
 	charge(s);
 }
 
-static void record(Dbg *s, uint64_t step, int32_t w)
+static void record(Dbg *s, uint64_t step, DbgChoice w)
 {
 	if (step >= s->caphist) {
 		s->caphist = s->caphist ? 2 * s->caphist : 1024;
@@ -314,7 +314,7 @@ void dbg_restart(Dbg *s)
 }
 
 /* The warp the followed schedule gives step k + 1, or -1. */
-static int32_t sched_warp(const Dbg *s, uint64_t k)
+static DbgChoice sched_warp(const Dbg *s, uint64_t k)
 {
 	if (!s->sched_on)
 		return -1;
@@ -337,7 +337,7 @@ int32_t dbg_next_warp(const Dbg *s)
 		           : -1;
 	if (m->steps < s->nhist)
 		return DBG_CHOICE_WARP(s->hist[m->steps]); /* the recorded schedule */
-	int32_t c = sched_warp(s, m->steps);
+	DbgChoice c = sched_warp(s, m->steps);
 	if (c >= 0) {
 		int32_t w = DBG_CHOICE_WARP(c);
 		return w < m->nwarps && m->warps[w].status == WARP_RUN ? w : -1;
@@ -353,11 +353,11 @@ static int32_t next_alt(const Dbg *s)
 		return -1;
 	if (m->steps < s->nhist)
 		return DBG_CHOICE_ALT(s->hist[m->steps]);
-	int32_t c = sched_warp(s, m->steps);
+	DbgChoice c = sched_warp(s, m->steps);
 	return c >= 0 ? DBG_CHOICE_ALT(c) : -1;
 }
 
-void dbg_set_schedule(Dbg *s, int32_t *warps, uint64_t n, int64_t cycle)
+void dbg_set_schedule(Dbg *s, DbgChoice *warps, uint64_t n, int64_t cycle)
 {
 	free(s->sched);
 	s->sched = warps;

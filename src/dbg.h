@@ -64,13 +64,23 @@ typedef struct DbgStop {
 
 void dbg_stop_free(DbgStop *s);
 
+/* An entry of a schedule (Dbg.hist, Dbg.sched): the warp (below bit 23),
+** and above it the alternative of its choice plus one (sem_step_group: the
+** group under its:any, the side run first under ipdom --path-order both,
+** and the outcome of the lanes' order, which takes up to 31 bits; 0: none). */
+typedef int64_t DbgChoice;
+#define DBG_CHOICE(w, alt) ((DbgChoice)(w) + ((DbgChoice)(alt) + 1) * ((DbgChoice)1 << 23))
+#define DBG_CHOICE_WARP(c) ((int32_t)((c) & ((1 << 23) - 1)))
+#define DBG_CHOICE_ALT(c) ((int32_t)(((c) >> 23) - 1))
+
 typedef struct Dbg {
 	const Program *prog;
 	SemOptions opt;           /* params/data borrowed from the caller */
 	Machine *m;               /* the current state */
-	/* the schedule so far: hist[i] is the warp that made step i + 1; entries
-	** beyond m->steps are the recorded future after going back */
-	int32_t *hist;
+	/* the schedule so far: hist[i] is the warp that made step i + 1 (with
+	** its alternative, DBG_CHOICE); entries beyond m->steps are the
+	** recorded future after going back */
+	DbgChoice *hist;
 	uint64_t nhist, caphist;
 	/* clones of the machine at steps ckstep[i] (ck[0] is the initial state) */
 	Machine *ck[DBG_MAX_CHECKPOINTS + 1];
@@ -83,7 +93,7 @@ typedef struct Dbg {
 	/* a schedule to follow (musimd explore's counterexamples): the warp of
 	** step k + 1 is sched[k]; past its end, sched[sched_cycle ..] again and
 	** again when sched_cycle >= 0; sched_on until a step leaves it */
-	int32_t *sched;
+	DbgChoice *sched;
 	uint64_t nsched;
 	int64_t sched_cycle;
 	bool sched_on;
@@ -103,17 +113,10 @@ void dbg_restart(Dbg *s);
 ** or followed schedule's, else the scheduler's choice; -1 when none can run. */
 int32_t dbg_next_warp(const Dbg *s);
 
-/* An entry of a schedule (Dbg.hist, Dbg.sched): the warp, and above bit 23
-** the alternative of its choice plus one (sem_step_group: the group under
-** its:any, the side run first under ipdom --path-order both; 0: none). */
-#define DBG_CHOICE(w, alt) ((int32_t)(w) + ((int32_t)(alt) + 1) * (1 << 23))
-#define DBG_CHOICE_WARP(c) ((c) & ((1 << 23) - 1))
-#define DBG_CHOICE_ALT(c) (((c) >> 23) - 1)
-
 /* Follow a schedule from the start (takes warps, n DBG_CHOICE entries; cycle: the
 ** index where a cycle repeated for ever begins, or -1); NULL: none, the
 ** round-robin scheduler. The session restarts. */
-void dbg_set_schedule(Dbg *s, int32_t *warps, uint64_t n, int64_t cycle);
+void dbg_set_schedule(Dbg *s, DbgChoice *warps, uint64_t n, int64_t cycle);
 
 /* Up to n warp instructions (one at a time through sem_step); info, when
 ** not NULL, gets each step (call it with the machine after that step). */

@@ -10,7 +10,11 @@
 ** the bytes are kept: expanding a state unpacks it (sem_unpack) into the one
 ** working machine before each choice and steps it. The choices of
 ** explore.md §1 this search enumerates: the warp (under mimd every thread),
-** and under its:any the group.
+** under its:any the group, with --path-order both the side a branch runs
+** first, and with --atomic-order any each distinct outcome of the order of
+** the lanes at a store or an atomic: the step in the lane order reports
+** how many there are (StepInfo.norders), and each other one is a further
+** alternative of the same choice (sem_step_group).
 **
 ** Partial-order reduction (local_step): a state where some warp's only
 ** choice is a step no other warp can see is expanded by that step alone
@@ -638,20 +642,78 @@ static bool stuck_state(const Machine *m)
 	return true;
 }
 
-/* The step of choice (w, k) from state s: unpack s into m, make the
-** alternative k (a group, or the side run first) current, step; returns the
-** choice's label for fairness. */
-static int32_t take_choice(Graph *g, Machine *m, int32_t s, int32_t w, int32_t k, bool sides)
+/* The step of alternative alt of warp w (sem_step_group: a group or the
+** side run first, and the outcome of the lanes' order) from state s: unpack
+** s into m and step. */
+static void take_choice(const Graph *g, Machine *m, int32_t s, int32_t w, int32_t alt, StepInfo *info)
 {
 	if (!sem_unpack(m, g->arena.s + g->off[s], g->len[s]))
 		abort(); /* bytes sem_pack wrote: cannot happen */
-	if (g->groups)
-		m->model->choose(m, &m->warps[w], k);
-	else if (sides)
-		m->opt.taken_first = k == 1;
-	int32_t label = label_of(g, w, m->warps[w].pc);
-	sem_step(m, w, NULL);
-	return label;
+	sem_step_group(m, w, alt, info);
+}
+
+/* The choices of the state being expanded: per choice the warp, the group
+** or side (before the lanes' order), how many of them sem_step_group's
+** alternative counts, and the label for fairness. */
+typedef struct Choices {
+	I32s warp, side, radix, label;
+} Choices;
+
+/* The state m is in, packed in g->scratch (hash h, to go in slot), is new:
+** add it, reached from s by alternative alt of warp w, and the transition.
+** Sets the verdict and returns false when it is a deadlock. */
+static bool new_state(Graph *g, const Machine *m, uint64_t h, uint32_t slot, int32_t s, int32_t w, int32_t alt,
+                      int32_t label, ExploreResult *r, Sched *trace)
+{
+	r->transitions++;
+	int32_t t = add_state(g, h, slot, s, w, alt);
+	g->final[t] = m->status == SEM_OK;
+	add_edge(g, s, t, label, w, alt);
+	if (stuck_state(m)) {
+		r->verdict = EXPLORE_DEADLOCK;
+		path_to(g, t, trace);
+		return false;
+	}
+	return true;
+}
+
+/* After the step of alternative alt of warp w from state s left m: the
+** state it leads to, added when new, and the transition. Sets the verdict
+** and returns false when the search ends here (a stuck step, a deadlock,
+** a limit). */
+static bool successor(Graph *g, const Machine *m, int32_t s, int32_t w, int32_t alt, int32_t label,
+                      uint64_t max_states, ExploreResult *r, Sched *trace)
+{
+	if (m->status != SEM_RUNNING && m->status != SEM_OK) {
+		/* a stuck step (an error of semantics.md §2), a divergent
+		** barrier, or the state's memory limit */
+		if (m->err.rule && !strcmp(m->err.rule, "limit")) {
+			r->verdict = EXPLORE_UNKNOWN;
+			r->limit = "memory";
+		} else {
+			r->verdict = EXPLORE_DEADLOCK;
+			path_to(g, s, trace);
+			sched_push(trace, w, alt);
+		}
+		return false;
+	}
+	buf_reset(&g->scratch);
+	sem_pack(m, &g->scratch);
+	uint32_t slot;
+	uint64_t h = sem_hash_bytes(g->scratch.s, g->scratch.len);
+	int32_t t = find(g, h, &slot);
+	if (t >= 0) {
+		r->transitions++;
+		add_edge(g, s, t, label, w, alt);
+		return true;
+	}
+	if ((uint64_t)g->n >= max_states) {
+		r->transitions++;
+		r->verdict = EXPLORE_UNKNOWN;
+		r->limit = "states";
+		return false;
+	}
+	return new_state(g, m, h, slot, s, w, alt, label, r, trace);
 }
 
 ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
@@ -685,7 +747,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 		done = true;
 	}
 	Machine *m = m0; /* the working machine: each state is unpacked into it */
-	I32s cw = {0}, cg = {0}; /* the choices of the state being expanded */
+	Choices ch = {0};
 	for (int32_t s = 0; s < g.n && !done; s++) {
 		g.en_start[s] = g.en.n;
 		if (g.final[s]) {
@@ -694,92 +756,72 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 		}
 		if (!sem_unpack(m, g.arena.s + g.off[s], g.len[s]))
 			abort(); /* bytes sem_pack wrote: cannot happen */
-		/* the choices: every warp that can step, and under a model whose
-		** groups are choices, every group of it */
-		cw.n = cg.n = 0;
+		/* the choices: every warp that can step, under a model whose groups
+		** are choices every group of it, with --path-order both each side of
+		** a branch (else the side the options say) */
+		ch.warp.n = ch.side.n = ch.radix.n = ch.label.n = 0;
 		int32_t ample = -1; /* a choice whose step is local, its warp's only one */
 		for (int32_t w = 0; w < m->nwarps; w++) {
 			if (m->warps[w].status != WARP_RUN)
 				continue;
-			int32_t ng = g.groups ? md->ngroups(&m->warps[w]) : 1;
-			if (sides && ir_is_branch((Op)m->prog->ins[m->warps[w].pc].op))
-				ng = 2; /* fall-through first, taken first */
+			int32_t radix = sem_alternatives(m, w), first = 0, ng = radix;
+			if (!g.groups && !sides && radix == 2) {
+				first = o->sem.taken_first;
+				ng = 1;
+			}
 			if (ample < 0 && ng == 1 && !o->no_reduction && local_step(m, &m->warps[w]))
-				ample = (int32_t)cw.n;
-			for (int32_t k = 0; k < ng; k++) {
-				push32(&cw, w);
-				push32(&cg, k);
+				ample = (int32_t)ch.warp.n;
+			for (int32_t k = first; k < first + ng; k++) {
+				push32(&ch.warp, w);
+				push32(&ch.side, k);
+				push32(&ch.radix, radix);
 			}
 		}
 		/* what can step here, for fairness: every choice, reduced or not */
-		for (int64_t i = 0; i < cw.n; i++) {
+		for (int64_t i = 0; i < ch.warp.n; i++) {
+			int32_t w = ch.warp.v[i];
 			if (g.groups)
-				md->choose(m, &m->warps[cw.v[i]], cg.v[i]);
-			push32(&g.en, label_of(&g, cw.v[i], m->warps[cw.v[i]].pc));
+				md->choose(m, &m->warps[w], ch.side.v[i]);
+			push32(&ch.label, label_of(&g, w, m->warps[w].pc));
+			push32(&g.en, ch.label.v[i]);
 		}
 		/* the reduced expansion: the local step alone, when it leads to a new
 		** state (the cycle proviso: a reduced step never closes a cycle) */
 		bool reduced = false;
 		if (ample >= 0) {
-			int32_t w = cw.v[ample], k = cg.v[ample];
-			int32_t label = take_choice(&g, m, s, w, k, sides);
+			int32_t w = ch.warp.v[ample], k = ch.side.v[ample];
+			take_choice(&g, m, s, w, k, NULL);
 			if (m->status == SEM_RUNNING || m->status == SEM_OK) {
 				buf_reset(&g.scratch);
 				sem_pack(m, &g.scratch);
 				h = sem_hash_bytes(g.scratch.s, g.scratch.len);
 				if (find(&g, h, &slot) < 0 && (uint64_t)g.n < max_states) {
-					r->transitions++;
-					int32_t t = add_state(&g, h, slot, s, w, k);
-					g.final[t] = m->status == SEM_OK;
-					add_edge(&g, s, t, label, w, k);
 					reduced = true;
-					if (stuck_state(m)) {
-						r->verdict = EXPLORE_DEADLOCK;
-						path_to(&g, t, &trace);
-						done = true;
-					}
+					done = !new_state(&g, m, h, slot, s, w, k, ch.label.v[ample], r, &trace);
 				}
 			}
 			/* else: expand every choice (a stuck step is found again there) */
 		}
-		for (int64_t i = 0; i < cw.n && !done && !reduced; i++) {
-			int32_t w = cw.v[i], k = cg.v[i];
-			int32_t label = take_choice(&g, m, s, w, k, sides);
-			if (m->status != SEM_RUNNING && m->status != SEM_OK) {
-				/* a stuck step (an error of semantics.md §2), a divergent
-				** barrier, or the state's memory limit */
-				if (m->err.rule && !strcmp(m->err.rule, "limit")) {
-					r->verdict = EXPLORE_UNKNOWN;
-					r->limit = "memory";
-				} else {
-					r->verdict = EXPLORE_DEADLOCK;
-					path_to(&g, s, &trace);
-					sched_push(&trace, w, k);
+		/* the full expansion: every choice, and every distinct outcome of the
+		** order of its lanes at a store or an atomic (--atomic-order any) */
+		for (int64_t i = 0; i < ch.warp.n && !done && !reduced; i++) {
+			int32_t w = ch.warp.v[i], radix = ch.radix.v[i];
+			int32_t norders = 1;
+			for (int32_t k = 0; k < norders && !done; k++) {
+				int32_t alt = ch.side.v[i] + radix * k;
+				StepInfo info;
+				take_choice(&g, m, s, w, alt, &info);
+				if (k == 0 && (m->status == SEM_RUNNING || m->status == SEM_OK)) {
+					norders = info.norders;
+					if (norders == 0 || (int64_t)radix * norders > INT32_MAX) {
+						r->verdict = EXPLORE_UNKNOWN; /* too many to try */
+						r->limit = "lane-orders";
+						done = true;
+						break;
+					}
 				}
-				done = true;
-				break;
+				done = !successor(&g, m, s, w, alt, ch.label.v[i], max_states, r, &trace);
 			}
-			r->transitions++;
-			buf_reset(&g.scratch);
-			sem_pack(m, &g.scratch);
-			h = sem_hash_bytes(g.scratch.s, g.scratch.len);
-			int32_t t = find(&g, h, &slot);
-			if (t < 0) {
-				if ((uint64_t)g.n >= max_states) {
-					r->verdict = EXPLORE_UNKNOWN;
-					r->limit = "states";
-					done = true;
-					break;
-				}
-				t = add_state(&g, h, slot, s, w, k);
-				g.final[t] = m->status == SEM_OK;
-				if (stuck_state(m)) {
-					r->verdict = EXPLORE_DEADLOCK;
-					path_to(&g, t, &trace);
-					done = true;
-				}
-			}
-			add_edge(&g, s, t, label, w, k);
 		}
 		g.en_start[s + 1] = g.en.n;
 		if (done)
@@ -805,8 +847,10 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 		}
 	}
 	sem_free(m);
-	free(cw.v);
-	free(cg.v);
+	free(ch.warp.v);
+	free(ch.side.v);
+	free(ch.radix.v);
+	free(ch.label.v);
 	if (!done && r->verdict != EXPLORE_UNKNOWN) /* the whole graph is known */
 		judge_cycles(&g, g.groups ? g.nlabels : nwarps, r, &trace);
 	r->states = (uint64_t)g.n;
@@ -818,7 +862,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 	r->seconds = now() - t0;
 	r->trace = trace.warp.v;
 	r->ntrace = (int32_t)trace.warp.n;
-	if (g.groups || sides)
+	if (g.groups || sides || o->sem.atomic_any)
 		r->groups = trace.group.v;
 	else
 		free(trace.group.v);

@@ -30,7 +30,8 @@ typedef struct ExploreProgress {
 } ExploreProgress;
 
 typedef struct ExploreOptions {
-	SemOptions sem;        /* the program's shape and parameters, and the model */
+	SemOptions sem;        /* the program's shape and parameters, the model, and
+	                       ** atomic_any: --atomic-order any */
 	uint64_t max_states;   /* 0: EXPLORE_DEFAULT_MAX_STATES */
 	uint64_t max_memory;   /* bytes for the search (states, graph, queued machines);
 	                       ** 0: EXPLORE_DEFAULT_MAX_MEMORY */
@@ -49,7 +50,8 @@ typedef struct ExploreResult {
 	uint64_t states, transitions, depth, bytes;
 	uint64_t state_bytes; /* the packed states stored, in all (bytes / states: the cost of one) */
 	double seconds;
-	const char *limit;    /* unknown: "states", "memory" or "time" */
+	const char *limit;    /* unknown: "states", "memory", "time" or "lane-orders" (a
+	                      ** step with more lane orders than are tried, sem.h) */
 	/* the counterexample (deadlock, livelock): the warp chosen at each step,
 	** from the initial state; a livelock's cycle is trace[cycle_start..];
 	** a deadlock by a stuck step ends with the step that gets stuck */
@@ -57,8 +59,9 @@ typedef struct ExploreResult {
 	int32_t ntrace;
 	int32_t *groups;      /* the alternative of each step (sem_step_group): under its:any
 	                      ** the group, an index among the warp's groups that can issue;
-	                      ** under ipdom with path_order_both the side run first (1:
-	                      ** taken); NULL when the choices are warps alone */
+	                      ** under ipdom at a branch the side run first (1: taken); plus,
+	                      ** with sem.atomic_any, their number times the outcome of the
+	                      ** lanes' order; NULL when the choices are warps alone */
 	int32_t cycle_start;  /* -1: no cycle */
 } ExploreResult;
 

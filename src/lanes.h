@@ -66,5 +66,13 @@ static inline void sem_record_store(Machine *m, int64_t cell)
 	if (m->effects)
 		VEC_PUSH(m->fx_cell, m->fx_ncell, m->fx_capcell, cell);
 }
+/* The order of the lanes as a choice (data.c; explore.md §1). Whether warp
+** w's next instruction has lane orders (a store to shared memory or an
+** atomic); the step gets stuck (rule TL): it has norders lane orders, none
+** numbered Machine.lane_choice; freeing what was kept of the last step's
+** outcomes (Machine.lane_orders). */
+bool sem_order_matters(const Machine *m, const Warp *w);
+void sem_no_such_order(Machine *m, Warp *w, int32_t pc, int32_t norders);
+void sem_lane_orders_free(struct LaneOrders *lo);
 
 #endif

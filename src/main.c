@@ -830,6 +830,11 @@ static const char explore_help_tail[] =
 	"  --path-order fallthrough-first|taken-first|both\n"
 	"                       ipdom: which side of a divergent branch runs first\n"
 	"                       (both: each, a choice of the explorer)\n"
+	"  --atomic-order ascending|any\n"
+	"                       the order of the lanes of an atomic, or of a store\n"
+	"                       whose lanes write one cell: ascending tid (default)\n"
+	"                       or any, a choice of the explorer (each distinct\n"
+	"                       outcome once)\n"
 	"  --max-states N       at most N states per model (default 10000000)\n"
 	"  --max-memory MiB     memory for one search (default 4096)\n"
 	"  --max-time SECONDS   time for one search (default: no limit)\n"
@@ -841,9 +846,10 @@ static const char explore_help_tail[] =
 	"                       shortest the reduction keeps)\n"
 	"  --json               one JSON object per file (an array for several)\n"
 	"Choices explored: which warp steps next (every thread is a warp under mimd),\n"
-	"under its:any which group of it, and with --path-order both under ipdom which\n"
-	"side of a divergent branch runs first. Not in this version yet:\n"
-	"--atomic-order any, the models tf and aware.\n"
+	"under its:any which group of it, with --path-order both under ipdom which\n"
+	"side of a divergent branch runs first, and with --atomic-order any the order\n"
+	"of the lanes at an atomic or a colliding store. Not in this version yet: the\n"
+	"models tf and aware.\n"
 	"\n"
 	"Exit status: 0 every search ended in terminates or terminates-fair, 1 some\n"
 	"model deadlocks or livelocks, 2 usage error, 3 unreadable or invalid input,\n"
@@ -899,14 +905,29 @@ typedef struct ExploreCli {
 	bool args;          /* --param or --data given */
 } ExploreCli;
 
-/* A counterexample's schedule as `musimd repl --schedule` reads it. */
-static void put_schedule(Buf *b, const ExploreResult *r)
+/* What the alternative K of a schedule's step W.K is under md (musimd(1),
+** sem_step_group). */
+static const char *alternative_hint(const Model *md, bool atomic_any)
+{
+	if (md->choose)
+		return atomic_any ? "K, K = g + n × o: the group g among the n that can issue, o the lanes' order"
+		                  : "group";
+	if (md->path_choice)
+		return atomic_any ? "K: at a branch the side run first (1: taken first), elsewhere the lanes' order"
+		                  : "side, 1: taken first";
+	return "order: the lanes' order at a store or an atomic, 0 ascending";
+}
+
+/* A counterexample's schedule under md as `musimd repl --schedule` reads it:
+** W.K, K the alternative of sem_step_group; under a model without groups or
+** sides a K of 0 (the lane order) is left out. */
+static void put_schedule(Buf *b, const ExploreResult *r, const Model *md)
 {
 	for (int32_t i = 0; i < r->ntrace; i++) {
 		if (i)
 			buf_putc(b, i == r->cycle_start ? '/' : ',');
 		buf_put_i64(b, r->trace[i]);
-		if (r->groups) { /* warp.group: the group among those that can issue */
+		if (r->groups && (r->groups[i] || md->choose || md->path_choice)) {
 			buf_putc(b, '.');
 			buf_put_i64(b, r->groups[i]);
 		}
@@ -1015,6 +1036,8 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 			json_str(j, !md->path_choice ? NULL
 			            : x->eo.path_order_both ? "both"
 			            : eo.sem.taken_first ? "taken-first" : "fallthrough-first");
+			json_key(j, "atomic_order");
+			json_str(j, x->eo.sem.atomic_any ? "any" : "ascending");
 			json_obj_end(j);
 			json_key(j, "verdict");
 			json_str(j, explore_verdict_name(r->verdict));
@@ -1042,7 +1065,7 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 			if (explore_fails(r->verdict)) {
 				json_key(j, "schedule");
 				Buf sched = {0};
-				put_schedule(&sched, r);
+				put_schedule(&sched, r, md);
 				json_str(j, buf_str(&sched));
 				buf_free(&sched);
 				json_key(j, "counterexample");
@@ -1062,7 +1085,11 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 			continue;
 		}
 		buf_printf(text, "  %-7s %s", md->name, explore_verdict_name(r->verdict));
-		if (r->verdict == EXPLORE_UNKNOWN)
+		if (r->verdict == EXPLORE_UNKNOWN && !strcmp(r->limit, "lane-orders"))
+			buf_printf(text, " (the lane-orders limit was reached: a store or an atomic whose lanes' orders "
+			                 "have more than %d distinct outcomes, or an atomic with more than %d lanes on one cell)",
+			           SEM_MAX_ORDERS, SEM_MAX_ORDER_LANES);
+		else if (r->verdict == EXPLORE_UNKNOWN)
 			buf_printf(text, " (the %s limit was reached)", r->limit);
 		else if (simt > 0 || r->doomed)
 			buf_printf(text, " (%s%s%s)", simt > 0 ? "SIMT-induced" : "", simt > 0 && r->doomed ? ", " : "",
@@ -1095,11 +1122,14 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 				        explore_verdict_name(r->verdict), p->path, models[k]->name);
 				status = EXIT_FAILED;
 			}
-			if (r->groups)
-				buf_printf(text, "  (each step is warp.%s)\n", models[k]->choose ? "group" : "side, 1: taken first");
+			bool alternatives = r->groups && (models[k]->choose || models[k]->path_choice);
+			for (int32_t i = 0; r->groups && i < r->ntrace; i++)
+				alternatives |= r->groups[i] != 0;
+			if (alternatives)
+				buf_printf(text, "  (each step is warp.%s)\n", alternative_hint(models[k], x->eo.sem.atomic_any));
 			buf_printf(text, "  to step through it: musimd repl --model %s --threads %d --warpsize %d --schedule ",
 			           models[k]->name, threads, warpsize);
-			put_schedule(text, r);
+			put_schedule(text, r, models[k]);
 			buf_printf(text, " %s%s\n", file, x->args ? "  (with the same --param and --data)" : "");
 		}
 	}
@@ -1170,8 +1200,7 @@ static int cmd_explore(int argc, char **argv)
 		case 'a': {
 			int ao;
 			CHOICE("--atomic-order", ao, "ascending", "any");
-			if (ao == 1)
-				USAGE("%s", "--atomic-order any is not available in this version yet");
+			x.eo.sem.atomic_any = ao == 1;
 			break;
 		}
 		case 'S':

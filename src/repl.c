@@ -54,7 +54,7 @@ struct Repl {
 	Dbg *dbg;
 	SemOptions opt;    /* threads, warpsize, model, paper readings, limits */
 	SemArgs sa;        /* param, data */
-	int32_t *sched;    /* `schedule`: the warps to follow (musimd explore's counterexamples) */
+	DbgChoice *sched;  /* `schedule`: the warps to follow (musimd explore's counterexamples) */
 	uint64_t nsched;
 	int64_t sched_cycle; /* where the repeated cycle begins, or -1 */
 	PointSpec *specs;
@@ -308,7 +308,7 @@ static bool new_session(Repl *r, const char *intro)
 	r->dbg = s;
 	s->interrupt = &interrupted;
 	if (r->sched) {
-		int32_t *copy = xmalloc((size_t)r->nsched * sizeof *copy);
+		DbgChoice *copy = xmalloc((size_t)r->nsched * sizeof *copy);
 		memcpy(copy, r->sched, (size_t)r->nsched * sizeof *copy);
 		dbg_set_schedule(s, copy, r->nsched, r->sched_cycle);
 	}
@@ -638,11 +638,12 @@ static bool cmd_goto(Repl *r, char *args)
 }
 
 /* "W,W,.../W,..." (musimd explore's schedules): the warps, each with an
-** alternative after a '.' (W.K: its:any's group, the side run first under
-** ipdom --path-order both), and after a '/' a cycle repeated for ever. */
-static bool parse_schedule(Repl *r, const char *text, int32_t **out, uint64_t *n, int64_t *cycle)
+** alternative after a '.' (W.K, sem_step_group: its:any's group, the side
+** run first under ipdom --path-order both, the outcome of the lanes' order
+** under --atomic-order any), and after a '/' a cycle repeated for ever. */
+static bool parse_schedule(Repl *r, const char *text, DbgChoice **out, uint64_t *n, int64_t *cycle)
 {
-	int32_t *v = NULL;
+	DbgChoice *v = NULL;
 	uint64_t len = 0, cap = 0;
 	*cycle = -1;
 	const char *s = text;
@@ -658,7 +659,7 @@ static bool parse_schedule(Repl *r, const char *text, int32_t **out, uint64_t *n
 			dot = strchr(num, '.');
 			if (dot)
 				*dot = 0;
-			ok = str_to_ll(num, 0, SEM_MAX_THREADS - 1, &w) && (!dot || str_to_ll(dot + 1, 0, 255, &alt));
+			ok = str_to_ll(num, 0, SEM_MAX_THREADS - 1, &w) && (!dot || str_to_ll(dot + 1, 0, INT32_MAX, &alt));
 		}
 		if (!ok) {
 			free(v);
@@ -710,7 +711,7 @@ static bool cmd_schedule(Repl *r, char *args)
 		say_schedule(r);
 		return true;
 	}
-	int32_t *v = NULL;
+	DbgChoice *v = NULL;
 	uint64_t n = 0;
 	int64_t cycle = -1;
 	if (strcmp(w, "off") && !parse_schedule(r, w, &v, &n, &cycle))
@@ -720,7 +721,7 @@ static bool cmd_schedule(Repl *r, char *args)
 	r->nsched = n;
 	r->sched_cycle = cycle;
 	if (r->dbg) {
-		int32_t *copy = NULL;
+		DbgChoice *copy = NULL;
 		if (v) {
 			copy = xmalloc((size_t)n * sizeof *copy);
 			memcpy(copy, v, (size_t)n * sizeof *copy);
@@ -1886,7 +1887,9 @@ static const Cmd cmds[] = {
 	{"goto", NULL, cmd_goto, false, ARG_NONE, "goto STEP", "go to the state after STEP steps (backwards or forwards)", NULL},
 	{"schedule", NULL, cmd_schedule, false, ARG_NONE, "schedule [LIST|off]",
 	 "follow a schedule: W,W,.../W,... (explore's counterexamples)",
-	 "The warp of each step, in order, as musimd explore prints a counterexample; the warps after\n"
+	 "The warp of each step, in order, as musimd explore prints a counterexample, each with the\n"
+	 "alternative explore chose after a dot (W.K: under its:any the group, under ipdom at a branch\n"
+	 "the side run first, with --atomic-order any the lanes' order; musimd-repl(1)); the warps after\n"
 	 "a '/' are a cycle, repeated for ever (a livelock). The session starts again at step 0 and\n"
 	 "step, next, continue and run follow the schedule; back and goto work as usual. A step that\n"
 	 "'warp N' issues from another warp leaves the schedule; 'schedule off' gives the choice back\n"

@@ -121,6 +121,19 @@ static void step_head(Buf *b, Buf *tmp, const ReportCols *c, const Machine *m, c
 	buf_printf(b, "%-3s  ", sem_rule_name(s->rule));
 }
 
+/* After a store or an atomic whose lanes ran in another order than the
+** lane order (explore --atomic-order any, a schedule's alternative):
+** "  lanes 1,0 (order 1 of 2)". */
+static void lane_order_note(Buf *b, const StepInfo *s)
+{
+	if (s->order <= 0)
+		return;
+	buf_puts(b, "  lanes ");
+	for (int32_t k = 0; k < s->nactive; k++)
+		buf_printf(b, k ? ",%d" : "%d", s->lanes[k]);
+	buf_printf(b, " (order %d of %d)", s->order, s->norders);
+}
+
 void report_step_line(Buf *b, const ReportCols *c, const Machine *m, const StepInfo *s)
 {
 	const Program *p = m->prog;
@@ -155,6 +168,7 @@ void report_step_line(Buf *b, const ReportCols *c, const Machine *m, const StepI
 	}
 	if (w->status == WARP_BARRIER)
 		buf_puts(b, "  (waits at the barrier)");
+	lane_order_note(b, s);
 	buf_putc(b, '\n');
 	buf_free(&tmp);
 }
@@ -177,6 +191,7 @@ void report_trace_line(Buf *b, const ReportCols *c, const Machine *m, const Step
 	} else {
 		buf_puts(b, "  (waits at the barrier)");
 	}
+	lane_order_note(b, s);
 	buf_putc(b, '\n');
 	buf_free(&tmp);
 }
@@ -264,6 +279,13 @@ void report_trace_json(Json *j, const Machine *m, const StepInfo *s)
 	Buf tmp = {0};
 	json_stack(&o, &tmp, m, s->warp);
 	buf_free(&tmp);
+	if (s->order > 0) { /* the lanes ran in another order than the lane order */
+		json_key(&o, "lane_order");
+		json_arr(&o);
+		for (int32_t k = 0; k < s->nactive; k++)
+			json_int(&o, s->lanes[k]);
+		json_arr_end(&o);
+	}
 	buf_putc(o.b, '}');
 }
 

@@ -454,6 +454,7 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	w->entered = false;
 
 	Rule rule = RULE_IT;
+	m->norders = 1; /* a store or an atomic says otherwise (data.c) */
 	bool ok = step_ins(m, w, pc, ins, &rule);
 	if (!ok) {
 		/* no rule fired: the state is unchanged */
@@ -500,18 +501,44 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		info->nedges = m->fx_nedge;
 		info->stores = m->fx_cell;
 		info->nstores = m->fx_ncell;
+		info->norders = m->norders;
+		info->order = m->lane_choice;
+		info->lanes = m->order;
 	}
 	return m->status;
 }
 
+int32_t sem_alternatives(const Machine *m, int32_t wi)
+{
+	const Warp *w = &m->warps[wi];
+	if (m->model->choose) {
+		int32_t n = m->model->ngroups(w);
+		return n > 1 ? n : 1;
+	}
+	if (m->model->path_choice && w->pc >= 0 && w->pc < m->prog->nins && ir_is_branch((Op)m->prog->ins[w->pc].op))
+		return 2;
+	return 1;
+}
+
 SemStatus sem_step_group(Machine *m, int32_t wi, int32_t alt, StepInfo *info)
 {
-	if (alt >= 0 && m->model->choose && m->status == SEM_RUNNING && wi >= 0 && wi < m->nwarps &&
-	    m->warps[wi].status == WARP_RUN && alt < m->model->ngroups(&m->warps[wi]))
-		m->model->choose(m, &m->warps[wi], alt);
-	else if (alt >= 0 && m->model->path_choice)
-		m->opt.taken_first = alt == 1;
-	return sem_step(m, wi, info);
+	if (alt >= 0 && m->status == SEM_RUNNING && wi >= 0 && wi < m->nwarps && m->warps[wi].status == WARP_RUN) {
+		Warp *w = &m->warps[wi];
+		int32_t n = sem_alternatives(m, wi);
+		if (m->model->choose)
+			m->model->choose(m, w, alt % n);
+		else if (n == 2)
+			m->opt.taken_first = alt % n == 1;
+		m->lane_choice = alt / n;
+		if (m->lane_choice > 0 && !sem_order_matters(m, w)) {
+			sem_no_such_order(m, w, w->pc, 1);
+			m->lane_choice = 0;
+			return m->status;
+		}
+	}
+	SemStatus st = sem_step(m, wi, info);
+	m->lane_choice = 0;
+	return st;
 }
 
 int32_t sem_pick(const Machine *m)

@@ -65,6 +65,9 @@ typedef struct SemOptions {
 	bool taken_first;          /* ipdom: run the taken side first (NVIDIA) */
 	LaneOrder lane_order;
 	uint64_t seed;             /* for ORDER_RANDOM */
+	bool atomic_any;           /* explore --atomic-order any: a step whose lanes' order is a
+	                           ** choice (explore.md §1) reports its distinct outcomes
+	                           ** (StepInfo.norders) */
 	bool races_error;
 	uint64_t max_steps;        /* 0: default 10^7 (a Machine's opt holds the resolved value) */
 	uint64_t max_cells;        /* shared + local cells; 0: default */
@@ -155,7 +158,22 @@ typedef struct StepInfo {
 	int32_t nedges;
 	const int64_t *stores;
 	int32_t nstores;
+	/* The order of the lanes at a store or an atomic (rule TL, explore.md §1):
+	** its distinct outcomes, 1 when it is no choice (or not asked: neither
+	** SemOptions.atomic_any nor an order given to sem_step_group), 0 when
+	** there are too many to try (SEM_MAX_ORDER_LANES, SEM_MAX_ORDERS; the
+	** step ran in the lane order); the outcome taken (0: the lane order);
+	** when order > 0, the active lanes in the order they ran (nactive of
+	** them; valid until the next step). */
+	int32_t norders, order;
+	const int32_t *lanes;
 } StepInfo;
+
+/* Bounds of the lane orders tried (explore.md §1): at most this many lanes
+** of one atomic on one cell (their orders are simulated one by one), and
+** this many distinct outcomes of one step. */
+#define SEM_MAX_ORDER_LANES 8
+#define SEM_MAX_ORDERS 40320
 
 typedef struct Machine {
 	const Program *prog;
@@ -215,6 +233,9 @@ typedef struct Machine {
 	uint64_t *fx_lanes;     /* fx_capedge × the words of a warp's lane set */
 	int64_t *fx_cell;
 	int32_t fx_ncell, fx_capcell;
+	int32_t lane_choice;    /* the outcome of the lane order this step takes (sem_step_group) */
+	int32_t norders;        /* the distinct outcomes of this step's lane order (StepInfo.norders) */
+	struct LaneOrders *lane_orders; /* the last step's outcomes, kept for its other orders (data.c) */
 } Machine;
 
 /* Build the initial state (semantics.md §1). Problems with the options
@@ -233,12 +254,18 @@ int32_t sem_pick(const Machine *m);
 /* THE step function: one warp instruction of warp w (semantics.md §2-§6).
 ** Returns the machine status afterwards; fills *info when info != NULL. */
 SemStatus sem_step(Machine *m, int32_t w, StepInfo *info);
-/* sem_step after an alternative of the explorer's choices (explore.md §1):
-** under a model whose groups are choices (its:any), the group alt among
-** the warp's groups that can issue; under one that reads --path-order
-** (ipdom), the side a divergent branch runs first (1: taken first). alt < 0:
-** the model's own choice. */
+/* sem_step after an alternative of the explorer's choices (explore.md §1),
+** alt = g + sem_alternatives(m, w) × k: g under a model whose groups are
+** choices (its:any) the group among the warp's groups that can issue, under
+** one that reads --path-order (ipdom) at a branch the side run first (1:
+** taken first); k the outcome of the lane order of a store or an atomic
+** (StepInfo.norders; 0: the lane order; one it does not have gets the step
+** stuck, rule TL). alt < 0: the model's own choice and the lane order. */
 SemStatus sem_step_group(Machine *m, int32_t w, int32_t alt, StepInfo *info);
+/* How many groups or sides the alternative of warp w's next step ranges
+** over (sem_step_group): its:any's groups that can issue, 2 at a branch
+** under a model that reads --path-order, else 1. */
+int32_t sem_alternatives(const Machine *m, int32_t w);
 /* sem_pick for drivers that loop: when no warp can run although the
 ** program has not finished, records the deadlock (status SEM_DEADLOCK). */
 int32_t sem_schedule(Machine *m);

@@ -257,6 +257,7 @@ void sem_free(Machine *m)
 	free(m->fx_edge);
 	free(m->fx_lanes);
 	free(m->fx_cell);
+	sem_lane_orders_free(m->lane_orders);
 	free(m);
 }
 
@@ -334,6 +335,7 @@ Machine *sem_clone(const Machine *s)
 	m->fx_lanes = NULL;
 	m->fx_cell = NULL;
 	m->fx_nedge = m->fx_capedge = m->fx_ncell = m->fx_capcell = 0;
+	m->lane_orders = NULL;
 	return m;
 }
 

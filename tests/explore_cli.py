@@ -85,6 +85,31 @@ def main():
         r = o["results"][0]
         check(rc == 4 and r["verdict"] == "unknown" and r["limit"] == "states",
               "limit: exit %d, %r" % (rc, (r["verdict"], r["limit"])))
+    # --atomic-order any (explore.md §1): the option in the result, the election's other order
+    # in the schedule (W.K) and in the counterexample's first step (lane_order)
+    rc, o = explore(musimd, "examples/leader_flag.simd", "--model", "sync,mimd", "--atomic-order", "any")
+    if o:
+        m = by_model(o)
+        r = m.get("sync", {})
+        result_shape(r, "leader sync")
+        check(rc == 1 and r.get("verdict") == "livelock" and r.get("simt_induced") is True,
+              "leader --atomic-order any: exit %d, %r" % (rc, r.get("verdict")))
+        check(all(x["options"].get("atomic_order") == "any" for x in m.values()),
+              "leader: options %r" % [x["options"] for x in m.values()])
+        check((r.get("schedule") or "").startswith("0.1,"), "leader: schedule %r" % r.get("schedule"))
+        steps = (r.get("counterexample") or {}).get("steps") or [{}]
+        check(steps[0].get("lane_order") == [1, 0] and all("lane_order" not in x for x in steps[1:]),
+              "leader: lane orders %r" % [x.get("lane_order") for x in steps])
+    rc, o = explore(musimd, "examples/leader_flag.simd", "--model", "sync")
+    if o:
+        r = o["results"][0]
+        check(rc == 0 and r["verdict"] == "terminates" and r["options"].get("atomic_order") == "ascending",
+              "leader ascending: exit %d, %r" % (rc, (r["verdict"], r["options"])))
+    rc, o = explore(musimd, "examples/atominc.simd", "--model", "sync", "--atomic-order", "any", "--threads", "9")
+    if o:
+        r = o["results"][0]
+        check(rc == 4 and r["verdict"] == "unknown" and r["limit"] == "lane-orders",
+              "lane-orders limit: exit %d, %r" % (rc, (r["verdict"], r["limit"])))
     # several files: an array, in order
     rc, o = explore(musimd, "examples/uniform_true.simd", "examples/if_else.simd", "--model", "sync")
     if o is not None:

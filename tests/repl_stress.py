@@ -113,7 +113,13 @@ def command(rng, words, examples, long, steps):
                "lane-order": ["ascending", "descending", "random"], "seed": [small(), num()],
                "max-steps": [small(), str(steps)] + (["100000", "10000000"] if long else []),
                "max-memory": ["1", "16", "64", num()], "bogus": ["x"]}[what]
-        return "set %s %s" % (what, rng.choice(val + [num()]))
+        val = val + [num()]
+        if what == "max-steps":
+            # a limit the REPL accepts far above the session's (2^63 - 1) would let
+            # a spinning program run to the memory limit, 10^8 steps and more
+            cap = max(steps, 10 ** 7 if long else 0)
+            val = [v for v in val if not (v.isdigit() and cap < int(v) < 2 ** 63)] or [str(steps)]
+        return "set %s %s" % (what, rng.choice(val))
     if c < 0.95:
         return rng.choice(["warp auto", "warp 0", "warp 1", "warp " + num(), "warp"])
     if c < 0.97:
