@@ -665,7 +665,7 @@ ThreadState dbg_thread_state(const Machine *m, int32_t t, int32_t *pc)
 	if (m->model->lane_held) {
 		CtlWait held = m->model->lane_held(w, l, pc);
 		if (held != CTL_NOT_HELD)
-			return held == CTL_WAITING ? THREAD_WAITING : THREAD_DEFERRED;
+			return held == CTL_WAITING ? THREAD_WAITING : held == CTL_AT_BARRIER ? THREAD_BARRIER : THREAD_DEFERRED;
 	}
 	return w->status == WARP_BARRIER ? THREAD_BARRIER : THREAD_DONE;
 }

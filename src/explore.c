@@ -649,7 +649,7 @@ static int32_t take_choice(Graph *g, Machine *m, int32_t s, int32_t w, int32_t k
 		m->model->choose(m, &m->warps[w], k);
 	else if (sides)
 		m->opt.taken_first = k == 1;
-	int32_t label = label_of(g, w, m->warps[w].pc);
+	int32_t label = label_of(g, w, sem_choice_key(m, w, k));
 	sem_step(m, w, NULL);
 	return label;
 }
@@ -715,7 +715,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 		for (int64_t i = 0; i < cw.n; i++) {
 			if (g.groups)
 				md->choose(m, &m->warps[cw.v[i]], cg.v[i]);
-			push32(&g.en, label_of(&g, cw.v[i], m->warps[cw.v[i]].pc));
+			push32(&g.en, label_of(&g, cw.v[i], sem_choice_key(m, cw.v[i], cg.v[i])));
 		}
 		/* the reduced expansion: the local step alone, when it leads to a new
 		** state (the cycle proviso: a reduced step never closes a cycle) */

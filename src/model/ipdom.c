@@ -123,7 +123,7 @@ static bool rule_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 /* ---- reading the stack ---------------------------------------------------------- */
 
 static const CtlField fields[] = {
-	{"pc", "pc", false}, {"rpc", "reconvergence pc", false}, {"mask", "mask", true},
+	{"pc", "pc", .is_set = false}, {"rpc", "reconvergence pc", .is_set = false}, {"mask", "mask", .is_set = true},
 };
 
 static void view(const Warp *w, int32_t k, CtlView *v)
@@ -176,6 +176,7 @@ const Model model_ipdom = {
 	.rec_size = sizeof(IpdomEntry),
 	.nmask = 1,
 	.path_choice = true,
+	.alt_doc = "side, 1: taken first",
 	.start = start,
 	.branch = rule_branch,
 	.sync = rule_sync,

@@ -298,7 +298,7 @@ static void choose(Machine *m, Warp *w, int32_t c)
 
 /* ---- reading the groups ----------------------------------------------------------- */
 
-static const CtlField fields[] = {{"pc", "pc", false}, {"lanes", "lanes", true}};
+static const CtlField fields[] = {{"pc", "pc", .is_set = false}, {"lanes", "lanes", .is_set = true}};
 
 static void view(const Warp *w, int32_t k, CtlView *v)
 {
@@ -365,4 +365,5 @@ const Model model_its_any = {
 	.release = release_any,
 	.ngroups = ngroups,
 	.choose = choose,
+	.alt_doc = "group",
 };
