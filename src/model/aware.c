@@ -75,13 +75,18 @@ static int32_t rt_record(const Warp *w, int32_t index)
 /* The first slot of table t no live record holds. */
 static int32_t free_slot(const Warp *w, int32_t t)
 {
-	for (int32_t s = 0;; s++) {
-		bool used = false;
-		for (int32_t k = 0; k < w->ctl.n && !used; k++)
-			used = ent(w, k)->table == t && ent(w, k)->slot == s;
-		if (!used)
-			return s;
-	}
+	int32_t n = w->ctl.n;
+	uint64_t small[4];
+	int32_t nw = bits_words(n + 1);
+	uint64_t *used = nw <= 4 ? small : xmalloc((size_t)nw * sizeof *used);
+	bits_clear(used, nw);
+	for (int32_t k = 0; k < n; k++)
+		if (ent(w, k)->table == t && ent(w, k)->slot <= n)
+			bit_set(used, ent(w, k)->slot);
+	int32_t s = bits_next(used, n + 1, 0, false);
+	if (used != small)
+		free(used);
+	return s;
 }
 
 /* One past the last FIFO position in use. */
@@ -213,6 +218,12 @@ static void swap_records(Warp *w, int32_t a, int32_t b)
 	}
 }
 
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return (a > b) - (a < b);
+}
+
 static bool rec_less(const Entry *a, const Entry *b)
 {
 	return a->table != b->table ? a->table < b->table : a->slot < b->slot;
@@ -242,18 +253,15 @@ static void normalise(Warp *w)
 	int32_t nst = 0;
 	while (nst < n && is_st(w, nst))
 		nst++;
-	int32_t small[64];
-	int32_t *old = nst <= 64 ? small : xmalloc((size_t)nst * sizeof *old);
+	int64_t small[64];
+	int64_t *key = nst <= 64 ? small : xmalloc((size_t)nst * sizeof *key);
 	for (int32_t k = 0; k < nst; k++)
-		old[k] = ent(w, k)->fifo;
-	for (int32_t k = 0; k < nst; k++) {
-		int32_t rank = 0;
-		for (int32_t j = 0; j < nst; j++)
-			rank += old[j] < old[k];
-		ent(w, k)->fifo = rank;
-	}
-	if (old != small)
-		free(old);
+		key[k] = (int64_t)ent(w, k)->fifo << 32 | k;
+	qsort(key, (size_t)nst, sizeof *key, cmp_i64);
+	for (int32_t r = 0; r < nst; r++)
+		ent(w, (int32_t)(key[r] & 0xffffffff))->fifo = r;
+	if (key != small)
+		free(key);
 }
 
 /* After the control state changed: reconvergence, then the split at the
