@@ -322,17 +322,17 @@ static bool aware_options_apply(const SemOptions *so, const SemArgs *sa, bool aw
 /* What sem_new (or the explorer) found wrong with the options: a place of
 ** the program (--aware-delay) as FILE:LINE:COL with the source line, the
 ** rest as "musimd CMD: MESSAGE". */
-static void print_option_diags(const char *cmd, const Program *p, const Diags *d)
+static void print_option_diags(const char *cmd, const Program *p, Diags *d)
 {
-	Buf b = {0};
-	for (int i = 0; i < d->n; i++) {
-		if (d->v[i].loc.line > 0)
-			diag_render_one(&b, p->path, p->src, p->srclen, d->v[i].sev, d->v[i].loc, d->v[i].msg);
-		else
-			buf_printf(&b, "musimd %s: %s\n", cmd, d->v[i].msg);
-	}
+	Buf b = {0}, prefix = {0};
+	buf_printf(&prefix, "musimd %s", cmd);
+	d->path = p->path;
+	d->src = p->src;
+	d->srclen = p->srclen;
+	diag_render_options(d, buf_str(&prefix), &b);
 	err(&b);
 	buf_free(&b);
+	buf_free(&prefix);
 }
 
 static int cmd_run(int argc, char **argv)

@@ -2477,6 +2477,24 @@ static Program *startup_program(Repl *r, const char *file, int *status)
 		*status = EXIT_INPUT;
 		return NULL;
 	}
+	if (r->sa.aware_delay) { /* the places must be the program's */
+		Diags d;
+		diag_init(&d, p->path, p->src, p->srclen);
+		int32_t *rpc = xmalloc(((size_t)p->nins + 1) * sizeof *rpc);
+		bool ok = aware_resolve_delays(p, r->sa.aware_delay, rpc, &d);
+		free(rpc);
+		if (!ok) {
+			Buf b = {0};
+			diag_render_options(&d, "musimd repl", &b);
+			fprintf(stderr, "%sTry 'musimd repl --help'.\n", buf_str(&b));
+			buf_free(&b);
+			diag_free(&d);
+			ir_free(p);
+			*status = EXIT_USAGE;
+			return NULL;
+		}
+		diag_free(&d);
+	}
 	for (int32_t i = 0; i < r->sa.nparams; i++) {
 		Buf b = {0};
 		if (!is_param(p, r->sa.params[i].name, &b)) {
