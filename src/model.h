@@ -159,6 +159,9 @@ int32_t ctl_push(Machine *m, Warp *w);
 /* JP, IT and the barrier's release for a model whose stack does not move
 ** with the pc (sync, mimd): Θ takes the edge from -> to. */
 void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to);
+/* sync (and implicit syncs) under a model that ignores them: rule NOP, the
+** model's go to the next instruction. */
+bool model_sync_nop(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule);
 /* Room for n records (growing as ctl_push does). */
 void ctl_reserve(Machine *m, Warp *w, int32_t n);
 

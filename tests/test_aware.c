@@ -12,24 +12,21 @@
 #include "explore.h"
 #include "model.h"
 #include "report.h"
+#include "testlib.h"
 
-static Program *load_src(const char *src)
-{
-	Diags d;
-	diag_init(&d, "a.simd", src, strlen(src));
-	Program *p = ir_load("a.simd", src, strlen(src), &d);
-	cr_assert_eq(d.nerrors, 0, "the program does not load");
-	diag_free(&d);
-	return p;
-}
-
-static Machine *machine(const Program *p, int32_t threads, const char *delay, int64_t timeout)
+static SemOptions aware_options(int32_t threads, const char *delay, int64_t timeout)
 {
 	SemOptions so = {0};
 	so.model = &model_aware;
 	so.threads = threads;
 	so.aware_delay = delay;
 	so.aware_timeout = timeout;
+	return so;
+}
+
+static Machine *machine(const Program *p, int32_t threads, const char *delay, int64_t timeout)
+{
+	SemOptions so = aware_options(threads, delay, timeout);
 	Diags d;
 	diag_init(&d, "a.simd", NULL, 0);
 	Machine *m = sem_new(p, &so, &d);
@@ -134,7 +131,8 @@ static const char fig52[] = ".threads 4\n"
 
 Test(aware, nested_divergence_gives_the_tables_of_figure_5_2)
 {
-	Program *p = load_src(fig52);
+	Prog rp = load(fig52);
+	Program *p = rp.p;
 	Machine *m = machine(p, 4, NULL, 0);
 	EXPECT_TABLES(m, "A,-,1111 | ");
 	steps(m, 3); /* after BR^A: C (not taken) first in the FIFO */
@@ -159,7 +157,7 @@ Test(aware, nested_divergence_gives_the_tables_of_figure_5_2)
 	steps(m, 2);
 	cr_expect_eq(m->status, SEM_OK);
 	sem_free(m);
-	ir_free(p);
+	unload(&rp);
 }
 
 Test(aware, the_special_cases_add_no_entries)
@@ -167,7 +165,7 @@ Test(aware, the_special_cases_add_no_entries)
 	/* an if without an else (the taken side is at the point: arrived at
 	** once), a branch that does not diverge, and a loop whose back edge
 	** shares the split's own point */
-	Program *p = load_src(".threads 4\n"
+	Prog rp = load(".threads 4\n"
 	                      "    c = tid < 2\n"
 	                      "    bz c, R\n"
 	                      "    x = 1\n"
@@ -177,6 +175,7 @@ Test(aware, the_special_cases_add_no_entries)
 	                      "L:  i = i - 1\n"
 	                      "    bnz i, L\n"
 	                      "    stop\n");
+	Program *p = rp.p;
 	Machine *m = machine(p, 4, NULL, 0);
 	steps(m, 2);
 	/* case 1: the threads at R (2, 3) have arrived, only the others split */
@@ -192,7 +191,7 @@ Test(aware, the_special_cases_add_no_entries)
 	/* case 3: thread 2 leaves at the same point, which is the split's own: no new entry */
 	EXPECT_TABLES(m, "L,@10,1001 | @10,-,1111,1001");
 	sem_free(m);
-	ir_free(p);
+	unload(&rp);
 }
 
 static const char spin[] = ".threads 4\n"
@@ -208,7 +207,8 @@ static const char spin[] = ".threads 4\n"
 
 Test(aware, a_delayed_point_lets_the_spin_lock_finish)
 {
-	Program *p = load_src(spin);
+	Prog rp = load(spin);
+	Program *p = rp.p;
 	Machine *m = machine(p, 4, "B:C2", 0);
 	steps(m, 2); /* Figure 5.4, with thread 0 the winner (ascending lane order) */
 	EXPECT_TABLES(m, "B,C2,1110; C,C2,0001 | C2,-,1111,1111");
@@ -221,12 +221,13 @@ Test(aware, a_delayed_point_lets_the_spin_lock_finish)
 	m->opt.max_steps = 3000;
 	cr_expect_eq(sem_run(m, NULL, NULL), SEM_LIMIT);
 	sem_free(m);
-	ir_free(p);
+	unload(&rp);
 }
 
 Test(aware, a_reconvergence_times_out_after_T_steps_without_an_arrival)
 {
-	Program *p = load_src(spin);
+	Prog rp = load(spin);
+	Program *p = rp.p;
 	for (int64_t T = 1; T <= 4; T++) {
 		Machine *m = machine(p, 4, NULL, T);
 		steps(m, 2); /* thread 0 has arrived at C (special case 1) */
@@ -247,12 +248,13 @@ Test(aware, a_reconvergence_times_out_after_T_steps_without_an_arrival)
 		cr_expect_eq(m->status, SEM_OK, "T = %lld", (long long)T);
 		sem_free(m);
 	}
-	ir_free(p);
+	unload(&rp);
 }
 
 Test(aware, a_timeout_of_any_is_a_choice_that_changes_nothing_until_the_step)
 {
-	Program *p = load_src(spin);
+	Prog rp = load(spin);
+	Program *p = rp.p;
 	Machine *m = machine(p, 4, NULL, SEM_TIMEOUT_ANY);
 	const Model *md = m->model;
 	cr_expect_eq(md->ngroups(&m->warps[0]), 1, "nobody has arrived: no timeout");
@@ -276,12 +278,12 @@ Test(aware, a_timeout_of_any_is_a_choice_that_changes_nothing_until_the_step)
 	buf_free(&a);
 	buf_free(&b);
 	sem_free(m);
-	ir_free(p);
+	unload(&rp);
 }
 
 Test(aware, a_divergent_barrier_blocks_each_split_until_all_arrive)
 {
-	Program *p = load_src(".threads 4\n"
+	Prog rp = load(".threads 4\n"
 	                      "    p = tid % 2\n"
 	                      "    bz p, C\n"
 	                      "B:  mem[tid] = 1\n"
@@ -291,6 +293,7 @@ Test(aware, a_divergent_barrier_blocks_each_split_until_all_arrive)
 	                      "    barrier\n"
 	                      "D:  r = mem[0]\n"
 	                      "    stop\n");
+	Program *p = rp.p;
 	Machine *m = machine(p, 4, NULL, 0);
 	steps(m, 4); /* B's split reaches its barrier: BL, past it, at the tail */
 	cr_expect_eq(m->warps[0].status, WARP_RUN, "the other split runs");
@@ -303,27 +306,26 @@ Test(aware, a_divergent_barrier_blocks_each_split_until_all_arrive)
 	cr_expect_eq(m->status, SEM_OK, "%s", m->err.msg ? m->err.msg : "");
 	sem_free(m);
 	/* a barrier only one side reaches: the other side waits at the point */
-	Program *q = load_src(".threads 4\n"
+	Prog rq = load(".threads 4\n"
 	                      "    p = tid % 2\n"
 	                      "    bz p, D\n"
 	                      "    barrier\n"
 	                      "D:  stop\n");
+	Program *q = rq.p;
 	m = machine(q, 4, NULL, 0);
 	steps(m, 3);
 	cr_expect_eq(m->warps[0].status, WARP_BARRIER);
 	cr_expect_eq(sem_schedule(m), -1);
 	cr_expect_eq(m->status, SEM_DEADLOCK);
 	sem_free(m);
-	ir_free(q);
-	ir_free(p);
+	unload(&rq);
+	unload(&rp);
 }
 
 static const char *delay_error(const Program *p, const char *spec)
 {
 	static char msg[512];
-	SemOptions so = {0};
-	so.model = &model_aware;
-	so.aware_delay = spec;
+	SemOptions so = aware_options(0, spec, 0);
 	Diags d;
 	diag_init(&d, "a.simd", NULL, 0);
 	Machine *m = sem_new(p, &so, &d);
@@ -336,7 +338,8 @@ static const char *delay_error(const Program *p, const char *spec)
 
 Test(aware, delayed_points_are_checked_against_the_program)
 {
-	Program *p = load_src(spin);
+	Prog rp = load(spin);
+	Program *p = rp.p;
 	cr_expect_str_eq(delay_error(p, "B:C2"), "");
 	cr_expect_str_eq(delay_error(p, "@4:@10"), "", "@LINE names the branch or the point");
 	cr_expect(strstr(delay_error(p, "BB:C2"), "did you mean 'B'?"), "%s", delay_error(p, "BB:C2"));
@@ -346,16 +349,13 @@ Test(aware, delayed_points_are_checked_against_the_program)
 	cr_expect(strstr(delay_error(p, "B:C2,B:C"), "twice"));
 	cr_expect(strstr(delay_error(p, "B"), "BRANCH:POINT"));
 	cr_expect(strstr(delay_error(p, "B:@99"), "line 99"));
-	ir_free(p);
+	unload(&rp);
 }
 
 static ExploreResult *explore_aware(const Program *p, int32_t threads, const char *delay, int64_t timeout)
 {
 	ExploreOptions o = {0};
-	o.sem.model = &model_aware;
-	o.sem.threads = threads;
-	o.sem.aware_delay = delay;
-	o.sem.aware_timeout = timeout;
+	o.sem = aware_options(threads, delay, timeout);
 	Diags d;
 	diag_init(&d, "a.simd", NULL, 0);
 	ExploreResult *r = explore_run(p, &o, &d);
@@ -366,7 +366,8 @@ static ExploreResult *explore_aware(const Program *p, int32_t threads, const cha
 
 Test(aware, the_explorer_takes_a_timeout_that_stays_possible)
 {
-	Program *p = load_src(spin);
+	Prog rp = load(spin);
+	Program *p = rp.p;
 	ExploreResult *r = explore_aware(p, 3, NULL, 0);
 	cr_expect_eq(r->verdict, EXPLORE_LIVELOCK, "no cure: %s", explore_verdict_name(r->verdict));
 	explore_free(r);
@@ -381,14 +382,14 @@ Test(aware, the_explorer_takes_a_timeout_that_stays_possible)
 	r = explore_aware(p, 3, NULL, 2);
 	cr_expect_eq(r->verdict, EXPLORE_TERMINATES, "timeout 2: %s", explore_verdict_name(r->verdict));
 	explore_free(r);
-	ir_free(p);
+	unload(&rp);
 }
 
 Test(aware, a_livelock_only_a_timeout_reaches_replays_with_its_choice)
 {
 	/* thread 0 waits at R for thread 1, which sets the flag before R; a
 	** timeout lets thread 0 read the flag too early and spin for ever */
-	Program *p = load_src(".threads 2\n"
+	Prog rp = load(".threads 2\n"
 	                      ".data 0: 0\n"
 	                      "    q = tid == 0\n"
 	                      "    bnz q, R\n"
@@ -400,6 +401,7 @@ Test(aware, a_livelock_only_a_timeout_reaches_replays_with_its_choice)
 	                      "    bz f, loop\n"
 	                      "    stop\n"
 	                      "loop: jump loop\n");
+	Program *p = rp.p;
 	ExploreResult *r = explore_aware(p, 2, NULL, 0);
 	cr_expect_eq(r->verdict, EXPLORE_TERMINATES);
 	explore_free(r);
@@ -410,13 +412,10 @@ Test(aware, a_livelock_only_a_timeout_reaches_replays_with_its_choice)
 	for (int32_t i = 0; i < r->ntrace; i++)
 		timed_out |= r->groups[i] >= 1;
 	cr_expect(timed_out, "the schedule takes a timeout");
-	SemOptions so = {0};
-	so.model = &model_aware;
-	so.threads = 2;
-	so.aware_timeout = SEM_TIMEOUT_ANY;
+	SemOptions so = aware_options(2, NULL, SEM_TIMEOUT_ANY);
 	Buf b = {0};
 	cr_expect(report_explore_trace(&b, p, &so, r), "the counterexample replays:\n%s", buf_str(&b));
 	buf_free(&b);
 	explore_free(r);
-	ir_free(p);
+	unload(&rp);
 }

@@ -98,14 +98,6 @@ static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *r
 	return true;
 }
 
-static bool rule_sync(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
-{
-	(void)ngsa;
-	*rule = RULE_NOP;
-	go(m, w, pc, pc + 1);
-	return true;
-}
-
 /* stop and exit alike: the executing threads leave every entry. */
 static bool rule_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 {
@@ -179,7 +171,7 @@ const Model model_ipdom = {
 	.alt_doc = "side, 1: taken first",
 	.start = start,
 	.branch = rule_branch,
-	.sync = rule_sync,
+	.sync = model_sync_nop,
 	.finish = rule_finish,
 	.go = go,
 	.view = view,

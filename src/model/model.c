@@ -78,6 +78,14 @@ void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to)
 	w->pc = to;
 }
 
+bool model_sync_nop(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
+{
+	(void)ngsa;
+	*rule = RULE_NOP;
+	m->model->go(m, w, pc, pc + 1);
+	return true;
+}
+
 int32_t ctl_push(Machine *m, Warp *w)
 {
 	CtlStack *c = &w->ctl;
