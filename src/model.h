@@ -119,6 +119,9 @@ struct Model {
 	** the branch's region has ended, or -1 when the model does not nest
 	** regions in its stack (then: when the group is back at the ipdom). */
 	int32_t (*region_depth)(const Warp *, int32_t pc);
+	/* Where the branch at pc reconverges, when it is not always its
+	** immediate post-dominator (aware's delayed points); NULL: it is. */
+	int32_t (*reconvergence_pc)(const Machine *, int32_t pc);
 };
 
 /* The models, NULL-terminated (model/model.c); model_names lists their

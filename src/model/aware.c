@@ -619,6 +619,7 @@ const Model model_aware = {
 	.view = view,
 	.pending = pending,
 	.lane_held = lane_held,
+	.reconvergence_pc = reconvergence_point,
 };
 
 /* ---- --aware-delay ----------------------------------------------------------------- */
