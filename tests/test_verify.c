@@ -883,8 +883,10 @@ static const char *const examples[] = {
 
 /* Every example, in GSA form (as written, or converted by gsa_build where
 ** its control flow allows), is sound under every configuration; with the
-** program's warp size (else one warp) and with warps of 2 and 3. */
-Test(verify_real, examples_sound, .timeout = 120)
+** program's warp size (else one warp) and with warps of 2 and 3. About
+** 45 s of CPU under the sanitizers with six models: the limit leaves room
+** for a loaded machine. */
+Test(verify_real, examples_sound, .timeout = 300)
 {
 	int32_t converted = 0, gsa_written = 0;
 	for (size_t i = 0; i < sizeof examples / sizeof *examples; i++) {

@@ -249,10 +249,15 @@ static void normalise(Warp *w)
 	for (int32_t i = 1; i < n; i++)
 		for (int32_t j = i; j > 0 && rec_less(ent(w, j), ent(w, j - 1)); j--)
 			swap_records(w, j, j - 1);
-	/* positions are distinct: their ranks are the new ones */
-	int32_t nst = 0;
-	while (nst < n && is_st(w, nst))
+	/* positions are distinct: their ranks are the new ones (mostly they
+	** are 0 .. nst-1 already) */
+	int32_t nst = 0, top = -1;
+	while (nst < n && is_st(w, nst)) {
+		top = ent(w, nst)->fifo > top ? ent(w, nst)->fifo : top;
 		nst++;
+	}
+	if (top == nst - 1)
+		return;
 	int64_t small[64];
 	int64_t *key = nst <= 64 ? small : xmalloc((size_t)nst * sizeof *key);
 	for (int32_t k = 0; k < nst; k++)
@@ -300,26 +305,34 @@ static void settle(Machine *m, Warp *w)
 	w->pc = ent(w, f)->pc;
 }
 
-/* The timeout choose made current (--aware-timeout any) fires. */
-static void chosen_timeout(Machine *m, Warp *w)
+/* The timeout choose made current (--aware-timeout any) fires; whether
+** one did. */
+static bool chosen_timeout(Machine *m, Warp *w)
 {
 	int32_t c = m->model_alt;
 	m->model_alt = 0;
 	for (int32_t k = 0; c > 0 && k < w->ctl.n; k++)
-		if (is_rt(w, k) && ent(w, k)->timer == TIMER_ANY && --c == 0)
+		if (is_rt(w, k) && ent(w, k)->timer == TIMER_ANY && --c == 0) {
 			time_out(m, w, k);
+			return true;
+		}
+	return false;
 }
 
 /* A step of the warp begins: the timeout chosen for it fires first; with
 ** --aware-timeout T every entry some threads have reached counts the step
-** (an arrival in it sets the count back to 0). */
-static void begin_step(Machine *m, Warp *w)
+** (an arrival in it sets the count back to 0). Whether the tables may
+** have changed. */
+static bool begin_step(Machine *m, Warp *w)
 {
-	chosen_timeout(m, w);
+	bool changed = chosen_timeout(m, w);
 	if (m->opt.aware_timeout > 0)
 		for (int32_t k = 0; k < w->ctl.n; k++)
-			if (is_rt(w, k) && ent(w, k)->timer >= 0)
+			if (is_rt(w, k) && ent(w, k)->timer >= 0) {
 				ent(w, k)->timer++;
+				changed = true;
+			}
+	return changed;
 }
 
 /* ... and ends: reconvergence, the entries that have counted T steps
@@ -345,10 +358,14 @@ static void start(Machine *m, Warp *w)
 ** run). */
 static void move_front(Machine *m, Warp *w, int32_t from, int32_t to, bool branch)
 {
-	begin_step(m, w);
+	bool changed = begin_step(m, w);
 	int32_t f = front(w);
 	sem_take_edge(m, w, from, to, w->active);
 	ent(w, f)->pc = to;
+	if (!changed && !branch && to != ent(w, f)->rpc) {
+		w->pc = to; /* the split goes on: nothing else moves */
+		return;
+	}
 	if (branch)
 		requeue(w, f);
 	end_step(m, w);
