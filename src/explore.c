@@ -10,7 +10,8 @@
 ** the bytes are kept: expanding a state unpacks it (sem_unpack) into the one
 ** working machine before each choice and steps it. The choices of
 ** explore.md §1 this search enumerates: the warp (under mimd every thread),
-** and under its:any the group.
+** under its:any the group, and under aware with a timeout whether a
+** reconvergence gives up first (the model's choose; choice_key labels it).
 **
 ** Partial-order reduction (local_step): a state where some warp's only
 ** choice is a step no other warp can see is expanded by that step alone

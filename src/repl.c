@@ -639,7 +639,8 @@ static bool cmd_goto(Repl *r, char *args)
 
 /* "W,W,.../W,..." (musimd explore's schedules): the warps, each with an
 ** alternative after a '.' (W.K: its:any's group, the side run first under
-** ipdom --path-order both), and after a '/' a cycle repeated for ever. */
+** ipdom --path-order both, aware's timeout), and after a '/' a cycle
+** repeated for ever. */
 static bool parse_schedule(Repl *r, const char *text, int32_t **out, uint64_t *n, int64_t *cycle)
 {
 	int32_t *v = NULL;
