@@ -1266,7 +1266,10 @@ static int cmd_explore(int argc, char **argv)
 		files[nfiles++] = argv[optind];
 	if (nfiles == 0)
 		USAGE("needs a FILE%s", "");
-	if (!aware_options_apply(&x.eo.sem, &sa, x.models & (1u << 5))) /* ORDER MODELS: aware */
+	bool aware = false;
+	for (int k = 0; models[k]; k++)
+		aware |= models[k] == &model_aware && (x.models & (1u << k));
+	if (!aware_options_apply(&x.eo.sem, &sa, aware))
 		USAGE("--aware-delay and --aware-timeout are options of --model aware%s", "");
 	args_lend(&sa, &x.eo.sem);
 	x.progress = !x.json && isatty(2);
