@@ -97,6 +97,37 @@ const char *args_max_memory(const char *what, const char *text, uint64_t *bytes)
 	return NULL;
 }
 
+void args_aware_delay(SemArgs *a, const char *arg)
+{
+	if (!strcmp(arg, "off")) {
+		free(a->aware_delay);
+		a->aware_delay = NULL;
+		return;
+	}
+	size_t old = a->aware_delay ? strlen(a->aware_delay) : 0, n = strlen(arg);
+	a->aware_delay = xrealloc(a->aware_delay, old + n + 2);
+	if (old)
+		a->aware_delay[old++] = ',';
+	memcpy(a->aware_delay + old, arg, n + 1);
+}
+
+const char *args_aware_timeout(const char *what, const char *text, int64_t *timeout)
+{
+	long long v;
+	if (!strcmp(text, "any"))
+		*timeout = SEM_TIMEOUT_ANY;
+	else if (!strcmp(text, "off"))
+		*timeout = 0;
+	else if (str_to_ll(text, 1, ARGS_MAX_TIMEOUT, &v))
+		*timeout = v;
+	else {
+		snprintf(msg, sizeof msg, "%s needs a number of steps from 1 to %lld, 'any' or 'off', not '%.60s'",
+		         what, ARGS_MAX_TIMEOUT, text);
+		return msg;
+	}
+	return NULL;
+}
+
 void args_drop_param(SemArgs *a, int32_t i)
 {
 	free((char *)a->params[i].name);
@@ -117,6 +148,7 @@ void args_lend(const SemArgs *a, SemOptions *o)
 	o->nparams = a->nparams;
 	o->data = a->data;
 	o->ndata = a->ndata;
+	o->aware_delay = a->aware_delay;
 }
 
 void args_free(SemArgs *a)
@@ -126,5 +158,6 @@ void args_free(SemArgs *a)
 	free(a->params);
 	args_clear_data(a);
 	free(a->data);
+	free(a->aware_delay);
 	*a = (SemArgs){0};
 }

@@ -18,6 +18,7 @@ typedef struct SemArgs {
 	int32_t nparams, capparams;
 	MemInit *data;
 	int32_t ndata, capdata;
+	char *aware_delay; /* --aware-delay, the entries given so far joined by commas */
 } SemArgs;
 
 /* NAME=INT (a parameter given again takes the new value). NULL, or what is
@@ -32,6 +33,14 @@ const char *args_degree(const char *what, const char *text, int32_t *degree);
 /* --max-memory MiB (run, analyze --verify, repl; the REPL's `set
 ** max-memory`) as bytes: NULL, or what is wrong. */
 const char *args_max_memory(const char *what, const char *text, uint64_t *bytes);
+/* --aware-delay BRANCH:POINT[,...] (repeatable: the entries add up; the
+** REPL's `set aware-delay`); "off" forgets them. The program checks them
+** (sem_new). */
+void args_aware_delay(SemArgs *a, const char *arg);
+/* --aware-timeout T|any|off: T from 1 to ARGS_MAX_TIMEOUT steps, any
+** (SEM_TIMEOUT_ANY), off (0). NULL, or what is wrong. */
+#define ARGS_MAX_TIMEOUT 1000000000LL
+const char *args_aware_timeout(const char *what, const char *text, int64_t *timeout);
 void args_drop_param(SemArgs *a, int32_t i);
 void args_clear_data(SemArgs *a);
 /* o's params and data are a's (borrowed while a lives). */

@@ -517,12 +517,13 @@ DbgStop dbg_next(Dbg *s, DbgStepHook hook, void *ctx)
 	const Warp *w = &s->m->warps[wi];
 	int32_t pc = w->pc;
 	int32_t depth = sem_stack_depth(s->m, wi);
-	int32_t R = cfg_ipdom_pc(s->prog->cfg, pc);
+	const Model *md = s->m->model;
+	int32_t R = md->reconvergence_pc ? md->reconvergence_pc(s->m, pc) : cfg_ipdom_pc(s->prog->cfg, pc);
 	uint64_t *group = xmalloc((size_t)w->nw * sizeof *group);
 	memcpy(group, w->active, (size_t)w->nw * sizeof *group);
 	/* a model that nests regions in its stack (sync) says at which depth
-	** the branch's region has ended; otherwise: back at the ipdom */
-	const Model *md = s->m->model;
+	** the branch's region has ended; otherwise: back at the ipdom (or the
+	** point the model reconverges at) */
 	bool nested = md->region_depth != NULL;
 	if (nested)
 		depth = md->region_depth(w, pc);
@@ -665,7 +666,7 @@ ThreadState dbg_thread_state(const Machine *m, int32_t t, int32_t *pc)
 	if (m->model->lane_held) {
 		CtlWait held = m->model->lane_held(w, l, pc);
 		if (held != CTL_NOT_HELD)
-			return held == CTL_WAITING ? THREAD_WAITING : THREAD_DEFERRED;
+			return held == CTL_WAITING ? THREAD_WAITING : held == CTL_AT_BARRIER ? THREAD_BARRIER : THREAD_DEFERRED;
 	}
 	return w->status == WARP_BARRIER ? THREAD_BARRIER : THREAD_DONE;
 }

@@ -190,6 +190,17 @@ void diag_render_one(Buf *out, const char *path, const char *src, size_t srclen,
 	buf_putc(out, '\n');
 }
 
+void diag_render_options(const Diags *d, const char *prefix, Buf *out)
+{
+	for (int i = 0; i < d->n; i++) {
+		const Diag *g = &d->v[i];
+		if (g->loc.line > 0)
+			diag_render_one(out, d->path, d->src, d->srclen, g->sev, g->loc, g->msg);
+		else
+			buf_printf(out, "%s: %s\n", prefix, g->msg);
+	}
+}
+
 void diag_render(const Diags *d, Buf *out)
 {
 	for (int i = 0; i < d->n; i++) {

@@ -60,6 +60,10 @@ Loc diag_locate(const char *src, size_t srclen, int32_t off, int32_t len);
 
 /* Render every diagnostic (GNU style, with source line and caret). */
 void diag_render(const Diags *d, Buf *out);
+/* Render what is wrong with a command's options (--param, --aware-delay):
+** a diagnostic at a place of the source as diag_render does, one without
+** as "PREFIX: MESSAGE" ("musimd run"). */
+void diag_render_options(const Diags *d, const char *prefix, Buf *out);
 /* Render one message at a location of the given source. */
 void diag_render_one(Buf *out, const char *path, const char *src, size_t srclen,
                      Severity sev, Loc loc, const char *msg);

@@ -14,7 +14,9 @@
 ** first, and with --atomic-order any each distinct outcome of the order of
 ** the lanes at a store or an atomic: the step in the lane order reports
 ** how many there are (StepInfo.norders), and each other one is a further
-** alternative of the same choice (sem_step_group).
+** alternative of the same choice (sem_step_group); under aware with a
+** timeout, whether a reconvergence gives up first (the model's choose;
+** choice_key labels it).
 **
 ** Partial-order reduction (local_step): a state where some warp's only
 ** choice is a step no other warp can see is expanded by that step alone
@@ -782,7 +784,7 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 			int32_t w = ch.warp.v[i];
 			if (g.groups)
 				md->choose(m, &m->warps[w], ch.side.v[i]);
-			push32(&ch.label, label_of(&g, w, m->warps[w].pc));
+			push32(&ch.label, label_of(&g, w, sem_choice_key(m, w, ch.side.v[i])));
 			push32(&g.en, ch.label.v[i]);
 		}
 		/* the reduced expansion: the local step alone, when it leads to a new

@@ -152,6 +152,13 @@ static const char run_help[] =
 static const char run_help_tail[] =
 	"  --path-order fallthrough-first|taken-first\n"
 	"                          ipdom: which side of a divergent branch runs first\n"
+	"  --aware-delay BRANCH:POINT[,BRANCH:POINT...]\n"
+	"                          aware: delayed reconvergence points, each a LABEL or\n"
+	"                          @LINE (BRANCH: an instruction of the block the branch\n"
+	"                          ends; POINT must post-dominate it); repeatable\n"
+	"  --aware-timeout T|any   aware: a reconvergence point some threads reached\n"
+	"                          gives up after T steps of its warp without an\n"
+	"                          arrival (any: only when a schedule chooses it)\n"
 	"Paper readings:\n"
 	"  --bz-polarity mnemonic|rules\n"
 	"                          bz jumps where v = 0 (mnemonic, default) or where\n"
@@ -302,8 +309,32 @@ static const char *machine_option(int c, const char *arg, SemOptions *so, SemArg
 		so->warpsize = (int32_t)v;
 		return NULL;
 	case 'p': return args_param(sa, "--param", arg);
+	case 'y': args_aware_delay(sa, arg); return NULL;
+	case 'Y': return args_aware_timeout("--aware-timeout", arg, &so->aware_timeout);
 	default: return args_data(sa, "--data", arg);
 	}
+}
+
+/* The aware model's options need it among the models asked for. */
+static bool aware_options_apply(const SemOptions *so, const SemArgs *sa, bool aware)
+{
+	return aware || (!sa->aware_delay && so->aware_timeout == 0);
+}
+
+/* What sem_new (or the explorer) found wrong with the options: a place of
+** the program (--aware-delay) as FILE:LINE:COL with the source line, the
+** rest as "musimd CMD: MESSAGE". */
+static void print_option_diags(const char *cmd, const Program *p, Diags *d)
+{
+	Buf b = {0}, prefix = {0};
+	buf_printf(&prefix, "musimd %s", cmd);
+	d->path = p->path;
+	d->src = p->src;
+	d->srclen = p->srclen;
+	diag_render_options(d, buf_str(&prefix), &b);
+	err(&b);
+	buf_free(&b);
+	buf_free(&prefix);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -315,6 +346,8 @@ static int cmd_run(int argc, char **argv)
 		{"data", required_argument, NULL, 'd'},
 		{"model", required_argument, NULL, 'm'},
 		{"path-order", required_argument, NULL, 'o'},
+		{"aware-delay", required_argument, NULL, 'y'},
+		{"aware-timeout", required_argument, NULL, 'Y'},
 		{"bz-polarity", required_argument, NULL, 'z'},
 		{"strict-push", no_argument, NULL, 'S'},
 		{"lane-order", required_argument, NULL, 'l'},
@@ -356,7 +389,9 @@ static int cmd_run(int argc, char **argv)
 		case 't':
 		case 'w':
 		case 'p':
-		case 'd': {
+		case 'd':
+		case 'y':
+		case 'Y': {
 			const char *bad = machine_option(c, optarg, &so, &sa, msg, sizeof msg);
 			if (bad)
 				USAGE("%s", bad);
@@ -440,6 +475,8 @@ static int cmd_run(int argc, char **argv)
 		file = argv[optind];
 	if (nfiles != 1)
 		USAGE(nfiles ? "takes one FILE, got %s" : "needs a FILE%s", nfiles ? "several" : "");
+	if (!aware_options_apply(&so, &sa, so.model == &model_aware))
+		USAGE("--aware-delay and --aware-timeout are options of --model aware%s", "");
 	args_lend(&sa, &so);
 
 	Program *p = load(file, false, &status);
@@ -448,8 +485,7 @@ static int cmd_run(int argc, char **argv)
 		diag_init(&d, file, NULL, 0);
 		Machine *m = sem_new(p, &so, &d);
 		if (!m) {
-			for (int i = 0; i < d.n; i++)
-				fprintf(stderr, "musimd run: %s\n", d.v[i].msg);
+			print_option_diags("run", p, &d);
 			status = EXIT_USAGE;
 		} else {
 			uint64_t last = m->opt.max_steps; /* the largest step number shown */
@@ -817,9 +853,10 @@ static const char explore_help[] =
 	"(a fair schedule that runs for ever; doomed when no schedule can finish from\n"
 	"it), with a shortest counterexample shown as run --trace shows it: for a\n"
 	"livelock the shortest schedule into the cycle, then the cycle. A verdict\n"
-	"under sync, ipdom or its is SIMT-induced when the program terminates under\n"
-	"mimd. Fairness is weak fairness over warps (threads under mimd; groups under\n"
-	"its:any, where the explorer tries every group a warp could issue).\n"
+	"under sync, ipdom, its or aware is SIMT-induced when the program terminates\n"
+	"under mimd. Fairness is weak fairness over warps (threads under mimd; groups\n"
+	"under its:any, where the explorer tries every group a warp could issue; under\n"
+	"aware with a timeout, a timeout that could fire all along eventually does).\n"
 	"\n"
 	"  --model M[,M...]     the models, or all (default: sync,ipdom,mimd; its is\n"
 	"                       its:rr):\n";
@@ -835,6 +872,12 @@ static const char explore_help_tail[] =
 	"                       whose lanes write one cell: ascending tid (default)\n"
 	"                       or any, a choice of the explorer (each distinct\n"
 	"                       outcome once)\n"
+	"  --aware-delay BRANCH:POINT[,...]\n"
+	"                       aware: delayed reconvergence points, as for run\n"
+	"  --aware-timeout T|any\n"
+	"                       aware: a reconvergence point some threads reached may\n"
+	"                       give up waiting, at any step: a choice of the explorer\n"
+	"                       that a fair schedule takes (T does not matter here)\n"
 	"  --max-states N       at most N states per model (default 10000000)\n"
 	"  --max-memory MiB     memory for one search (default 4096)\n"
 	"  --max-time SECONDS   time for one search (default: no limit)\n"
@@ -847,9 +890,10 @@ static const char explore_help_tail[] =
 	"  --json               one JSON object per file (an array for several)\n"
 	"Choices explored: which warp steps next (every thread is a warp under mimd),\n"
 	"under its:any which group of it, with --path-order both under ipdom which\n"
-	"side of a divergent branch runs first, and with --atomic-order any the order\n"
-	"of the lanes at an atomic or a colliding store. Not in this version yet: the\n"
-	"models tf and aware.\n"
+	"side of a divergent branch runs first, with --atomic-order any the order\n"
+	"of the lanes at an atomic or a colliding store, and with --aware-timeout\n"
+	"under aware whether a reconvergence gives up first. Not in this version\n"
+	"yet: the model tf.\n"
 	"\n"
 	"Exit status: 0 every search ended in terminates or terminates-fair, 1 some\n"
 	"model deadlocks or livelocks, 2 usage error, 3 unreadable or invalid input,\n"
@@ -909,6 +953,8 @@ typedef struct ExploreCli {
 ** sem_step_group). */
 static const char *alternative_hint(const Model *md, bool atomic_any)
 {
+	if (!atomic_any && md->alt_doc)
+		return md->alt_doc;
 	if (md->choose)
 		return atomic_any ? "K, K = g + n × o: the group g among the n that can issue, o the lanes' order"
 		                  : "group";
@@ -982,8 +1028,7 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 		if (x->progress)
 			fputs("\r\033[K", stderr);
 		if (!res[k]) {
-			for (int i = 0; i < d.n; i++)
-				fprintf(stderr, "musimd explore: %s\n", d.v[i].msg);
+			print_option_diags("explore", p, &d);
 			status = EXIT_USAGE;
 			goto done;
 		}
@@ -1038,6 +1083,12 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 			            : eo.sem.taken_first ? "taken-first" : "fallthrough-first");
 			json_key(j, "atomic_order");
 			json_str(j, x->eo.sem.atomic_any ? "any" : "ascending");
+			if (md == &model_aware) {
+				json_key(j, "aware_delay");
+				json_str(j, eo.sem.aware_delay);
+				json_key(j, "aware_timeout");
+				json_str(j, eo.sem.aware_timeout ? "any" : NULL);
+			}
 			json_obj_end(j);
 			json_key(j, "verdict");
 			json_str(j, explore_verdict_name(r->verdict));
@@ -1127,8 +1178,13 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 				alternatives |= r->groups[i] != 0;
 			if (alternatives)
 				buf_printf(text, "  (each step is warp.%s)\n", alternative_hint(models[k], x->eo.sem.atomic_any));
-			buf_printf(text, "  to step through it: musimd repl --model %s --threads %d --warpsize %d --schedule ",
+			buf_printf(text, "  to step through it: musimd repl --model %s --threads %d --warpsize %d",
 			           models[k]->name, threads, warpsize);
+			if (models[k] == &model_aware && eo.sem.aware_delay)
+				buf_printf(text, " --aware-delay %s", eo.sem.aware_delay);
+			if (models[k] == &model_aware && eo.sem.aware_timeout)
+				buf_puts(text, " --aware-timeout any");
+			buf_puts(text, " --schedule ");
 			put_schedule(text, r, models[k]);
 			buf_printf(text, " %s%s\n", file, x->args ? "  (with the same --param and --data)" : "");
 		}
@@ -1150,6 +1206,8 @@ static int cmd_explore(int argc, char **argv)
 		{"param", required_argument, NULL, 'p'},
 		{"data", required_argument, NULL, 'd'},
 		{"path-order", required_argument, NULL, 'o'},
+		{"aware-delay", required_argument, NULL, 'y'},
+		{"aware-timeout", required_argument, NULL, 'Y'},
 		{"atomic-order", required_argument, NULL, 'a'},
 		{"max-states", required_argument, NULL, 'S'},
 		{"max-memory", required_argument, NULL, 'R'},
@@ -1182,12 +1240,17 @@ static int cmd_explore(int argc, char **argv)
 		case 't':
 		case 'w':
 		case 'p':
-		case 'd': {
+		case 'd':
+		case 'y':
+		case 'Y': {
 			char msg[200];
 			const char *bad = machine_option(c, optarg, &x.eo.sem, &sa, msg, sizeof msg);
 			if (bad)
 				USAGE("%s", bad);
 			x.args |= c == 'p' || c == 'd';
+			/* explore.md §2: in the explorer the timeout is a choice */
+			if (c == 'Y' && x.eo.sem.aware_timeout)
+				x.eo.sem.aware_timeout = SEM_TIMEOUT_ANY;
 			break;
 		}
 		case 'o': {
@@ -1234,6 +1297,11 @@ static int cmd_explore(int argc, char **argv)
 		files[nfiles++] = argv[optind];
 	if (nfiles == 0)
 		USAGE("needs a FILE%s", "");
+	bool aware = false;
+	for (int k = 0; models[k]; k++)
+		aware |= models[k] == &model_aware && (x.models & (1u << k));
+	if (!aware_options_apply(&x.eo.sem, &sa, aware))
+		USAGE("--aware-delay and --aware-timeout are options of --model aware%s", "");
 	args_lend(&sa, &x.eo.sem);
 	x.progress = !x.json && isatty(2);
 	Buf b = {0};

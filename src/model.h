@@ -18,25 +18,42 @@
 #include "sem.h"
 
 /* A field of a control record as people read it: a pc (-1 is the virtual
-** exit ⊥) or a lane set. key is the JSON key; the text forms print the
-** fields in this order, as the papers write the tuple. */
+** exit ⊥), a lane set, or a number (an index, a counter). key is the JSON
+** key; the text forms print the fields in this order, as the papers write
+** the tuple. */
 typedef struct CtlField {
 	const char *key;   /* JSON */
 	const char *label; /* text: `info stack`'s header */
 	bool is_set;
+	bool is_num;       /* a number; a negative one is none, printed "-" (JSON null) */
+	bool bits;         /* a set printed as a bit string, the last lane first and lane 0
+	                   ** rightmost (ElTantawy's masks: 0101 is lanes 0 and 2) */
+	bool detail;       /* left out of the one-line form (the trace's stack column) */
 } CtlField;
 
-#define CTL_MAX_FIELDS 4
+#define CTL_MAX_FIELDS 8
 
-/* Record k of a warp's control state, field by field (pc[i] for a pc field,
-** set[i] for a set field). */
+/* Record k of a warp's control state, field by field (pc[i] for a pc or a
+** number field, set[i] for a set field). */
 typedef struct CtlView {
 	int32_t pc[CTL_MAX_FIELDS];
 	const uint64_t *set[CTL_MAX_FIELDS];
 } CtlView;
 
+/* A control state made of several tables (aware: the splits table and the
+** reconvergence table) names them; each record belongs to one. */
+typedef struct CtlTable {
+	const char *key;        /* JSON: the records' "table" */
+	const char *name;       /* text: "ST" */
+	const char *title;      /* `info stack`: "splits table" */
+	const CtlField *fields; /* a record of the table */
+	int32_t nfields;
+	int32_t order_by;       /* the one-line form lists the records by this number field
+	                        ** (the FIFO: the next to issue first), or -1: as stored */
+} CtlTable;
+
 /* Where a live lane that is not active waits (the debugger's thread states). */
-typedef enum CtlWait { CTL_NOT_HELD, CTL_DEFERRED, CTL_WAITING } CtlWait;
+typedef enum CtlWait { CTL_NOT_HELD, CTL_DEFERRED, CTL_WAITING, CTL_AT_BARRIER } CtlWait;
 
 struct Model {
 	const char *name;        /* --model NAME, JSON, REPL completion */
@@ -52,6 +69,12 @@ struct Model {
 	                         ** `both`, which side of a divergent branch runs first
 	                         ** is a choice of the explorer */
 	bool honours_sync;       /* sync and implicit syncs (γ/η blocks) fire SS/SP; else NOP */
+	/* The control state as several tables (ntables > 0; then fields and
+	** nfields are unused): the tables, and the table of record k. */
+	const CtlTable *tables;
+	int32_t ntables;
+	int32_t (*table_of)(const Warp *, int32_t k);
+	const char *alt_doc;     /* what the K of a schedule's W.K chooses (explore's text) */
 
 	/* ---- the control rules. false: no rule applies; the model has called
 	** sem_error and the driver restores Θ and the pc. */
@@ -75,6 +98,10 @@ struct Model {
 	** k-th current. NULL: the warp's current group issues. */
 	int32_t (*ngroups)(const Warp *);
 	void (*choose)(Machine *, Warp *, int32_t k);
+	/* What tells alternative k of the warp apart for fairness (explore.md
+	** §3: the label is the warp and this key), given before choose. NULL:
+	** the pc of the group choose makes current. */
+	int32_t (*choice_key)(const Warp *, int32_t k);
 
 	/* ---- reading the control state */
 	void (*view)(const Warp *, int32_t k, CtlView *); /* record k, 0 the bottom */
@@ -92,12 +119,15 @@ struct Model {
 	** the branch's region has ended, or -1 when the model does not nest
 	** regions in its stack (then: when the group is back at the ipdom). */
 	int32_t (*region_depth)(const Warp *, int32_t pc);
+	/* Where the branch at pc reconverges, when it is not always its
+	** immediate post-dominator (aware's delayed points); NULL: it is. */
+	int32_t (*reconvergence_pc)(const Machine *, int32_t pc);
 };
 
 /* The models, NULL-terminated (model/model.c); model_names lists their
 ** names in the same order, for word completion and choice parsing. */
-#define MODEL_COUNT 5
-extern const Model model_sync, model_ipdom, model_mimd, model_its_rr, model_its_any;
+#define MODEL_COUNT 6
+extern const Model model_sync, model_ipdom, model_mimd, model_its_rr, model_its_any, model_aware;
 extern const Model *const models[];
 extern const char *const model_names[];
 /* The model called name ("its" is "its:rr"), or NULL. */
@@ -105,6 +135,14 @@ const Model *model_find(const char *name);
 /* One help line per model, "NAME  summary", the summary wrapped at width
 ** columns and indented by indent (help texts are generated from the table). */
 void model_help(Buf *b, int indent, int width);
+
+/* --aware-delay SPEC (model/aware.c): delayed reconvergence points, one
+** BRANCH:POINT per branch, comma-separated; each a LABEL or @LINE as the
+** traces print them. BRANCH names an instruction of the block the branch
+** ends; POINT must post-dominate it. rpc (p->nins entries) gets POINT's pc
+** at each branch, AWARE_NO_DELAY elsewhere; false with the errors in d. */
+#define AWARE_NO_DELAY (-2)
+bool aware_resolve_delays(const Program *p, const char *spec, int32_t *rpc, Diags *d);
 
 /* ---- the control stack of a warp ---------------------------------------- */
 
@@ -124,6 +162,9 @@ int32_t ctl_push(Machine *m, Warp *w);
 /* JP, IT and the barrier's release for a model whose stack does not move
 ** with the pc (sync, mimd): Θ takes the edge from -> to. */
 void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to);
+/* sync (and implicit syncs) under a model that ignores them: rule NOP, the
+** model's go to the next instruction. */
+bool model_sync_nop(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule);
 /* Room for n records (growing as ctl_push does). */
 void ctl_reserve(Machine *m, Warp *w, int32_t n);
 

@@ -640,7 +640,8 @@ static bool cmd_goto(Repl *r, char *args)
 /* "W,W,.../W,..." (musimd explore's schedules): the warps, each with an
 ** alternative after a '.' (W.K, sem_step_group: its:any's group, the side
 ** run first under ipdom --path-order both, the outcome of the lanes' order
-** under --atomic-order any), and after a '/' a cycle repeated for ever. */
+** under --atomic-order any, aware's timeout), and after a '/' a cycle
+** repeated for ever. */
 static bool parse_schedule(Repl *r, const char *text, DbgChoice **out, uint64_t *n, int64_t *cycle)
 {
 	DbgChoice *v = NULL;
@@ -1158,11 +1159,17 @@ static void put_pc(Repl *r, int32_t pc)
 		ir_print_where(&r->out, r->prog, pc);
 }
 
+static void info_tables_of(Repl *r, int32_t wi);
+
 static void info_stack_of(Repl *r, int32_t wi)
 {
 	const Machine *m = r->dbg->m;
 	const Warp *w = &m->warps[wi];
 	const Model *md = m->model;
+	if (md->ntables > 0) {
+		info_tables_of(r, wi);
+		return;
+	}
 	say(r, "warp %d: %s, top first: (", wi, md->stack_name);
 	for (int32_t i = 0; i < md->nfields; i++)
 		say(r, "%s%s", i ? ", " : "", md->fields[i].label);
@@ -1188,11 +1195,61 @@ static void info_stack_of(Repl *r, int32_t wi)
 	}
 }
 
+/* A model of several tables (aware): each as a table with a header row,
+** its records as stored (the splits table by slot, as ElTantawy draws it). */
+static void info_tables_of(Repl *r, int32_t wi)
+{
+	const Machine *m = r->dbg->m;
+	const Warp *w = &m->warps[wi];
+	const Model *md = m->model;
+	for (int32_t t = 0; t < md->ntables; t++) {
+		const CtlTable *tab = &md->tables[t];
+		int32_t nf = tab->nfields, nrows = 0;
+		for (int32_t k = 0; k < w->ctl.n; k++)
+			nrows += md->table_of(w, k) == t;
+		say(r, "warp %d: %s %s%s\n", wi, tab->title, tab->name, nrows ? "" : " = []");
+		if (!nrows)
+			continue;
+		/* the cells, then the columns as wide as their widest */
+		Buf *cell = xcalloc((size_t)(nrows + 1) * (size_t)nf, sizeof *cell);
+		for (int32_t i = 0; i < nf; i++)
+			buf_puts(&cell[i], tab->fields[i].label);
+		for (int32_t k = 0, row = 1; k < w->ctl.n; k++) {
+			if (md->table_of(w, k) != t)
+				continue;
+			CtlView v;
+			md->view(w, k, &v);
+			for (int32_t i = 0; i < nf; i++)
+				sem_print_field(&cell[row * nf + i], m, wi, &tab->fields[i], &v, i);
+			row++;
+		}
+		size_t width[CTL_MAX_FIELDS] = {0};
+		for (int32_t c = 0; c < (nrows + 1) * nf; c++) {
+			size_t cw = utf8_width(buf_str(&cell[c]), cell[c].len);
+			if (cw > width[c % nf])
+				width[c % nf] = cw;
+		}
+		for (int32_t row = 0; row <= nrows; row++) {
+			buf_puts(&r->out, " ");
+			for (int32_t i = 0; i < nf; i++) {
+				const Buf *c = &cell[row * nf + i];
+				buf_printf(&r->out, " %s", buf_str(c));
+				if (i + 1 < nf)
+					buf_printf(&r->out, "%*s", (int)(width[i] - utf8_width(buf_str(c), c->len) + 1), "");
+			}
+			buf_putc(&r->out, '\n');
+		}
+		for (int32_t c = 0; c < (nrows + 1) * nf; c++)
+			buf_free(&cell[c]);
+		free(cell);
+	}
+}
+
 static bool info_stack(Repl *r, char *args)
 {
 	const Machine *m = r->dbg->m;
 	char *w = word(&args);
-	if (m->model->nfields == 0)
+	if (m->model->nfields == 0 && m->model->ntables == 0)
 		return say(r, "Model %s has no stack: every thread is its own warp and runs alone.\n",
 		           m->model->name), true;
 	if (w) {
@@ -1743,8 +1800,9 @@ static bool set_onoff(Repl *r, const char *name, const char *w, bool *flag)
 	return true;
 }
 
-static const char *const setting_names[] = {"trace",    "bz-polarity", "strict-push", "lane-order",
-                                            "seed",     "max-steps",   "max-memory",  NULL};
+static const char *const setting_names[] = {"trace",       "bz-polarity",   "strict-push", "lane-order",
+                                            "seed",        "max-steps",     "max-memory",  "aware-delay",
+                                            "aware-timeout", NULL};
 
 static bool cmd_set(Repl *r, char *args)
 {
@@ -1762,6 +1820,13 @@ static bool cmd_set(Repl *r, char *args)
 		say(r, "max-steps %llu, max-memory %llu MiB\n",
 		    (unsigned long long)(r->opt.max_steps ? r->opt.max_steps : SEM_DEFAULT_MAX_STEPS),
 		    (unsigned long long)((r->opt.max_memory ? r->opt.max_memory : SEM_DEFAULT_MAX_MEMORY) >> 20));
+		if (r->opt.model == &model_aware || r->sa.aware_delay || r->opt.aware_timeout) {
+			say(r, "aware-delay %s, aware-timeout ", r->sa.aware_delay ? r->sa.aware_delay : "off");
+			if (r->opt.aware_timeout > 0)
+				say(r, "%lld\n", (long long)r->opt.aware_timeout);
+			else
+				say(r, "%s\n", r->opt.aware_timeout ? "any" : "off");
+		}
 		for (int32_t i = 0; i < r->sa.nparams; i++) {
 			say(r, "param %s=", r->sa.params[i].name);
 			num_buf(&r->out, r->sa.params[i].value);
@@ -1808,9 +1873,27 @@ static bool cmd_set(Repl *r, char *args)
 		if (r->lim.max_memory && bytes > r->lim.max_memory)
 			return fail(r, "this session takes at most %llu MiB", (unsigned long long)(r->lim.max_memory >> 20));
 		r->opt.max_memory = bytes;
+	} else if (!strcmp(what, "aware-timeout")) {
+		const char *bad = w ? args_aware_timeout("set aware-timeout", w, &r->opt.aware_timeout)
+		                    : "set aware-timeout needs a number of steps, 'any' or 'off'";
+		if (bad)
+			return fail(r, "%s", bad);
+	} else if (!strcmp(what, "aware-delay")) {
+		if (!w)
+			return fail(r, "set aware-delay needs BRANCH:POINT[,BRANCH:POINT...] or 'off'");
+		char *saved = r->sa.aware_delay ? xstrdup(r->sa.aware_delay) : NULL;
+		args_aware_delay(&r->sa, w);
+		if (!restart_with_options(r)) { /* the program said why */
+			free(r->sa.aware_delay);
+			r->sa.aware_delay = saved;
+			return false;
+		}
+		free(saved);
+		return true;
 	} else {
 		return fail_among(r, what, setting_names,
-		                  "set takes trace, bz-polarity, strict-push, lane-order, seed, max-steps or max-memory");
+		                  "set takes trace, bz-polarity, strict-push, lane-order, seed, max-steps, "
+		                  "max-memory, aware-delay or aware-timeout");
 	}
 	if (!restart_with_options(r)) {
 		r->opt = old;
@@ -1931,12 +2014,17 @@ static const Cmd cmds[] = {
 	{"data", NULL, cmd_data, false, ARG_NONE, "data ADDR=INT[,INT...]|clear", "initial shared memory from ADDR on (starts again)",
 	 "The cells are set after the program's .data; settings accumulate until 'data clear'."},
 	{"set", NULL, cmd_set, false, ARG_SETTING, "set [NAME VALUE]",
-	 "options: trace, bz-polarity, strict-push, lane-order, seed, max-steps, max-memory",
+	 "options: trace, bz-polarity, strict-push, lane-order, seed, max-steps, max-memory, aware-delay, "
+	 "aware-timeout",
 	 "set trace on|off          next/continue/run print every step\n"
 	 "set bz-polarity mnemonic|rules, set strict-push on|off   the papers' readings (starts again)\n"
 	 "set lane-order ascending|descending|random, set seed N   the order of rule TL (starts again)\n"
 	 "set max-steps N           the step limit (starts again)\n"
 	 "set max-memory MiB        the memory limit: the state and the copies kept for 'back' (starts again)\n"
+	 "set aware-delay BRANCH:POINT[,...]|off   model aware: delayed reconvergence points, each a\n"
+	 "                          LABEL or @LINE; they add up until 'off' (starts again)\n"
+	 "set aware-timeout T|any|off   model aware: a reconvergence gives up after T steps without an\n"
+	 "                          arrival; any: when the schedule's W.K chooses it (starts again)\n"
 	 "Without arguments: the current settings."},
 	{"help", "h", cmd_help, false, ARG_COMMAND, "help [COMMAND]", "the commands, or one command in detail", NULL},
 	{"quit", "q", cmd_quit, false, ARG_NONE, "quit", "leave (so does end of input)", NULL},
@@ -2253,7 +2341,9 @@ static const char repl_usage[] =
 	"Options (the REPL commands of the same names change them later):\n"
 	"  --threads N, --warpsize N    override .threads / .warpsize\n"
 	"  --model M                    reconvergence model: sync (default), ipdom, mimd,\n"
-	"                               its (its:rr), its:any\n"
+	"                               its (its:rr), its:any, aware\n"
+	"  --aware-delay BRANCH:POINT[,...], --aware-timeout T|any\n"
+	"                               model aware: delayed reconvergence points, timeout\n"
 	"  --param NAME=INT             parameter value (repeatable)\n"
 	"  --data ADDR=INT[,INT...]     shared memory from ADDR on (repeatable)\n"
 	"  --max-steps N                step limit (default 10^7)\n"
@@ -2391,6 +2481,24 @@ static Program *startup_program(Repl *r, const char *file, int *status)
 		*status = EXIT_INPUT;
 		return NULL;
 	}
+	if (r->sa.aware_delay) { /* the places must be the program's */
+		Diags d;
+		diag_init(&d, p->path, p->src, p->srclen);
+		int32_t *rpc = xmalloc(((size_t)p->nins + 1) * sizeof *rpc);
+		bool ok = aware_resolve_delays(p, r->sa.aware_delay, rpc, &d);
+		free(rpc);
+		if (!ok) {
+			Buf b = {0};
+			diag_render_options(&d, "musimd repl", &b);
+			fprintf(stderr, "%sTry 'musimd repl --help'.\n", buf_str(&b));
+			buf_free(&b);
+			diag_free(&d);
+			ir_free(p);
+			*status = EXIT_USAGE;
+			return NULL;
+		}
+		diag_free(&d);
+	}
 	for (int32_t i = 0; i < r->sa.nparams; i++) {
 		Buf b = {0};
 		if (!is_param(p, r->sa.params[i].name, &b)) {
@@ -2430,6 +2538,7 @@ int repl_main(int argc, char **argv)
 		{"--threads", "threads"}, {"--warpsize", "warpsize"}, {"--model", "model"},
 		{"--param", "param"},     {"--data", "data"},         {"--max-steps", "set max-steps"},
 		{"--max-memory", "set max-memory"}, {"--schedule", "schedule"},
+		{"--aware-delay", "set aware-delay"}, {"--aware-timeout", "set aware-timeout"},
 	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -215,7 +215,9 @@ static void json_where(Json *j, Buf *tmp, const Program *p, int32_t pc)
 
 /* "stack": warp wi's stack, top first, at most SEM_STACK_SHOWN nodes, as
 ** sem_print_stack (a full stack per trace step would be quadratic when Π
-** grows in a loop); then "stack_depth" when the stack was cut. */
+** grows in a loop); then "stack_depth" when the stack was cut. A model of
+** several tables (aware, at most a record per lane and table) gives every
+** record, as stored, each with its "table". */
 static void json_stack(Json *j, Buf *tmp, const Machine *m, int32_t wi)
 {
 	const Warp *w = &m->warps[wi];
@@ -223,22 +225,38 @@ static void json_stack(Json *j, Buf *tmp, const Machine *m, int32_t wi)
 	json_key(j, "stack");
 	json_arr(j);
 	const Model *md = m->model;
-	for (int32_t k = w->ctl.n - 1; k >= 0 && k >= w->ctl.n - SEM_STACK_SHOWN; k--) {
+	/* a stack top first; tables (bounded by the lanes) in full, as stored */
+	bool tables = md->ntables > 0;
+	for (int32_t i = 0; i < w->ctl.n && (tables || i < SEM_STACK_SHOWN); i++) {
+		int32_t k = tables ? i : w->ctl.n - 1 - i;
 		CtlView v;
 		md->view(w, k, &v);
 		json_obj(j);
-		for (int32_t i = 0; i < md->nfields; i++) {
-			json_key(j, md->fields[i].key);
-			if (md->fields[i].is_set)
-				json_set(j, m, wi, v.set[i]);
+		const CtlField *fields = md->fields;
+		int32_t nfields = md->nfields;
+		if (tables) { /* a record of one of the tables */
+			const CtlTable *tab = &md->tables[md->table_of(w, k)];
+			json_key(j, "table");
+			json_str(j, tab->key);
+			fields = tab->fields;
+			nfields = tab->nfields;
+		}
+		for (int32_t f = 0; f < nfields; f++) {
+			json_key(j, fields[f].key);
+			if (fields[f].is_set)
+				json_set(j, m, wi, v.set[f]);
+			else if (fields[f].is_num && v.pc[f] < 0)
+				json_null(j);
+			else if (fields[f].is_num)
+				json_int(j, v.pc[f]);
 			else
-				json_where(j, tmp, p, v.pc[i]);
+				json_where(j, tmp, p, v.pc[f]);
 		}
 		json_obj_end(j);
 	}
 	json_arr_end(j);
 	int32_t depth = sem_stack_depth(m, wi);
-	if (depth > SEM_STACK_SHOWN) {
+	if (depth > SEM_STACK_SHOWN && !tables) {
 		json_key(j, "stack_depth");
 		json_int(j, depth);
 	}

@@ -456,6 +456,7 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	Rule rule = RULE_IT;
 	m->norders = 1; /* a store or an atomic says otherwise (data.c) */
 	bool ok = step_ins(m, w, pc, ins, &rule);
+	m->model_alt = 0; /* taken by the step, or dropped with a stuck one */
 	if (!ok) {
 		/* no rule fired: the state is unchanged */
 		w->entered = entered;
@@ -539,6 +540,12 @@ SemStatus sem_step_group(Machine *m, int32_t wi, int32_t alt, StepInfo *info)
 	SemStatus st = sem_step(m, wi, info);
 	m->lane_choice = 0;
 	return st;
+}
+
+int32_t sem_choice_key(const Machine *m, int32_t wi, int32_t alt)
+{
+	const Warp *w = &m->warps[wi];
+	return m->model->choice_key ? m->model->choice_key(w, alt) : w->pc;
 }
 
 int32_t sem_pick(const Machine *m)
@@ -632,10 +639,89 @@ static void print_pc(Buf *b, const Machine *m, int32_t pc)
 		ir_print_where(b, m->prog, pc);
 }
 
+/* Field i of a record: a pc, a number, or a set. */
+static void print_field(Buf *b, const Machine *m, int32_t wi, const CtlField *f, const CtlView *v, int32_t i)
+{
+	if (f->is_set && f->bits)
+		sem_print_bits(b, m, wi, v->set[i]);
+	else if (f->is_set)
+		sem_print_set(b, m, wi, v->set[i]);
+	else if (f->is_num && v->pc[i] < 0)
+		buf_putc(b, '-');
+	else if (f->is_num)
+		buf_printf(b, "%d", (int)v->pc[i]);
+	else
+		print_pc(b, m, v->pc[i]);
+}
+
+/* "(f1, f2, ...)": the fields of the one-line form. */
+static void print_record(Buf *b, const Machine *m, int32_t wi, const CtlField *fields, int32_t nfields, int32_t k)
+{
+	CtlView v;
+	m->model->view(&m->warps[wi], k, &v);
+	buf_putc(b, '(');
+	bool first = true;
+	for (int32_t i = 0; i < nfields; i++) {
+		if (fields[i].detail)
+			continue;
+		if (!first)
+			buf_puts(b, ", ");
+		first = false;
+		print_field(b, m, wi, &fields[i], &v, i);
+	}
+	buf_putc(b, ')');
+}
+
+/* A model of several tables: "ST (…) : (…)  RT []", each table in its
+** order (order_by), at most SEM_STACK_SHOWN records each. */
+static void print_tables(Buf *b, const Machine *m, int32_t wi)
+{
+	const Warp *w = &m->warps[wi];
+	const Model *md = m->model;
+	for (int32_t t = 0; t < md->ntables; t++) {
+		const CtlTable *tab = &md->tables[t];
+		buf_printf(b, "%s%s ", t ? "  " : "", tab->name);
+		int32_t shown = 0, n = 0;
+		for (int32_t k = 0; k < w->ctl.n; k++)
+			n += md->table_of(w, k) == t;
+		/* the records in order: by the order_by field (distinct, from 0), else stored */
+		for (int32_t pos = 0; pos < n && shown < n; pos++) {
+			int32_t k = -1;
+			for (int32_t j = 0, seen = 0; j < w->ctl.n && k < 0; j++) {
+				if (md->table_of(w, j) != t)
+					continue;
+				if (tab->order_by >= 0) {
+					CtlView v;
+					md->view(w, j, &v);
+					if (v.pc[tab->order_by] == pos)
+						k = j;
+				} else if (seen++ == pos) {
+					k = j;
+				}
+			}
+			if (k < 0)
+				continue;
+			if (shown == SEM_STACK_SHOWN) {
+				buf_printf(b, " : ... (%d more)", n - shown);
+				break;
+			}
+			if (shown++)
+				buf_puts(b, " : ");
+			print_record(b, m, wi, tab->fields, tab->nfields, k);
+		}
+		if (n == 0)
+			buf_puts(b, "[]");
+	}
+}
+
 void sem_print_stack(Buf *b, const Machine *m, int32_t wi)
 {
 	const Warp *w = &m->warps[wi];
 	const Model *md = m->model;
+	if (md->ntables > 0) {
+		print_tables(b, m, wi);
+		return;
+	}
 	if (w->ctl.n == 0)
 		buf_puts(b, "[]");
 	for (int32_t k = w->ctl.n - 1; k >= 0; k--) {
@@ -643,17 +729,20 @@ void sem_print_stack(Buf *b, const Machine *m, int32_t wi)
 			buf_printf(b, "... (%d more)", k + 1);
 			break;
 		}
-		CtlView v;
-		md->view(w, k, &v);
-		buf_putc(b, '(');
-		for (int32_t i = 0; i < md->nfields; i++) {
-			if (i)
-				buf_puts(b, ", ");
-			if (md->fields[i].is_set)
-				sem_print_set(b, m, wi, v.set[i]);
-			else
-				print_pc(b, m, v.pc[i]);
-		}
-		buf_puts(b, k ? ") : " : ")");
+		print_record(b, m, wi, md->fields, md->nfields, k);
+		if (k)
+			buf_puts(b, " : ");
 	}
+}
+
+void sem_print_bits(Buf *b, const Machine *m, int32_t wi, const uint64_t *set)
+{
+	const Warp *w = &m->warps[wi];
+	for (int32_t l = w->size - 1; l >= 0; l--)
+		buf_putc(b, bit_get(set, l) ? '1' : '0');
+}
+
+void sem_print_field(Buf *b, const Machine *m, int32_t wi, const CtlField *f, const CtlView *v, int32_t i)
+{
+	print_field(b, m, wi, f, v, i);
 }

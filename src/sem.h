@@ -77,7 +77,13 @@ typedef struct SemOptions {
 	int32_t nparams;
 	const MemInit *data;       /* extra initial memory (--data), applied after .data */
 	int32_t ndata;
+	const char *aware_delay;   /* aware: delayed reconvergence points (--aware-delay), or NULL */
+	int64_t aware_timeout;     /* aware: a pending reconvergence gives up after this many steps
+	                           ** of its warp without an arrival; 0 never; SEM_TIMEOUT_ANY
+	                           ** at any step, as a choice (explore.md §1) */
 } SemOptions;
+
+#define SEM_TIMEOUT_ANY (-1)
 
 #define SEM_DEFAULT_MAX_STEPS 10000000ull
 #define SEM_DEFAULT_MAX_CELLS (1ull << 26)
@@ -190,6 +196,10 @@ typedef struct Machine {
 	int32_t *ndef;          /* per variable: lanes assigned */
 	int64_t *spec[SPEC__COUNT]; /* per-thread values of tid, laneid, warpid (others uniform) */
 	int32_t *from_block;    /* per thread: the block it last came from (φ/μ), -1 at the start */
+	int32_t *aware_rpc;     /* per pc: a branch's delayed reconvergence point (--aware-delay),
+	                        ** AWARE_NO_DELAY (model.h) elsewhere; NULL without delays */
+	int32_t model_alt;      /* the alternative the model's choose made current for the next
+	                        ** step, when the model keeps it so (aware); sem_step clears it */
 	bool track_edges;       /* the program has φ or μ */
 	Mem shared;
 	Mem **local;            /* per thread, NULL until used */
@@ -266,6 +276,10 @@ SemStatus sem_step_group(Machine *m, int32_t w, int32_t alt, StepInfo *info);
 ** over (sem_step_group): its:any's groups that can issue, 2 at a branch
 ** under a model that reads --path-order, else 1. */
 int32_t sem_alternatives(const Machine *m, int32_t w);
+/* The key that tells alternative alt of warp w apart for fairness
+** (explore.md §3), before it is chosen: the model's choice_key, else the
+** pc of the warp's current group. */
+int32_t sem_choice_key(const Machine *m, int32_t w, int32_t alt);
 /* sem_pick for drivers that loop: when no warp can run although the
 ** program has not finished, records the deadlock (status SEM_DEADLOCK). */
 int32_t sem_schedule(Machine *m);
@@ -317,5 +331,13 @@ int32_t sem_stack_depth(const Machine *m, int32_t w);
 void sem_print_stack(Buf *b, const Machine *m, int32_t w);
 /* A thread set as "{0,1,2}" (runs of five or more as "0..9"). */
 void sem_print_set(Buf *b, const Machine *m, int32_t w, const uint64_t *set);
+/* A lane set of warp w as a bit string, the last lane first: ElTantawy's
+** masks, "0101" for lanes 0 and 2. */
+void sem_print_bits(Buf *b, const Machine *m, int32_t w, const uint64_t *set);
+/* Field i of a control record view (model.h) as the text forms print it. */
+struct CtlField;
+struct CtlView;
+void sem_print_field(Buf *b, const Machine *m, int32_t w, const struct CtlField *f, const struct CtlView *v,
+                     int32_t i);
 
 #endif

@@ -65,6 +65,12 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 			diag_error(d, LOC_NONE, "'%s' is not a parameter of %s (declare it with .param)",
 			           opt->params[i].name, p->path);
 	}
+	/* delayed reconvergence points must be places of the program */
+	int32_t *aware_rpc = NULL;
+	if (opt->aware_delay && p->cfg) {
+		aware_rpc = xmalloc(((size_t)p->nins + 1) * sizeof *aware_rpc);
+		aware_resolve_delays(p, opt->aware_delay, aware_rpc, d);
+	}
 	uint64_t max_cells = opt->max_cells ? opt->max_cells : SEM_DEFAULT_MAX_CELLS;
 	/* saturating sums: each count may be up to INT64_MAX, three of them wrap */
 	uint64_t want = 0;
@@ -102,10 +108,13 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 		           (unsigned long long)(need >> 20), (long long)nthreads, p->nvars,
 		           (unsigned long long)(fixed >> 20), (unsigned long long)(init >> 20),
 		           (unsigned long long)(params >> 20), (unsigned long long)(max_mem >> 20));
-	if (d->nerrors > errs)
+	if (d->nerrors > errs) {
+		free(aware_rpc);
 		return NULL;
+	}
 
 	Machine *m = xcalloc(1, sizeof *m);
+	m->aware_rpc = aware_rpc;
 	m->prog = p;
 	m->cfg = p->cfg;
 	m->opt = *opt;
@@ -223,6 +232,7 @@ void sem_free(Machine *m)
 	for (int s = 0; s < SPEC__COUNT; s++)
 		free(m->spec[s]);
 	free(m->from_block);
+	free(m->aware_rpc);
 	mem_free(&m->shared);
 	for (int32_t t = 0; t < m->nthreads; t++)
 		if (m->local[t]) {
@@ -290,6 +300,7 @@ Machine *sem_clone(const Machine *s)
 	for (int sp = 0; sp < SPEC__COUNT; sp++)
 		m->spec[sp] = dup_mem(s->spec[sp], s->spec[sp] ? n * sizeof(int64_t) : 0);
 	m->from_block = dup_mem(s->from_block, n * sizeof *m->from_block);
+	m->aware_rpc = dup_mem(s->aware_rpc, ((size_t)s->prog->nins + 1) * sizeof *m->aware_rpc);
 	mem_clone(&m->shared, &s->shared);
 	m->local = xcalloc(n, sizeof *m->local);
 	for (size_t t = 0; t < n; t++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "testlib.h"
 
 Test(models, table_names_and_find_agree)
 {
@@ -195,4 +196,70 @@ Test(models, every_model_reports_the_same_edges_and_stores)
 	}
 	ir_free(p);
 	diag_free(&d);
+}
+
+/* Σ (text) and the status of a run of the example at path under md (at
+** most max_steps steps); *races: races were seen. */
+static char *example_memory(const char *path, const Model *md, SemStatus *status, bool *races)
+{
+	size_t len = 0;
+	char *src = read_file(path, &len);
+	cr_assert_not_null(src, "%s", path);
+	Diags d;
+	diag_init(&d, path, src, len);
+	Program *p = ir_load(path, src, len, &d);
+	cr_assert_eq(d.nerrors, 0, "%s does not load", path);
+	SemOptions so = {0};
+	so.model = md;
+	so.max_steps = 20000;
+	Machine *m = sem_new(p, &so, &d);
+	cr_assert_not_null(m, "%s", path);
+	*status = sem_run(m, NULL, NULL);
+	*races = m->nraces > 0;
+	Buf b = {0};
+	mem_each(&m->shared, mem_text, &b);
+	sem_free(m);
+	ir_free(p);
+	diag_free(&d);
+	free(src);
+	return buf_steal(&b);
+}
+
+/* Every example that a model finishes without a race leaves the same Σ
+** under every model that finishes it; aware finishes every example ipdom
+** does (it reconverges where ipdom does, and only waits less). */
+Test(models, the_examples_leave_the_same_memory_under_every_model_that_finishes_them)
+{
+	int n;
+	char **files = example_files(&n);
+	int compared = 0;
+	for (int f = 0; f < n; f++) {
+		char *want = NULL;
+		const char *by = NULL;
+		SemStatus ipdom = SEM_RUNNING, aware = SEM_RUNNING;
+		for (int i = 0; models[i]; i++) {
+			SemStatus st;
+			bool races;
+			char *got = example_memory(files[f], models[i], &st, &races);
+			if (models[i] == &model_ipdom)
+				ipdom = st;
+			if (models[i] == &model_aware)
+				aware = st;
+			if (st == SEM_OK && !races) {
+				if (!want) {
+					want = got;
+					by = models[i]->name;
+					continue;
+				}
+				cr_expect_str_eq(got, want, "%s: %s vs %s", files[f], models[i]->name, by);
+				compared++;
+			}
+			free(got);
+		}
+		if (ipdom == SEM_OK)
+			cr_expect_eq(aware, SEM_OK, "%s: ipdom finishes it, aware ends %s", files[f], sem_status_name(aware));
+		free(want);
+	}
+	cr_expect_gt(compared, 50);
+	free_names(files, n);
 }

@@ -98,14 +98,6 @@ static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *r
 	return true;
 }
 
-static bool rule_sync(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
-{
-	(void)ngsa;
-	*rule = RULE_NOP;
-	go(m, w, pc, pc + 1);
-	return true;
-}
-
 /* stop and exit alike: the executing threads leave every entry. */
 static bool rule_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 {
@@ -123,7 +115,7 @@ static bool rule_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 /* ---- reading the stack ---------------------------------------------------------- */
 
 static const CtlField fields[] = {
-	{"pc", "pc", false}, {"rpc", "reconvergence pc", false}, {"mask", "mask", true},
+	{"pc", "pc", .is_set = false}, {"rpc", "reconvergence pc", .is_set = false}, {"mask", "mask", .is_set = true},
 };
 
 static void view(const Warp *w, int32_t k, CtlView *v)
@@ -176,9 +168,10 @@ const Model model_ipdom = {
 	.rec_size = sizeof(IpdomEntry),
 	.nmask = 1,
 	.path_choice = true,
+	.alt_doc = "side, 1: taken first",
 	.start = start,
 	.branch = rule_branch,
-	.sync = rule_sync,
+	.sync = model_sync_nop,
 	.finish = rule_finish,
 	.go = go,
 	.view = view,

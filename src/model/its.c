@@ -228,14 +228,6 @@ static void release_policy(Machine *m, Warp *w, bool rr)
 	resched(m, w, rr);
 }
 
-static bool sync_nop(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule, bool rr)
-{
-	(void)ngsa;
-	*rule = RULE_NOP;
-	go_policy(m, w, pc, pc + 1, rr);
-	return true;
-}
-
 /* ---- the two policies ------------------------------------------------------------ */
 
 static void go_rr(Machine *m, Warp *w, int32_t from, int32_t to) { go_policy(m, w, from, to, true); }
@@ -247,14 +239,6 @@ static bool branch_rr(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rul
 static bool branch_any(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
 {
 	return branch_policy(m, w, pc, ins, rule, false);
-}
-static bool sync_rr(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
-{
-	return sync_nop(m, w, pc, ngsa, rule, true);
-}
-static bool sync_any(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
-{
-	return sync_nop(m, w, pc, ngsa, rule, false);
 }
 static bool finish_rr(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 {
@@ -298,7 +282,7 @@ static void choose(Machine *m, Warp *w, int32_t c)
 
 /* ---- reading the groups ----------------------------------------------------------- */
 
-static const CtlField fields[] = {{"pc", "pc", false}, {"lanes", "lanes", true}};
+static const CtlField fields[] = {{"pc", "pc", .is_set = false}, {"lanes", "lanes", .is_set = true}};
 
 static void view(const Warp *w, int32_t k, CtlView *v)
 {
@@ -345,7 +329,7 @@ const Model model_its_rr = {
 	           "issues at a time, the one that issued least recently",
 	ITS_COMMON,
 	.branch = branch_rr,
-	.sync = sync_rr,
+	.sync = model_sync_nop,
 	.finish = finish_rr,
 	.go = go_rr,
 	.barrier = barrier_rr,
@@ -358,11 +342,12 @@ const Model model_its_any = {
 	           "lowest pc first)",
 	ITS_COMMON,
 	.branch = branch_any,
-	.sync = sync_any,
+	.sync = model_sync_nop,
 	.finish = finish_any,
 	.go = go_any,
 	.barrier = barrier_any,
 	.release = release_any,
 	.ngroups = ngroups,
 	.choose = choose,
+	.alt_doc = "group",
 };

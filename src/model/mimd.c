@@ -16,14 +16,6 @@ static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *r
 	return true;
 }
 
-static bool rule_sync(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
-{
-	(void)ngsa;
-	*rule = RULE_NOP;
-	model_go_along(m, w, pc, pc + 1);
-	return true;
-}
-
 static bool rule_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 {
 	(void)pc;
@@ -40,7 +32,7 @@ const Model model_mimd = {
 	.pushed_by = -1,
 	.warps_of_one = true,
 	.branch = rule_branch,
-	.sync = rule_sync,
+	.sync = model_sync_nop,
 	.finish = rule_finish,
 	.go = model_go_along,
 };

@@ -8,8 +8,9 @@
 #include <string.h>
 
 /* ORDER MODELS: models[] and model_names[] list the same models. */
-const Model *const models[] = {&model_sync, &model_ipdom, &model_mimd, &model_its_rr, &model_its_any, NULL};
-const char *const model_names[] = {"sync", "ipdom", "mimd", "its:rr", "its:any", NULL};
+const Model *const models[] = {&model_sync,   &model_ipdom,   &model_mimd, &model_its_rr,
+                               &model_its_any, &model_aware, NULL};
+const char *const model_names[] = {"sync", "ipdom", "mimd", "its:rr", "its:any", "aware", NULL};
 _Static_assert(sizeof models / sizeof *models == MODEL_COUNT + 1, "MODEL_COUNT: the entries of models[]");
 _Static_assert(sizeof model_names / sizeof *model_names == MODEL_COUNT + 1, "model_names: one per model");
 
@@ -75,6 +76,14 @@ void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to)
 {
 	sem_take_edge(m, w, from, to, w->active);
 	w->pc = to;
+}
+
+bool model_sync_nop(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
+{
+	(void)ngsa;
+	*rule = RULE_NOP;
+	m->model->go(m, w, pc, pc + 1);
+	return true;
 }
 
 int32_t ctl_push(Machine *m, Warp *w)

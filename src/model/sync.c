@@ -197,7 +197,7 @@ static bool rule_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 /* ---- reading Π ---------------------------------------------------------------- */
 
 static const CtlField fields[] = {
-	{"l_id", "l_id", false}, {"done", "Θ_done", true}, {"l_next", "l_next", false}, {"todo", "Θ_todo", true},
+	{"l_id", "l_id", .is_set = false}, {"done", "Θ_done", .is_set = true}, {"l_next", "l_next", .is_set = false}, {"todo", "Θ_todo", .is_set = true},
 };
 
 static void view(const Warp *w, int32_t k, CtlView *v)
