@@ -956,6 +956,8 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 	for (int32_t k = 0; k < n; k++) {
 		Mem *mm = local ? sem_local_mem(m, m->order[k]) : &m->shared;
 		m->cells += mem_put(mm, m->addr[k], num_copy(m->res[k]), &m->big_bytes, &m->heap_bytes);
+		if (!local)
+			sem_record_store(m, m->addr[k]);
 	}
 	if (m->opt.races_error && m->nraces > races_before) {
 		Race *r = &m->races[races_before];
@@ -1030,8 +1032,10 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 				num_free(&m->res[j]);
 			return false;
 		}
-		if (writes) /* a failed atomcas writes nothing */
+		if (writes) { /* a failed atomcas writes nothing */
 			m->cells += mem_put(&m->shared, m->addr[k], nv, &m->big_bytes, &m->heap_bytes);
+			sem_record_store(m, m->addr[k]);
+		}
 		m->res[k] = r;
 	}
 	for (int32_t k = 0; k < n; k++)

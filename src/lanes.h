@@ -60,6 +60,12 @@ void sem_memory_limit(Machine *m, int32_t pc, int32_t w);
 ** group), then the model moves the warp on (data.c). */
 bool sem_rule_IT(Machine *m, Warp *w, int32_t pc, const Ins *ins);
 void sem_race_free(Race *r);
+/* The step wrote shared cell `cell` (an effect: StepInfo.stores). */
+static inline void sem_record_store(Machine *m, int64_t cell)
+{
+	if (m->effects)
+		VEC_PUSH(m->fx_cell, m->fx_ncell, m->fx_capcell, cell);
+}
 /* The order of the lanes as a choice (data.c; explore.md §1). Whether warp
 ** w's next instruction has lane orders (a store to shared memory or an
 ** atomic); the step gets stuck (rule TL): it has norders lane orders, none

@@ -15,6 +15,8 @@
 #include "ana.h"
 #include "args.h"
 #include "cfg.h"
+#include "deadlock.h"
+#include "xform/xform.h"
 #include "gen.h"
 #include "gsa.h"
 #include "llvm.h"
@@ -819,8 +821,10 @@ static const char explore_help[] =
 	"mimd. Fairness is weak fairness over warps (threads under mimd; groups under\n"
 	"its:any, where the explorer tries every group a warp could issue).\n"
 	"\n"
-	"  --model M[,M...]     sync, ipdom, mimd, its (its:rr), its:any or all\n"
-	"                       (default: sync,ipdom,mimd)\n"
+	"  --model M[,M...]     the models, or all (default: sync,ipdom,mimd; its is\n"
+	"                       its:rr):\n";
+/* ... then one line per model (model_help), then: */
+static const char explore_help_tail[] =
 	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR:V[,V...]\n"
 	"                       as for run\n"
 	"  --path-order fallthrough-first|taken-first|both\n"
@@ -851,35 +855,47 @@ static const char explore_help[] =
 	"model deadlocks or livelocks, 2 usage error, 3 unreadable or invalid input,\n"
 	"4 a limit stopped a search before its verdict (unknown).\n";
 
-/* --model for explore: a comma-separated list of names, or all; bit i: models[i]. */
-static bool explore_models(const char *arg, unsigned *out)
+/* --model of explore, --verify-model of analyze: a comma-separated list of
+** model names (its is its:rr), or all; bit i: models[i]. On a bad name, the
+** message (with a did-you-mean) in msg. */
+static bool model_list_arg(const char *opt, const char *arg, unsigned *out, char *msg, size_t len)
 {
+	const char *words[MODEL_COUNT + 3];
+	int n = 0;
+	for (; model_names[n]; n++)
+		words[n] = model_names[n];
+	words[n] = "its";
+	words[n + 1] = "all";
+	words[n + 2] = NULL;
 	unsigned m = 0;
 	for (const char *s = arg;;) {
-		size_t n = strcspn(s, ",");
-		bool known = n == 3 && !strncmp(s, "all", 3);
-		if (known)
-			m |= (1u << MODEL_COUNT) - 1;
-		char name[32];
-		const Model *md = NULL;
-		if (n < sizeof name) {
-			memcpy(name, s, n);
-			name[n] = 0;
-			md = model_find(name); /* "its" is its:rr */
-		}
-		for (int k = 0; models[k] && md; k++)
-			if (models[k] == md) {
-				m |= 1u << k;
-				known = true;
-			}
-		if (!known)
+		size_t k = strcspn(s, ",");
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), s);
+		int i = choice(opt, name, words, msg, len);
+		if (i < 0)
 			return false;
-		if (!s[n])
+		const Model *md = i < n ? models[i] : model_find(words[i]);
+		for (int j = 0; models[j]; j++)
+			if (!md || models[j] == md) /* all: every model */
+				m |= 1u << j;
+		if (!s[k])
 			break;
-		s = s + n + 1;
+		s += k + 1;
 	}
 	*out = m;
 	return true;
+}
+
+/* A command's --help: head, one line per model (model_help), tail. */
+static void help_with_models(const char *head, const char *tail)
+{
+	Buf h = {0};
+	buf_puts(&h, head);
+	model_help(&h, 4, 79);
+	buf_puts(&h, tail);
+	out(&h);
+	buf_free(&h);
 }
 
 typedef struct ExploreCli {
@@ -1157,9 +1173,11 @@ static int cmd_explore(int argc, char **argv)
 		switch (c) {
 		case 1: files[nfiles++] = optarg; break;
 		case 'm':
-			if (!explore_models(optarg, &x.models))
-				USAGE("--model takes sync, ipdom, mimd, its (its:rr), its:any or all (a comma-separated "
-				      "list), not '%s'", optarg);
+			{
+				char msg[512];
+				if (!model_list_arg("--model", optarg, &x.models, msg, sizeof msg))
+					USAGE("%s", msg);
+			}
 			break;
 		case 't':
 		case 'w':
@@ -1207,7 +1225,7 @@ static int cmd_explore(int argc, char **argv)
 		}
 		case 'n': x.eo.no_reduction = true; break;
 		case 'j': x.json = true; break;
-		case 'h': fputs(explore_help, stdout); goto done;
+		case 'h': help_with_models(explore_help, explore_help_tail); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
 		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
@@ -1243,6 +1261,456 @@ static int cmd_explore(int argc, char **argv)
 done:
 	free(files);
 	args_free(&sa);
+	return status;
+}
+
+/* ---- musimd deadlock --------------------------------------------------------------------- */
+
+static const char deadlock_help[] =
+	"Usage: musimd deadlock FILE... [options]\n"
+	"Find the loops that may deadlock a SIMT machine, statically: ElTantawy's\n"
+	"Algorithm 1 (musimd-analysis(7)). A loop is suspected when its exit\n"
+	"condition depends (through data and control dependence) on a shared-memory read\n"
+	"inside the loop and a store or atomic that may write that cell is reachable\n"
+	"from the loop's reconvergence point before a barrier, or lies on a path\n"
+	"parallel to the loop: a thread of the same warp cannot run it while others\n"
+	"spin. Each loop is listed with how far it got through the filters (the\n"
+	"thesis's Table 3.2 funnel) and why. The detector is conservative (it may\n"
+	"suspect a loop that cannot deadlock) and assumes what the thesis does: the\n"
+	"program terminates under mimd and its barriers are not divergent; musimd\n"
+	"explore decides exactly. The program is analysed in GSA form (musimd gsa).\n"
+	"\n"
+	"  --threads N, --warpsize N\n"
+	"                       what a warp is (default the program's .threads,\n"
+	"                       else 4, and .warpsize, else one warp): with one\n"
+	"                       thread per warp nothing is SIMT-induced\n"
+	"  --divergence         refine with musimd's divergence analysis (affine,\n"
+	"                       checked by the oracle under every model): no thread\n"
+	"                       waits after a loop whose exit conditions are uniform\n"
+	"                       (its reachable writes do not count: the thesis's\n"
+	"                       remedy for its __all() false detection), and a\n"
+	"                       uniform branch puts no write on a path parallel to\n"
+	"                       a loop; without it, Algorithm 1 as published\n"
+	"  --json               one JSON object per file (an array for several)\n"
+	"\n"
+	"Exit status: 0 no loop suspected, 1 some loop suspected, 2 usage error,\n"
+	"3 unreadable or invalid input (the other files are still analysed).\n";
+
+typedef struct DeadlockCli {
+	int32_t threads, warpsize; /* 0: the program's */
+	bool json;
+	bool divergence; /* --divergence: refine with the affine divergence analysis */
+	int32_t files, loops, memory, loopread, suspected, files_suspected;
+} DeadlockCli;
+
+/* The user's statement that instruction pc of p comes from. */
+static void print_stmt(Buf *b, const Program *p, int32_t pc)
+{
+	const Loc *l = &p->ins[pc].loc;
+	if (l->off >= 0 && (size_t)l->off + (size_t)l->len <= p->srclen && l->len > 0)
+		buf_putn(b, p->src + l->off, (size_t)l->len);
+	else
+		ir_print_ins(b, p, &p->ins[pc]);
+}
+
+static int32_t line_of(const Program *p, int32_t pc)
+{
+	return pc >= 0 && pc < p->nins ? p->ins[pc].loc.line : 0;
+}
+
+/* The first instruction of the block at pc that is not γ/μ/η/φ (the user's). */
+static int32_t user_pc(const Program *p, int32_t pc)
+{
+	while (pc >= 0 && pc + 1 < p->nins && ir_is_gsa((Op)p->ins[pc].op))
+		pc++;
+	return pc;
+}
+
+static const char *const dl_why[] = {
+	[DL_NOT_MEMORY] = "not suspected: its exit conditions do not depend on shared memory",
+	[DL_NO_LOOP_READ] = "not suspected: its exit conditions depend only on shared reads outside it",
+	[DL_NOT_REDEFINED] = ("not suspected: no store or atomic that may redefine what it reads is "
+	                      "reachable from its reconvergence point or parallel to it"),
+	[DL_SUSPECTED] = "potential SIMT-induced deadlock",
+};
+
+/* one_lane: every warp has one thread (the stage is what the loop would be
+** with more). */
+static void deadlock_text(Buf *b, const Program *g, const DlResult *r, bool one_lane)
+{
+	for (int32_t i = 0; i < r->nloops; i++) {
+		const DlLoop *L = &r->loops[i];
+		int32_t h = user_pc(g, L->header_pc);
+		const char *name = ir_label_of(g, L->header_pc);
+		buf_printf(b, "  loop %s%s(line %d): %s\n", name ? name : "", name ? " " : "", (int)line_of(g, h),
+		           one_lane && L->stage == DL_SUSPECTED
+		               ? "not suspected: its warp has one thread (with more, a potential SIMT-induced "
+		                 "deadlock)"
+		               : dl_why[L->stage]);
+		if (L->stage == DL_NOT_MEMORY)
+			continue;
+		for (int32_t k = 0; k < L->nexit; k++) {
+			buf_printf(b, "    exit condition  line %-5d ", (int)line_of(g, L->exit_conds[k]));
+			print_stmt(b, g, L->exit_conds[k]);
+			buf_putc(b, '\n');
+		}
+		for (int32_t k = 0; k < L->nreads; k++) {
+			buf_printf(b, "    shared read     line %-5d ", (int)line_of(g, L->reads[k]));
+			print_stmt(b, g, L->reads[k]);
+			buf_putc(b, '\n');
+		}
+		for (int32_t k = 0; k < L->nwrites; k++) {
+			const DlWrite *w = &L->writes[k];
+			buf_printf(b, "    may redefine it line %-5d ", (int)line_of(g, w->pc));
+			print_stmt(b, g, w->pc);
+			if (w->where == DL_REACHABLE)
+				buf_printf(b, "  (reachable from the loop's reconvergence point, line %d)\n",
+				           (int)line_of(g, user_pc(g, L->rpc)));
+			else
+				buf_printf(b, "  (parallel to the loop: the other side of the branch at line %d)\n",
+				           (int)line_of(g, w->branch_pc));
+		}
+	}
+	buf_printf(b, "  %d loop%s: ", (int)r->nloops, r->nloops == 1 ? "" : "s");
+	if (r->ndivergent < r->nloops)
+		buf_printf(b, "%d with divergent exits, ", (int)r->ndivergent);
+	buf_printf(b, "%d with exits on shared memory, %d on a shared read in the loop, %d suspected\n",
+	           (int)r->nmemory, (int)r->nloopread, (int)r->nsuspected);
+}
+
+static void json_line_stmt(Json *j, const Program *g, int32_t pc)
+{
+	json_key(j, "line");
+	json_int(j, line_of(g, pc));
+	json_key(j, "statement");
+	Buf s = {0};
+	print_stmt(&s, g, pc);
+	json_str(j, buf_str(&s));
+	buf_free(&s);
+}
+
+static void deadlock_json(Json *j, const Program *g, const DlResult *r, bool one_lane)
+{
+	json_key(j, "loops");
+	json_arr(j);
+	for (int32_t i = 0; i < r->nloops; i++) {
+		const DlLoop *L = &r->loops[i];
+		json_obj(j);
+		json_key(j, "label");
+		json_str(j, ir_label_of(g, L->header_pc));
+		json_key(j, "line");
+		json_int(j, line_of(g, user_pc(g, L->header_pc)));
+		json_key(j, "stage");
+		json_str(j, dl_stage_name(L->stage));
+		json_key(j, "suspected");
+		json_bool(j, L->stage == DL_SUSPECTED && !one_lane);
+		json_key(j, "reconvergence_line");
+		if (L->rpc >= 0)
+			json_int(j, line_of(g, user_pc(g, L->rpc)));
+		else
+			json_null(j);
+		json_key(j, "exit_conditions");
+		json_arr(j);
+		for (int32_t k = 0; k < L->nexit; k++) {
+			json_obj(j);
+			json_line_stmt(j, g, L->exit_conds[k]);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_key(j, "shared_reads");
+		json_arr(j);
+		for (int32_t k = 0; k < L->nreads; k++) {
+			json_obj(j);
+			json_line_stmt(j, g, L->reads[k]);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_key(j, "redefining_writes");
+		json_arr(j);
+		for (int32_t k = 0; k < L->nwrites; k++) {
+			const DlWrite *w = &L->writes[k];
+			json_obj(j);
+			json_line_stmt(j, g, w->pc);
+			json_key(j, "read_line");
+			json_int(j, line_of(g, w->read_pc));
+			json_key(j, "where");
+			json_str(j, w->where == DL_REACHABLE ? "reachable" : "parallel");
+			json_key(j, "branch_line");
+			if (w->where == DL_PARALLEL)
+				json_int(j, line_of(g, w->branch_pc));
+			else
+				json_null(j);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "funnel");
+	json_obj(j);
+	json_key(j, "loops");
+	json_int(j, r->nloops);
+	json_key(j, "divergent_exit");
+	json_int(j, r->ndivergent);
+	json_key(j, "memory_dependent");
+	json_int(j, r->nmemory);
+	json_key(j, "shared_read_in_loop");
+	json_int(j, r->nloopread);
+	json_key(j, "suspected");
+	json_int(j, r->nsuspected);
+	json_obj_end(j);
+}
+
+static int deadlock_file(const char *file, DeadlockCli *x, Json *j, Buf *b)
+{
+	int status = EXIT_OK;
+	Program *p = load(file, true, &status);
+	if (!p)
+		return status;
+	int32_t threads = x->threads ? x->threads : p->threads ? p->threads : 4;
+	int32_t warpsize = x->warpsize ? x->warpsize : p->warpsize ? p->warpsize : threads;
+	int32_t lanes = warpsize < threads ? warpsize : threads; /* threads in the fullest warp */
+	Diags d;
+	diag_init(&d, p->path, p->src, p->srclen);
+	DlResult *r = dl_run(p, x->divergence, &d);
+	if (!r) {
+		Buf e = {0};
+		diag_render(&d, &e);
+		err(&e);
+		buf_free(&e);
+		diag_free(&d);
+		ir_free(p);
+		return EXIT_INPUT;
+	}
+	diag_free(&d);
+	if (lanes < 2) /* no two threads share a warp: no loop waits for a sibling */
+		r->nsuspected = 0;
+	x->files++;
+	x->loops += r->nloops;
+	x->memory += r->nmemory;
+	x->loopread += r->nloopread;
+	x->suspected += r->nsuspected;
+	x->files_suspected += r->nsuspected > 0;
+	if (x->json) {
+		json_obj(j);
+		json_key(j, "file");
+		json_str(j, p->path);
+		json_key(j, "threads");
+		json_int(j, threads);
+		json_key(j, "warpsize");
+		json_int(j, warpsize);
+		deadlock_json(j, p, r, lanes < 2);
+		json_obj_end(j);
+	} else {
+		if (x->files > 1)
+			buf_putc(b, '\n');
+		buf_printf(b, "%s: %d thread%s, warps of %d", p->path, (int)threads, threads == 1 ? "" : "s",
+		           (int)warpsize);
+		if (lanes < 2)
+			buf_puts(b, ": every warp has one thread, so no loop can wait for a sibling");
+		buf_putc(b, '\n');
+		deadlock_text(b, p, r, lanes < 2);
+	}
+	status = r->nsuspected > 0 ? EXIT_FAILED : EXIT_OK;
+	dl_free(r);
+	ir_free(p);
+	return status;
+}
+
+#undef CMD
+#define CMD "deadlock"
+static int cmd_deadlock(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"threads", required_argument, NULL, 't'},
+		{"warpsize", required_argument, NULL, 'w'},
+		{"divergence", no_argument, NULL, 'D'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	DeadlockCli x = {0};
+	int status = EXIT_OK;
+	long long v;
+	int c;
+	optind = 1;
+	opterr = 0;
+	const char **files = xmalloc((size_t)argc * sizeof *files);
+	int nfiles = 0;
+	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 1: files[nfiles++] = optarg; break;
+		case 't':
+		case 'w':
+			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
+				USAGE(c == 't' ? "--threads needs a number from 1 on, not '%s'"
+				               : "--warpsize needs a number from 1 on, not '%s'",
+				      optarg);
+			*(c == 't' ? &x.threads : &x.warpsize) = (int32_t)v;
+			break;
+		case 'D': x.divergence = true; break;
+		case 'j': x.json = true; break;
+		case 'h': fputs(deadlock_help, stdout); goto done;
+		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
+		}
+	}
+	for (; optind < argc; optind++)
+		files[nfiles++] = argv[optind];
+	if (nfiles == 0)
+		USAGE("needs a FILE%s", "");
+	Buf b = {0};
+	Json j;
+	json_init(&j, &b);
+	if (x.json && nfiles > 1)
+		json_arr(&j);
+	for (int i = 0; i < nfiles; i++) {
+		int st = deadlock_file(files[i], &x, &j, &b);
+		if (st == EXIT_INPUT || (st == EXIT_FAILED && status == EXIT_OK))
+			status = st;
+		out(&b);
+		buf_reset(&b);
+	}
+	if (x.json && nfiles > 1)
+		json_arr_end(&j);
+	if (x.json)
+		buf_putc(&b, '\n');
+	else if (nfiles > 1) {
+		buf_printf(&b, "\n%d files", nfiles);
+		if (x.files < nfiles)
+			buf_printf(&b, " (%d unreadable or invalid)", nfiles - (int)x.files);
+		buf_printf(&b, ": %d loops, %d with exits on shared memory, %d on a shared read in the loop, "
+		           "%d suspected (in %d file%s)\n",
+		           (int)x.loops, (int)x.memory, (int)x.loopread, (int)x.suspected, (int)x.files_suspected,
+		           x.files_suspected == 1 ? "" : "s");
+	}
+	out(&b);
+	buf_free(&b);
+done:
+	free(files);
+	return status;
+}
+
+/* ---- musimd transform -------------------------------------------------------------------- */
+
+static const char transform_help[] =
+	"Usage: musimd transform NAME FILE [options]\n"
+	"Print FILE transformed, as a program musimd reads again, with a comment\n"
+	"header saying what changed. The transformations:\n";
+/* ... then one line per transformation (xforms[]), then: */
+static const char transform_help_tail[] =
+	"\n"
+	"  --threads N, --warpsize N\n"
+	"                       what a warp is (default the program's .threads,\n"
+	"                       else 4, and .warpsize, else one warp): with one\n"
+	"                       thread per warp nothing is SIMT-induced\n"
+	"  --divergence         ssde: detect with musimd deadlock --divergence\n"
+	"  --delays             ssde: print, instead, the delayed reconvergence points\n"
+	"                       of Algorithm 5 for the hardware cure, in the form\n"
+	"                       --aware-delay takes (--model aware), on one line\n"
+	"\n"
+	"ssde (ElTantawy's thesis, chapter 4): each loop that musimd deadlock\n"
+	"suspects (and each loop enclosing one whose safe point lies outside it,\n"
+	"Algorithm 3) reconverges at its safe point (Algorithms 2, 3): the earliest\n"
+	"post-dominator after the writes that may release the spinning threads. A\n"
+	"switch block is put there, the loop's back edges go to it through a\n"
+	"trampoline that sets its case, and it jumps back to the loop's header:\n"
+	"on a SIMT stack the threads that iterate wait there for those that left\n"
+	"(Algorithm 4). Meant for the hardware stack (ipdom), which ignores\n"
+	"syncs; the program's syncs are kept (musimd syncs places new ones).\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid input, or a\n"
+	"program the transformation does not take (GSA form, irreducible).\n";
+
+#undef CMD
+#define CMD "transform"
+static int cmd_transform(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"threads", required_argument, NULL, 't'},
+		{"warpsize", required_argument, NULL, 'w'},
+		{"divergence", no_argument, NULL, 'D'},
+		{"delays", no_argument, NULL, 'A'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	XformOptions xo = {0};
+	int status = EXIT_OK;
+	long long v;
+	int c;
+	optind = 1;
+	opterr = 0;
+	const char *args[2] = {NULL, NULL};
+	int nargs = 0;
+	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			if (nargs == 2)
+				USAGE("takes a NAME and one FILE, got %s", "more");
+			args[nargs++] = optarg;
+			break;
+		case 't':
+		case 'w':
+			if (!str_to_ll(optarg, 1, SEM_MAX_THREADS, &v))
+				USAGE(c == 't' ? "--threads needs a number from 1 on, not '%s'"
+				               : "--warpsize needs a number from 1 on, not '%s'",
+				      optarg);
+			*(c == 't' ? &xo.threads : &xo.warpsize) = (int32_t)v;
+			break;
+		case 'D': xo.divergence = true; break;
+		case 'A': xo.delays = true; break;
+		case 'h': {
+			Buf h = {0};
+			buf_puts(&h, transform_help);
+			for (int i = 0; xforms[i]; i++)
+				buf_printf(&h, "  %-8s %s\n", xforms[i]->name, xforms[i]->summary);
+			buf_puts(&h, transform_help_tail);
+			out(&h);
+			buf_free(&h);
+			goto done;
+		}
+		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
+		}
+	}
+	for (; optind < argc; optind++) {
+		if (nargs == 2)
+			USAGE("takes a NAME and one FILE, got %s", "more");
+		args[nargs++] = argv[optind];
+	}
+	if (nargs < 2)
+		USAGE(nargs ? "needs a FILE after the NAME%s" : "needs a NAME (ssde) and a FILE%s", "");
+	const Xform *xf = xform_find(args[0]);
+	if (!xf) {
+		const char *names[8] = {NULL};
+		for (int i = 0; xforms[i] && i < 7; i++)
+			names[i] = xforms[i]->name;
+		char msg[256];
+		choice("the transformation", args[0], names, msg, sizeof msg);
+		USAGE("%s", msg);
+	}
+	Program *p = load(args[1], true, &status);
+	if (!p)
+		goto done;
+	Diags d;
+	diag_init(&d, p->path, p->src, p->srclen);
+	Buf b = {0};
+	int32_t changes = 0;
+	bool ok = xf->run(p, &xo, &b, &changes, &d);
+	if (d.n > 0) {
+		Buf e = {0};
+		diag_render(&d, &e);
+		err(&e);
+		buf_free(&e);
+	}
+	if (!ok)
+		status = EXIT_INPUT;
+	else
+		out(&b);
+	buf_free(&b);
+	diag_free(&d);
+	ir_free(p);
+done:
 	return status;
 }
 
@@ -1556,8 +2024,10 @@ static const char analyze_help[] =
 	"                     with the reason and not checked. Exit 1 on a violation, and\n"
 	"                     when no run finished: nothing was verified\n"
 	"  --verify-model M[,M...]\n"
-	"                     sync, ipdom, mimd or all (default: all, skipping the models\n"
-	"                     under which the program never finishes)\n"
+	"                     the models, or all (default: all, skipping the models\n"
+	"                     under which the program never finishes; its is its:rr):\n";
+/* ... then one line per model (model_help), then: */
+static const char analyze_help_tail[] =
 	"  --param NAME=INT, --data ADDR=INT[,INT...], --max-steps N\n"
 	"                     inputs and limit of the oracle's runs\n"
 	"Output:\n"
@@ -1577,33 +2047,6 @@ static double now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* --verify-model: a comma-separated list of model names, or all. */
-static bool verify_models(const char *arg, unsigned *out)
-{
-	unsigned m = 0;
-	const char *s = arg;
-	for (;;) {
-		size_t n = strcspn(s, ",");
-		bool known = false;
-		for (int k = 0; models[k]; k++)
-			if (strlen(models[k]->name) == n && !strncmp(s, models[k]->name, n) && (VERIFY_ALL & (1u << k))) {
-				m |= 1u << k;
-				known = true;
-			}
-		if (n == 3 && !strncmp(s, "all", 3)) {
-			m |= VERIFY_ALL;
-			known = true;
-		}
-		if (!known)
-			return false;
-		if (!s[n])
-			break;
-		s += n + 1;
-	}
-	*out = m;
-	return true;
 }
 
 /* Did the oracle fail: a violation, a GSA form that did not finish where
@@ -1636,9 +2079,13 @@ static void report_verify(Buf *b, const VerifyResult *vr, unsigned asked)
 		buf_printf(b, " and %d (.threads)", (int)vr->counts[last]);
 	buf_printf(b, "; %d run%s, %llu reads checked, %d violation%s\n", (int)vr->runs, vr->runs == 1 ? "" : "s",
 	           (unsigned long long)vr->reads, (int)vr->nv, vr->nv == 1 ? "" : "s");
+	int width = 0; /* the names' column */
+	for (int32_t i = 0; i < vr->nmodels; i++)
+		if ((int)strlen(sem_model_name(vr->models[i].model)) > width)
+			width = (int)strlen(sem_model_name(vr->models[i].model));
 	for (int32_t i = 0; i < vr->nmodels; i++) {
 		const VerifyModel *vm = &vr->models[i];
-		buf_printf(b, "  %-6s", sem_model_name(vm->model));
+		buf_printf(b, "  %-*s ", width, sem_model_name(vm->model));
 		if (!vm->applicable)
 			buf_printf(b, "not checked: the program finishes no run under it%s\n",
 			           asked ? "" : " (skipped)");
@@ -1938,9 +2385,11 @@ static int cmd_analyze(int argc, char **argv)
 				vo.max_threads = (int32_t)v;
 			break;
 		case 'V':
-			if (!verify_models(optarg, &vo.models))
-				USAGE("--verify-model takes sync, ipdom, mimd or all (a comma-separated list), "
-				      "not '%s'", optarg);
+			{
+				char msg[512];
+				if (!model_list_arg("--verify-model", optarg, &vo.models, msg, sizeof msg))
+					USAGE("%s", msg);
+			}
 			verify = true;
 			break;
 		case 'p':
@@ -1960,7 +2409,7 @@ static int cmd_analyze(int argc, char **argv)
 		case 'u': summary_only = true; break;
 		case 'T': timing = true; break;
 		case 'j': json = true; break;
-		case 'h': fputs(analyze_help, stdout); goto done;
+		case 'h': help_with_models(analyze_help, analyze_help_tail); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
 		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
@@ -2110,6 +2559,10 @@ static const char main_help[] =
 	"                    info stack, back (gdb-like; musimd-repl(1))\n"
 	"  explore FILE...   every schedule: deadlocks and livelocks (SIMT-induced or\n"
 	"                    not) with shortest counterexamples\n"
+	"  deadlock FILE...  the loops that may deadlock a SIMT machine, found\n"
+	"                    statically (ElTantawy's Algorithm 1)\n"
+	"  transform ssde FILE\n"
+	"                    remove them: the loops reconverge at safe points (SSDE)\n"
 	"\n"
 	"Not in this version yet: the SM model.\n"
 	"\n"
@@ -2128,6 +2581,7 @@ static const struct {
 	{"gsa", cmd_gsa},         {"syncs", cmd_syncs},     {"analyze", cmd_analyze},
 	{"emit-llvm", cmd_emit_llvm}, {"emit-promela", cmd_emit_promela},
 	{"gen", cmd_gen},         {"repl", repl_main},       {"explore", cmd_explore},
+	{"deadlock", cmd_deadlock}, {"transform", cmd_transform},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

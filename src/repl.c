@@ -1924,9 +1924,8 @@ static const Cmd cmds[] = {
 	 "diverged so far, and says so if a branch classified uniform diverged."},
 	{"threads", NULL, cmd_threads, false, ARG_NONE, "threads N", "run with N threads (starts again; 0: the program's .threads)", NULL},
 	{"warpsize", NULL, cmd_warpsize, false, ARG_NONE, "warpsize N", "warps of N threads (starts again; 0: the program's .warpsize)", NULL},
-	{"model", NULL, cmd_model, false, ARG_MODEL, "model M", "the reconvergence model (starts again): sync, ipdom, mimd, its, its:any",
-	 "sync: the papers' synchronisation stack; ipdom: the hardware SIMT stack reconverging at\n"
-	 "immediate post-dominators; mimd: every thread its own warp (musimd-lang(7))."},
+	{"model", NULL, cmd_model, false, ARG_MODEL, "model M", "the reconvergence model (starts again; its is its:rr)",
+	 NULL /* the models' table: model_help */},
 	{"param", NULL, cmd_param, false, ARG_PARAM, "param NAME=INT", "set a parameter (starts again)",
 	 "Loading another program drops the parameters it does not declare."},
 	{"data", NULL, cmd_data, false, ARG_NONE, "data ADDR=INT[,INT...]|clear", "initial shared memory from ADDR on (starts again)",
@@ -2048,6 +2047,8 @@ static bool cmd_help(Repl *r, char *args)
 		say(r, "%s\n", c->help);
 	if (c->fn == cmd_info)
 		list_info_subs(r);
+	if (c->fn == cmd_model)
+		model_help(&r->out, 2, 79);
 	return true;
 }
 

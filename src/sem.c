@@ -292,6 +292,21 @@ bool sem_check_read(Machine *m, Warp *w, int32_t pc, const Opnd *o)
 
 /* ---- control: moving a warp ---------------------------------------------------- */
 
+/* ---- the step's effects (StepInfo.edges, .stores) ------------------------------ */
+
+static void record_edge(Machine *m, const Warp *w, int32_t blk, const uint64_t *movers)
+{
+	int32_t nw = bits_words(m->sched_warpsize);
+	if (m->fx_nedge == m->fx_capedge) {
+		m->fx_capedge = m->fx_capedge ? 2 * m->fx_capedge : 4;
+		m->fx_edge = xrealloc(m->fx_edge, (size_t)m->fx_capedge * sizeof *m->fx_edge);
+		m->fx_lanes = xrealloc(m->fx_lanes, (size_t)m->fx_capedge * (size_t)nw * sizeof *m->fx_lanes);
+	}
+	int32_t i = m->fx_nedge++;
+	m->fx_edge[i] = (SemEdge){w->id, blk, NULL}; /* lanes: at the end of the step */
+	bits_copy(m->fx_lanes + (size_t)i * (size_t)nw, movers, w->nw);
+}
+
 /* The PEs in movers leave the block of from_pc for to_pc: they remember
 ** the edge (for φ/μ) and the warp starts a new block execution. */
 void sem_take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const uint64_t *movers)
@@ -299,9 +314,13 @@ void sem_take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const ui
 	if (!cfg_is_block_start(m->cfg, to_pc) && to_pc == from_pc + 1)
 		return;
 	w->entered = true;
-	if (!m->track_edges || !movers)
+	if (!movers)
 		return;
 	int32_t blk = m->cfg->block_of[from_pc];
+	if (m->effects)
+		record_edge(m, w, blk, movers);
+	if (!m->track_edges)
+		return;
 	BitIter it = bits_iter(movers, w->nw);
 	for (int32_t l; (l = bits_iter_next(&it)) >= 0;)
 		m->from_block[w->base + l] = blk;
@@ -428,6 +447,7 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		return m->status;
 	}
 	const Ins *ins = &m->prog->ins[pc];
+	m->fx_nedge = m->fx_ncell = 0;
 	bits_copy(m->step_active, w->active, w->nw);
 	int32_t nactive = w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
 	bool entered = w->entered;
@@ -458,6 +478,15 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	int32_t depth = sem_stack_depth(m, wi);
 	if (depth > m->max_depth)
 		m->max_depth = depth;
+	/* what the instructions did not check before allocating: the stacks */
+	if (MU_UNLIKELY(!budget_allows(m, 0)) && m->status == SEM_RUNNING) {
+		sem_memory_limit(m, pc, wi);
+	} else {
+		/* an arrival, or threads that stopped or exited, may complete the barrier */
+		check_barrier(m);
+		if (m->status == SEM_RUNNING && m->nwarps_done == m->nwarps)
+			m->status = SEM_OK;
+	}
 	if (info) {
 		info->step = m->steps;
 		info->warp = wi;
@@ -465,19 +494,17 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		info->rule = rule;
 		info->active = m->step_active;
 		info->nactive = nactive;
+		int32_t nw = bits_words(m->sched_warpsize);
+		for (int32_t i = 0; i < m->fx_nedge; i++)
+			m->fx_edge[i].lanes = m->fx_lanes + (size_t)i * (size_t)nw;
+		info->edges = m->fx_edge;
+		info->nedges = m->fx_nedge;
+		info->stores = m->fx_cell;
+		info->nstores = m->fx_ncell;
 		info->norders = m->norders;
 		info->order = m->lane_choice;
 		info->lanes = m->order;
 	}
-	/* what the instructions did not check before allocating: the stacks */
-	if (MU_UNLIKELY(!budget_allows(m, 0)) && m->status == SEM_RUNNING) {
-		sem_memory_limit(m, pc, wi);
-		return m->status;
-	}
-	/* an arrival, or threads that stopped or exited, may complete the barrier */
-	check_barrier(m);
-	if (m->status == SEM_RUNNING && m->nwarps_done == m->nwarps)
-		m->status = SEM_OK;
 	return m->status;
 }
 

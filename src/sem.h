@@ -133,14 +133,31 @@ typedef struct RunError {
 	char *stack;      /* the warp's stack, rendered */
 } RunError;
 
-/* What one step did, for tracers and profilers. */
+/* A control edge a step took: the lanes of a warp that left block `from`
+** for the start of another (the edge φ and μ read). */
+typedef struct SemEdge {
+	int32_t warp;
+	int32_t from;           /* block */
+	const uint64_t *lanes;  /* the warp's lanes that moved */
+} SemEdge;
+
+/* What one step did, for tracers, profilers and the soundness oracle. The
+** pointers are valid until the next step. */
 typedef struct StepInfo {
 	uint64_t step;          /* 1-based number of this step */
 	int32_t warp;
 	int32_t pc;             /* the instruction issued */
 	Rule rule;
-	const uint64_t *active; /* Θ at the start of the step (warp's lanes); valid until the next step */
+	const uint64_t *active; /* Θ at the start of the step (warp's lanes) */
 	int32_t nactive;
+	/* the step's effects, filled when the machine's `effects` is set: the
+	** control edges taken (BT BF BD JP, IT or SP into a new block, and the
+	** waiting warps' edges when this step released a barrier), and the
+	** shared cells written (stores, and atomics that wrote) */
+	const SemEdge *edges;
+	int32_t nedges;
+	const int64_t *stores;
+	int32_t nstores;
 	/* The order of the lanes at a store or an atomic (rule TL, explore.md §1):
 	** its distinct outcomes, 1 when it is no choice (or not asked: neither
 	** SemOptions.atomic_any nor an order given to sem_step_group), 0 when
@@ -208,6 +225,14 @@ typedef struct Machine {
 	int32_t *hslot;         /* race detection table */
 	int32_t nhslot;
 	uint64_t rng;
+	/* the step's effects (StepInfo.edges, .stores), recorded when effects
+	** is set (by a driver that reads them: the oracle) */
+	bool effects;
+	SemEdge *fx_edge;
+	int32_t fx_nedge, fx_capedge;
+	uint64_t *fx_lanes;     /* fx_capedge × the words of a warp's lane set */
+	int64_t *fx_cell;
+	int32_t fx_ncell, fx_capcell;
 	int32_t lane_choice;    /* the outcome of the lane order this step takes (sem_step_group) */
 	int32_t norders;        /* the distinct outcomes of this step's lane order (StepInfo.norders) */
 	struct LaneOrders *lane_orders; /* the last step's outcomes, kept for its other orders (data.c) */

@@ -254,6 +254,9 @@ void sem_free(Machine *m)
 	free(m->order);
 	free(m->addr);
 	free(m->hslot);
+	free(m->fx_edge);
+	free(m->fx_lanes);
+	free(m->fx_cell);
 	sem_lane_orders_free(m->lane_orders);
 	free(m);
 }
@@ -327,6 +330,11 @@ Machine *sem_clone(const Machine *s)
 	m->addr = xcalloc(n, sizeof *m->addr);
 	m->hslot = NULL;
 	m->nhslot = 0;
+	/* the effects' scratch is the original's */
+	m->fx_edge = NULL;
+	m->fx_lanes = NULL;
+	m->fx_cell = NULL;
+	m->fx_nedge = m->fx_capedge = m->fx_ncell = m->fx_capcell = 0;
 	m->lane_orders = NULL;
 	return m;
 }

@@ -2,25 +2,33 @@
 ** verify.c — the soundness oracle (analyses.md §4; the design is in
 ** verify.h).
 **
-** For k = 1..K threads the program runs under model sync with the
+** For k = 1..K threads the program runs under each model with the
 ** round-robin scheduler of sem_run, but driven from here: before each step
 ** the oracle looks at the instruction the picked warp is about to execute
 ** and checks the values of the variables it will read (the state is
 ** unchanged until sem_step, so the values read are exactly those of
-** sem_get now); after the step it records which PEs took a control edge.
+** sem_get now); after the step it reads the step's effects (StepInfo.edges,
+** .stores: what sem.c records as it moves threads and writes cells) rather
+** than re-deriving them from the rule.
 **
-** Which PEs a read is checked over:
+** Under a model whose warps issue together (sync, ipdom), reads are
+** checked at once, over the PEs of one warp instruction:
 ** - an ordinary instruction: every active PE of the warp (lanes where the
 **   variable is unassigned are skipped: the run gets stuck there anyway);
 ** - a GSA group (a μ/φ block's IT step, or the SP step of an implicit sync
 **   with Θ_done ∪ Θ): per group of PEs with the same (from_block,
 **   edge_step), edge_step[t] being the step at which t last took a control
-**   edge. A step takes an edge for the PEs of its Θ when its rule is BT,
-**   BF, BD (both sides: the deferred PEs keep that step) or JP, and for IT
-**   and SP when control moves to a block start (exactly when sem.c's
-**   take_edge records the edge); the release of a barrier moves the waiting
-**   warps to pc + 1 and takes an edge when that is a block start. SS and
-**   the resumption after an exit take no edge.
+**   edge: the step's edges, which BT, BF, BD (both sides: the deferred PEs
+**   keep that step), JP, IT and SP into a new block, and a barrier's
+**   release take. SS and the resumption after an exit take no edge.
+**
+** Under a model whose threads have pcs of their own (mimd, its), the
+** threads of a warp read at different steps: each read is kept with the
+** thread's dynamic instance (the iteration count of every loop it is in,
+** counted at the edges it takes into a header) and the reads of one
+** (pc, variable, warp, instance) are checked together at the end of the
+** run. A thread whose load may have seen another's store since the first
+** read of that instance is not checked any more (a race).
 **
 ** The check of variable v over PEs (t, x_t):
 ** - simple domains: class uniform/constant ⇒ all x_t equal;
@@ -64,8 +72,6 @@ typedef struct Ctx {
 	int32_t deg;          /* poly degree, -1 for the simple domains */
 	/* per run */
 	uint64_t *edge_step;  /* per thread */
-	bool *at_barrier;     /* per warp */
-	int32_t nbar;
 	/* scratch, grown to the largest run */
 	int32_t cap;          /* threads the buffers hold */
 	int32_t *tids, *grp, *sb, *sc;
@@ -84,7 +90,7 @@ typedef struct Ctx {
 	int32_t *piv;
 	mpq_t q, f;
 	uint64_t model_reads; /* reads checked under the current model */
-	struct Mimd *mimd;    /* the mimd oracle's state (run_one_mimd) */
+	struct Inst *inst;    /* the instance oracle's state (run_one_instances) */
 } Ctx;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -790,48 +796,18 @@ static void bd_violation(Ctx *c, const Warp *w, const StepInfo *info)
 	x->msg = buf_steal(&b);
 }
 
-/* After warp wi stepped: which PEs took an edge; BD on a uniform branch. */
+/* After warp wi stepped: the PEs that took an edge (the step's effects,
+** a barrier's release included); BD on a uniform branch. */
 static void post_step(Ctx *c, int32_t wi, const StepInfo *info)
 {
 	const Machine *m = c->m;
-	const Warp *w = &m->warps[wi];
 	if (info->rule == RULE_BD && c->r->branch_divergent && !c->r->branch_divergent[info->pc])
-		bd_violation(c, w, info);
-	switch (info->rule) {
-	case RULE_BD: /* both sides take the edge out of the branch's block */
-	case RULE_BT:
-	case RULE_BF:
-	case RULE_JP: mark_edge(c, w, info->active, info->step); break;
-	case RULE_IT:
-	case RULE_SP:
-	case RULE_NOP:
-		/* Θ is unchanged by IT and is the merged set after SP */
-		if (cfg_is_block_start(c->g, w->pc))
-			mark_edge(c, w, w->active, info->step);
-		break;
-	case RULE_BAR:
-		if (!c->at_barrier[wi]) {
-			c->at_barrier[wi] = true;
-			c->nbar++;
-		}
-		break;
-	default: break;
-	}
-	/* a release (m->arrived back to 0) moved every waiting warp to pc + 1 */
-	if (c->nbar > 0 && m->arrived == 0) {
-		for (int32_t i = 0; i < m->nwarps; i++) {
-			if (!c->at_barrier[i])
-				continue;
-			c->at_barrier[i] = false;
-			const Warp *x = &m->warps[i];
-			if (x->status == WARP_RUN && cfg_is_block_start(c->g, x->pc))
-				mark_edge(c, x, x->active, info->step);
-		}
-		c->nbar = 0;
-	}
+		bd_violation(c, &m->warps[wi], info);
+	for (int32_t i = 0; i < info->nedges; i++)
+		mark_edge(c, &m->warps[info->edges[i].warp], info->edges[i].lanes, info->step);
 }
 
-/* ---- mimd: reads matched by dynamic instance ----------------------------- */
+/* ---- mimd and its: reads matched by dynamic instance ---------------------- */
 
 typedef struct MRead {
 	int32_t pc, var, warp, tid;
@@ -876,7 +852,7 @@ static uint64_t *map_at(Map *mp, uint64_t key, bool insert)
 	return &mp->s[i].val;
 }
 
-typedef struct Mimd {
+typedef struct Inst {
 	int32_t *header_loop;    /* per block: the loop it heads, or -1 */
 	int32_t **lp, **lc;      /* per thread: the loops it is in, and the back edges taken */
 	int32_t *ln, *lcap;
@@ -887,8 +863,7 @@ typedef struct Mimd {
 	int32_t noff;
 	Map first_load;          /* (load, instance) → step of its first read */
 	Map last_store;          /* cell → step of its last store */
-	int64_t pending_cell;    /* the cell the thread about to step stores to, or -1 */
-} Mimd;
+} Inst;
 
 static uint64_t mix(uint64_t h, uint64_t x)
 {
@@ -896,7 +871,7 @@ static uint64_t mix(uint64_t h, uint64_t x)
 	return h * 0xff51afd7ed558ccdull;
 }
 
-static uint64_t instance(const Mimd *md, int32_t t)
+static uint64_t instance(const Inst *md, int32_t t)
 {
 	uint64_t h = 0x84222325cbf29ce4ull;
 	for (int32_t i = 0; i < md->ln[t]; i++)
@@ -906,7 +881,7 @@ static uint64_t instance(const Mimd *md, int32_t t)
 
 /* Thread t enters block b: leave the loops b is not in; a header counts a
 ** back edge, or starts its loop's count. */
-static void mimd_enter(Mimd *md, const Cfg *g, int32_t t, int32_t b)
+static void inst_enter(Inst *md, const Cfg *g, int32_t t, int32_t b)
 {
 	while (md->ln[t] > 0) {
 		int32_t l = md->lp[t][md->ln[t] - 1];
@@ -935,9 +910,9 @@ static void mimd_enter(Mimd *md, const Cfg *g, int32_t t, int32_t b)
 }
 
 /* Keep thread t's read of v at pc for the check at the end of the run. */
-static void mimd_read(Ctx *c, int32_t pc, int32_t v, int32_t t)
+static void inst_read(Ctx *c, int32_t pc, int32_t v, int32_t t)
 {
-	Mimd *md = c->mimd;
+	Inst *md = c->inst;
 	Num x;
 	if (md->off[t] || md->overflow || !claims(c, pc, v) || !sem_get(c->m, v, t, &x))
 		return;
@@ -964,16 +939,11 @@ static bool opnd_cell(const Machine *m, const Opnd *o, int32_t t, int64_t *cell)
 	return true;
 }
 
-/* Before thread t (warp wi) steps: keep what it will read. */
-static void mimd_pre(Ctx *c, int32_t wi)
+/* Before thread t steps at pc: keep what it will read. */
+static void inst_pre_thread(Ctx *c, int32_t t, int32_t pc)
 {
-	Mimd *md = c->mimd;
+	Inst *md = c->inst;
 	const Machine *m = c->m;
-	const Warp *w = &m->warps[wi];
-	int32_t t = w->base, pc = w->pc;
-	md->pending_cell = -1;
-	if (pc < 0 || pc >= c->p->nins)
-		return;
 	const Ins *ins = &c->p->ins[pc];
 	const Block *blk = &c->g->blocks[c->g->block_of[pc]];
 	if (ir_is_gsa(ins->op)) {
@@ -985,20 +955,20 @@ static void mimd_pre(Ctx *c, int32_t wi)
 				const Opnd *p = ir_gate_pred(gi, at);
 				bool nz;
 				if (p->kind == OPND_VAR)
-					mimd_read(c, pc + j, p->var, t);
+					inst_read(c, pc + j, p->var, t);
 				if (!gate_value(m, p, t, &nz))
 					break;
 				at = ir_gate_side(gi, at, nz);
 				if (at->kind != OPND_GATE) {
 					if (at->kind == OPND_VAR)
-						mimd_read(c, pc + j, at->var, t);
+						inst_read(c, pc + j, at->var, t);
 					break;
 				}
 			}
 			if (gi->op != OP_GAMMA) {
 				const Opnd *o = sem_gsa_operand(m, gi, c->g->block_of[pc], t);
 				if (o && o->kind == OPND_VAR)
-					mimd_read(c, pc + j, o->var, t);
+					inst_read(c, pc + j, o->var, t);
 			}
 		}
 		return;
@@ -1006,12 +976,10 @@ static void mimd_pre(Ctx *c, int32_t wi)
 	const Opnd *o;
 	for (int32_t k = 0; (o = ana_operand(ins, k)) != NULL; k++)
 		if (o->kind == OPND_VAR)
-			mimd_read(c, pc, o->var, t);
+			inst_read(c, pc, o->var, t);
 	int64_t cell;
-	if ((ins->op == OP_STORE || ir_is_atomic(ins->op)) && opnd_cell(m, &ins->a, t, &cell))
-		md->pending_cell = cell;
 	if (ins->op == OP_LOAD && opnd_cell(m, &ins->a, t, &cell)) {
-		/* a store to the cell since the instance's first read: a race under mimd */
+		/* a store to the cell since the instance's first read: a race */
 		uint64_t key = mix(mix(instance(md, t), (uint64_t)pc), (uint64_t)(t / m->warpsize)) | 1;
 		uint64_t *first = map_at(&md->first_load, key, false);
 		uint64_t *st = map_at(&md->last_store, (uint64_t)cell * 2 + 1, false);
@@ -1024,15 +992,46 @@ static void mimd_pre(Ctx *c, int32_t wi)
 	}
 }
 
-static void mimd_post(Ctx *c, int32_t wi)
+/* Before warp wi steps: every thread that issues (one under mimd, the
+** issuing group under its) keeps what it will read. */
+static void inst_pre(Ctx *c, int32_t wi)
 {
-	Mimd *md = c->mimd;
+	const Warp *w = &c->m->warps[wi];
+	if (w->pc < 0 || w->pc >= c->p->nins)
+		return;
+	BitIter it = bits_iter(w->active, w->nw);
+	for (int32_t l; (l = bits_iter_next(&it)) >= 0;)
+		inst_pre_thread(c, w->base + l, w->pc);
+}
+
+/* Where lane l of w is now: the pc of its group (its) or of the warp. */
+static int32_t lane_pc(const Machine *m, const Warp *w, int32_t l)
+{
+	if (bit_get(w->active, l))
+		return w->pc;
+	int32_t pc = -1;
+	if (m->model->lane_held && m->model->lane_held(w, l, &pc) == CTL_NOT_HELD)
+		pc = -1;
+	return pc;
+}
+
+/* After a step (its effects): the cells it wrote, and the threads that
+** entered a block (a loop header counts an iteration). */
+static void inst_post(Ctx *c, const StepInfo *info)
+{
+	Inst *md = c->inst;
 	const Machine *m = c->m;
-	const Warp *w = &m->warps[wi];
-	if (md->pending_cell >= 0)
-		*map_at(&md->last_store, (uint64_t)md->pending_cell * 2 + 1, true) = m->steps;
-	if (w->status == WARP_RUN && w->entered && w->pc >= 0 && w->pc < c->p->nins)
-		mimd_enter(md, c->g, w->base, c->g->block_of[w->pc]);
+	for (int32_t i = 0; i < info->nstores; i++)
+		*map_at(&md->last_store, (uint64_t)info->stores[i] * 2 + 1, true) = m->steps;
+	for (int32_t i = 0; i < info->nedges; i++) {
+		const Warp *w = &m->warps[info->edges[i].warp];
+		BitIter it = bits_iter(info->edges[i].lanes, w->nw);
+		for (int32_t l; (l = bits_iter_next(&it)) >= 0;) {
+			int32_t pc = lane_pc(m, w, l);
+			if (pc >= 0 && pc < c->p->nins)
+				inst_enter(md, c->g, w->base + l, c->g->block_of[pc]);
+		}
+	}
 }
 
 static int cmp_mread(const void *a, const void *b)
@@ -1051,9 +1050,9 @@ static int cmp_mread(const void *a, const void *b)
 }
 
 /* The reads kept, grouped by instance, against the analysis. */
-static void mimd_check(Ctx *c)
+static void inst_check(Ctx *c)
 {
-	Mimd *md = c->mimd;
+	Inst *md = c->inst;
 	if (md->nrd > 0)
 		qsort(md->rd, md->nrd, sizeof *md->rd, cmp_mread);
 	for (size_t i = 0; i < md->nrd;) {
@@ -1074,7 +1073,7 @@ static void mimd_check(Ctx *c)
 	}
 }
 
-static void mimd_free(Mimd *md, int32_t n)
+static void inst_free(Inst *md, int32_t n)
 {
 	for (size_t i = 0; i < md->nrd; i++)
 		num_free(&md->rd[i].value);
@@ -1095,14 +1094,14 @@ static void mimd_free(Mimd *md, int32_t n)
 
 /* ---- the driver ------------------------------------------------------------ */
 
-/* One run under sync or ipdom: the warp-synchronous oracle. */
+/* One run under a model whose warps issue together (sync, ipdom): the
+** warp-synchronous oracle. */
 static void run_one(Ctx *c)
 {
 	Machine *m = c->m;
 	grow_threads(c, m->nthreads, bits_words(m->sched_warpsize));
 	c->edge_step = xcalloc((size_t)m->nthreads, sizeof *c->edge_step);
-	c->at_barrier = xcalloc((size_t)m->nwarps, sizeof *c->at_barrier);
-	c->nbar = 0;
+	m->effects = true;
 	StepInfo info;
 	while (m->status == SEM_RUNNING) {
 		int32_t w = sem_schedule(m);
@@ -1117,20 +1116,18 @@ static void run_one(Ctx *c)
 		}
 	}
 	free(c->edge_step);
-	free(c->at_barrier);
 	c->edge_step = NULL;
-	c->at_barrier = NULL;
 }
 
-/* One run under mimd: reads kept per dynamic instance, checked at the end.
-** Returns false when the oracle ran out of room for the reads. */
-static bool run_one_mimd(Ctx *c, uint64_t max_reads)
+/* One run under a model whose threads have pcs of their own (mimd, its):
+** reads kept per dynamic instance, checked at the end. Returns false when the oracle ran out of room for the reads. */
+static bool run_one_instances(Ctx *c, uint64_t max_reads)
 {
 	Machine *m = c->m;
 	const Cfg *g = c->g;
 	int32_t n = m->nthreads;
 	grow_threads(c, n, 1);
-	Mimd md = {0};
+	Inst md = {0};
 	md.max = max_reads;
 	md.lp = xcalloc((size_t)n, sizeof *md.lp);
 	md.lc = xcalloc((size_t)n, sizeof *md.lc);
@@ -1142,28 +1139,29 @@ static bool run_one_mimd(Ctx *c, uint64_t max_reads)
 		md.header_loop[b] = -1;
 	for (int32_t l = 0; l < g->nloops; l++)
 		md.header_loop[g->loops[l].header] = l;
-	c->mimd = &md;
+	c->inst = &md;
+	m->effects = true;
 	if (g->nblocks > 0)
 		for (int32_t t = 0; t < n; t++)
-			mimd_enter(&md, g, t, 0);
+			inst_enter(&md, g, t, 0);
 	StepInfo info;
 	while (m->status == SEM_RUNNING && !md.overflow) {
 		int32_t w = sem_schedule(m);
 		if (w < 0)
 			break;
-		mimd_pre(c, w);
+		inst_pre(c, w);
 		uint64_t before = m->steps;
 		sem_step(m, w, &info);
 		if (m->steps > before) {
 			sem_advance(m, w);
-			mimd_post(c, w);
+			inst_post(c, &info);
 		}
 	}
 	bool ok = !md.overflow;
 	if (ok && m->status == SEM_OK)
-		mimd_check(c);
-	c->mimd = NULL;
-	mimd_free(&md, n);
+		inst_check(c);
+	c->inst = NULL;
+	inst_free(&md, n);
 	return ok;
 }
 
@@ -1261,16 +1259,16 @@ VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOpt
 			vm->runs++;
 			res->runs++;
 			bool ok = true;
-			if (model->warps_of_one)
-				ok = run_one_mimd(&c, max_reads);
+			if (model->warps_of_one || model->lane_pcs)
+				ok = run_one_instances(&c, max_reads);
 			else
 				run_one(&c);
 			if (!ok) {
 				res->stuck++;
 				VerifyUnfinished *u = add_unfinished(vm, k, "oracle-limit");
 				Buf b = {0};
-				buf_printf(&b, "not checked: the oracle keeps at most %llu reads of a run under mimd",
-				           (unsigned long long)max_reads);
+				buf_printf(&b, "not checked: the oracle keeps at most %llu reads of a run under %s",
+				           (unsigned long long)max_reads, model->name);
 				u->msg = buf_steal(&b);
 			} else if (m->status != SEM_OK) {
 				res->stuck++;

@@ -92,9 +92,7 @@ enum {
 	VERIFY_SYNC = 1 << 0,
 	VERIFY_IPDOM = 1 << 1,
 	VERIFY_MIMD = 1 << 2,
-	/* the models the oracle knows how to follow: not yet those whose threads
-	** have pcs of their own inside a warp (its) */
-	VERIFY_ALL = VERIFY_SYNC | VERIFY_IPDOM | VERIFY_MIMD,
+	VERIFY_ALL = (1 << MODEL_COUNT) - 1,
 };
 
 typedef struct VerifyOptions {

@@ -12,7 +12,8 @@ OPTIONS are extra `musimd run` options (for example `--strict-push` or
 `--json --trace`. Lines `# expect explore --model M [OPTIONS]: VERDICT
 [SIMT-induced]` are the schedule explorer's (explore.md §3): this script
 leaves them to tests/explore_examples.py (`musimd explore`, with and
-without reduction) and tests/promela_spin.py (the mimd ones, with SPIN).
+without reduction) and tests/promela_spin.py (the mimd ones, with SPIN);
+`# expect deadlock: LABEL... | none` lines to tests/deadlock_explore.py.
 The expectations come from the papers' digests (each example says where),
 never from musimd's own output. ASSERTION is one of:
 
@@ -194,8 +195,8 @@ def check_file(musimd, path):
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             m = EXPECT.match(line)
-            if m and m.group("opts").split()[:1] == ["explore"]:
-                # the explorer's verdicts: tests/explore_examples.py checks them
+            if m and m.group("opts").split()[:1] in (["explore"], ["deadlock"]):
+                # the explorer's verdicts and the static detector's: other scripts check them
                 continue
             if m:
                 groups.setdefault(m.group("opts").strip(), []).append((n, m.group("what")))

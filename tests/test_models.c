@@ -135,3 +135,64 @@ Test(models, the_help_lists_every_model_of_the_table)
 	}
 	buf_free(&b);
 }
+
+/* The step's effects (StepInfo.edges, .stores) under every model: each
+** thread takes the same edges (the branch, the jump or the fall into the
+** join, the barrier's release into `after`, the branch out of it), and
+** every store is reported. */
+Test(models, every_model_reports_the_same_edges_and_stores)
+{
+	static const char src[] = ".memory zero\n"
+	                          "    p = tid < 1\n"
+	                          "    bz p, other\n"
+	                          "    mem[tid] = 1\n"
+	                          "    jump join\n"
+	                          "other: mem[tid] = 2\n"
+	                          "join: sync\n"
+	                          "    barrier\n"
+	                          "after: r = atomadd(8, 1)\n"
+	                          "    q = 0\n"
+	                          "    bnz q, after\n"
+	                          "    sync\n"
+	                          "    stop\n";
+	Diags d;
+	diag_init(&d, "fx.simd", src, strlen(src));
+	Program *p = ir_load("fx.simd", src, strlen(src), &d);
+	cr_assert_eq(d.nerrors, 0);
+	for (int i = 0; models[i]; i++) {
+		SemOptions so = {0};
+		so.model = models[i];
+		so.threads = 4;
+		so.warpsize = 2;
+		Machine *m = sem_new(p, &so, &d);
+		cr_assert_not_null(m);
+		m->effects = true;
+		int32_t edges[4] = {0}, stores[16] = {0};
+		StepInfo info;
+		while (m->status == SEM_RUNNING) {
+			int32_t w = sem_schedule(m);
+			if (w < 0)
+				break;
+			sem_step(m, w, &info);
+			sem_advance(m, w);
+			for (int32_t e = 0; e < info.nedges; e++) {
+				const Warp *x = &m->warps[info.edges[e].warp];
+				for (int32_t l = 0; l < x->size; l++)
+					edges[x->base + l] += bit_get(info.edges[e].lanes, l);
+			}
+			for (int32_t s = 0; s < info.nstores; s++) {
+				cr_assert(info.stores[s] >= 0 && info.stores[s] < 16);
+				stores[info.stores[s]]++;
+			}
+		}
+		cr_assert_eq(m->status, SEM_OK, "%s: %s", models[i]->name, m->err.msg ? m->err.msg : "");
+		for (int32_t t = 0; t < 4; t++)
+			cr_expect_eq(edges[t], 4, "%s: thread %d took %d edges", models[i]->name, t, edges[t]);
+		for (int32_t c = 0; c < 4; c++)
+			cr_expect_eq(stores[c], 1, "%s: cell %d stored %d times", models[i]->name, c, stores[c]);
+		cr_expect_eq(stores[8], 4, "%s: the atomic wrote cell 8 %d times", models[i]->name, stores[8]);
+		sem_free(m);
+	}
+	ir_free(p);
+	diag_free(&d);
+}

@@ -483,12 +483,12 @@ Test(verify, stuck_runs_are_counted_not_violations)
 	v = verify_run(t.p, r, &o, &d);
 	cr_assert(v);
 	/* every model (the default): 2 counts each, none finished */
-	cr_assert_eq(v->runs, 6);
-	cr_assert_eq(v->stuck, 6);
+	cr_assert_eq(v->runs, 2 * MODEL_COUNT);
+	cr_assert_eq(v->stuck, 2 * MODEL_COUNT);
 	cr_assert_eq(v->nv, 0);
 	cr_assert(!v->verified, "nothing finished: nothing verified");
-	cr_assert_eq(v->nmodels, 3);
-	for (int32_t i = 0; i < 3; i++) {
+	cr_assert_eq(v->nmodels, MODEL_COUNT);
+	for (int32_t i = 0; i < MODEL_COUNT; i++) {
 		cr_assert_eq(v->models[i].finished, 0);
 		cr_assert(!v->models[i].applicable);
 		cr_assert_eq(v->models[i].nun, 2);
@@ -521,7 +521,7 @@ Test(verify, option_errors)
 	diag_init(&d, "t.simd", "", 0);
 	v = verify_run(t.p, r, &o, &d);
 	cr_assert(v);
-	cr_assert_eq(v->runs, 24); /* 1..8 threads × sync, ipdom, mimd */
+	cr_assert_eq(v->runs, 8 * MODEL_COUNT); /* 1..8 threads × every model */
 	cr_assert(v->verified);
 	verify_free(v);
 	diag_free(&d);
@@ -925,7 +925,7 @@ Test(verify_real, examples_sound, .timeout = 120)
 ** skipped), and a verdict calling the merged value uniform — what the
 ** construction gave before it composed the predicates — is caught under
 ** ipdom and under mimd, each on its own. */
-Test(verify_real, user_trial_checked_under_ipdom_and_mimd)
+Test(verify_real, user_trial_checked_under_every_model_but_sync)
 {
 	/* break_loop's data has rows for 4 threads: with 5 or more a thread reads
 	** past them and the run gets stuck (listed, not checked) */
@@ -950,10 +950,10 @@ Test(verify_real, user_trial_checked_under_ipdom_and_mimd)
 		cr_expect_eq(v->nv, 0, "%s:\n%s", files[f][0], m);
 		free(m);
 		cr_assert(v->verified);
-		cr_assert_eq(v->nmodels, 3);
+		cr_assert_eq(v->nmodels, MODEL_COUNT);
 		cr_expect(!v->models[0].applicable, "%s: sync should get stuck", files[f][0]);
-		cr_expect_eq(v->models[1].finished, finish[f], "%s under ipdom", files[f][0]);
-		cr_expect_eq(v->models[2].finished, finish[f], "%s under mimd", files[f][0]);
+		for (int k = 1; k < MODEL_COUNT; k++)
+			cr_expect_eq(v->models[k].finished, finish[f], "%s under %s", files[f][0], models[k]->name);
 		verify_free(v);
 		/* the old verdict: the merged value uniform */
 		int32_t x = var(gsa, files[f][1]);
@@ -964,12 +964,12 @@ Test(verify_real, user_trial_checked_under_ipdom_and_mimd)
 		a[1] = cint(0);
 		a[2] = cint(0);
 		r->cls[x] = CLASS_UNIFORM;
-		for (unsigned model = VERIFY_IPDOM; model <= VERIFY_MIMD; model <<= 1) {
-			o.models = model;
+		for (int k = 1; k < MODEL_COUNT; k++) { /* every model the program finishes under */
+			o.models = 1u << k;
 			v = verify_run(gsa, r, &o, &d);
 			cr_assert(v);
 			cr_expect_gt(v->nv, 0, "%s: a uniform %s not caught under %s", files[f][0], files[f][1],
-			             model == VERIFY_IPDOM ? "ipdom" : "mimd");
+			             models[k]->name);
 			verify_free(v);
 		}
 		a[0] = old[0];

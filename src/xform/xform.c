@@ -1,0 +1,16 @@
+/*
+** xform.c — the table of transformations (xform.h).
+*/
+#include "xform.h"
+
+#include <string.h>
+
+const Xform *const xforms[] = {&xform_ssde, NULL};
+
+const Xform *xform_find(const char *name)
+{
+	for (int i = 0; xforms[i]; i++)
+		if (!strcmp(xforms[i]->name, name))
+			return xforms[i];
+	return NULL;
+}

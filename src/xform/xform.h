@@ -1,0 +1,30 @@
+/*
+** xform.h — program transformations (`musimd transform NAME FILE`): one
+** file in xform/ and one line of the xforms[] table each. A transformation
+** reads a program and writes the text of another, re-parsable by musimd,
+** with a comment header saying what it did.
+*/
+#ifndef MUSIMD_XFORM_H
+#define MUSIMD_XFORM_H
+
+#include "ir.h"
+
+typedef struct XformOptions {
+	int32_t threads, warpsize; /* what a warp is (0: the program's, as `run` takes it) */
+	bool divergence;           /* ssde: refine the detection with the divergence analysis */
+	bool delays;               /* ssde: print Algorithm 5's points for --aware-delay instead */
+} XformOptions;
+
+typedef struct Xform {
+	const char *name;    /* `musimd transform NAME` */
+	const char *summary; /* one line for the help */
+	/* Append the transformed program's text to out. false, with the reason
+	** in d, when p cannot be transformed; *changes counts what changed. */
+	bool (*run)(const Program *p, const XformOptions *o, Buf *out, int32_t *changes, Diags *d);
+} Xform;
+
+extern const Xform xform_ssde;
+extern const Xform *const xforms[]; /* NULL-terminated */
+const Xform *xform_find(const char *name);
+
+#endif

@@ -1,0 +1,1 @@
+deadlock examples/unstructured.simd examples/no_such_file.simd

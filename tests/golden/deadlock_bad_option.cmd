@@ -1,0 +1,1 @@
+deadlock examples/spin_lock.simd --threds 2

@@ -1,0 +1,1 @@
+deadlock examples/producer_consumer.simd --divergence

@@ -1,0 +1,1 @@
+deadlock tests/golden/irreducible.simd

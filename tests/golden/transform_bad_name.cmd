@@ -1,0 +1,1 @@
+transform ssd examples/spin_lock.simd

@@ -1,0 +1,1 @@
+transform ssde examples/sum_triangle_gsa.simd

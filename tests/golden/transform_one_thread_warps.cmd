@@ -1,0 +1,1 @@
+transform ssde examples/spin_lock_warps.simd
