@@ -1687,8 +1687,10 @@ static const char transform_help_tail[] =
 	"(Algorithm 4). Meant for the hardware stack (ipdom), which ignores\n"
 	"syncs; the program's syncs are kept (musimd syncs places new ones).\n"
 	"\n"
-	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid input, or a\n"
-	"program the transformation does not take (GSA form, irreducible).\n";
+	"Exit status: 0 ok, 1 the result still needs the transformation (ssde: still\n"
+	"suspected after 8 rounds; printed with a warning), 2 usage error,\n"
+	"3 unreadable or invalid input, or a program the transformation does not\n"
+	"take (GSA form, irreducible).\n";
 
 #undef CMD
 #define CMD "transform"
@@ -1763,18 +1765,21 @@ static int cmd_transform(int argc, char **argv)
 	Diags d;
 	diag_init(&d, p->path, p->src, p->srclen);
 	Buf b = {0};
-	int32_t changes = 0;
-	bool ok = xf->run(p, &xo, &b, &changes, &d);
+	XformResult res = {0};
+	bool ok = xf->run(p, &xo, &b, &res, &d);
 	if (d.n > 0) {
 		Buf e = {0};
 		diag_render(&d, &e);
 		err(&e);
 		buf_free(&e);
 	}
-	if (!ok)
+	if (!ok) {
 		status = EXIT_INPUT;
-	else
+	} else {
 		out(&b);
+		if (res.incomplete) /* printed, but the work is not done */
+			status = EXIT_FAILED;
+	}
 	buf_free(&b);
 	diag_free(&d);
 	ir_free(p);

@@ -460,8 +460,9 @@ static bool aware_delays(const Program *p, const XformOptions *o, Buf *out, int3
 	return true;
 }
 
-static bool run_ssde(const Program *p, const XformOptions *o, Buf *out, int32_t *changes, Diags *d)
+static bool run_ssde(const Program *p, const XformOptions *o, Buf *out, XformResult *res, Diags *d)
 {
+	int32_t *changes = &res->changes;
 	if (p->has_gsa) {
 		diag_error(d, LOC_NONE, "transform ssde takes a program in plain form, not in GSA form");
 		return false;
@@ -493,6 +494,8 @@ static bool run_ssde(const Program *p, const XformOptions *o, Buf *out, int32_t 
 		}
 		if (round > SSDE_MAX_ROUNDS) {
 			buf_printf(&notes, "# still suspected after %d rounds: not transformed further\n", SSDE_MAX_ROUNDS);
+			diag_warning(d, LOC_NONE, "the result is still suspected after %d rounds of SSDE", SSDE_MAX_ROUNDS);
+			res->incomplete = true;
 			break;
 		}
 		if (!ok || ch == 0) {

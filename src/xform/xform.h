@@ -15,12 +15,19 @@ typedef struct XformOptions {
 	bool delays;               /* ssde: print Algorithm 5's points for --aware-delay instead */
 } XformOptions;
 
+/* What a transformation did: how many places it changed, and whether it
+** left the work unfinished (the command then fails: exit 1). */
+typedef struct XformResult {
+	int32_t changes;
+	bool incomplete;
+} XformResult;
+
 typedef struct Xform {
 	const char *name;    /* `musimd transform NAME` */
 	const char *summary; /* one line for the help */
 	/* Append the transformed program's text to out. false, with the reason
-	** in d, when p cannot be transformed; *changes counts what changed. */
-	bool (*run)(const Program *p, const XformOptions *o, Buf *out, int32_t *changes, Diags *d);
+	** in d, when p cannot be transformed. */
+	bool (*run)(const Program *p, const XformOptions *o, Buf *out, XformResult *res, Diags *d);
 } Xform;
 
 extern const Xform xform_ssde;
