@@ -471,7 +471,7 @@ static int32_t region_end(const Ctx *c, int32_t pc)
 ** the write runs before the point), and the branches on the paths from
 ** the exits' reconvergence point to a reachable write (ReachBrSet) or
 ** making a write parallel (ParaBrSet). */
-static int32_t safe_point(Ctx *c, const DlLoop *L, int32_t R, bool reachable_only)
+static int32_t safe_point(Ctx *c, const DlLoop *L, bool reachable_only)
 {
 	const Cfg *g = c->g;
 	int32_t S = L->rpc >= 0 ? L->rpc : c->p->nins;
@@ -481,7 +481,11 @@ static int32_t safe_point(Ctx *c, const DlLoop *L, int32_t R, bool reachable_onl
 			continue;
 		S = ipdom_ins(c, S, w + 1);
 		if (c->reach_upto[wb] >= w) {
-			/* ReachBrSet: the branches of the blocks walked from R that reach wb */
+			/* ReachBrSet: the branches on the paths from R to wb, the blocks
+			** walked from R that reach wb. A path may pass R again: around
+			** an enclosing loop, a write of a later iteration counts with
+			** the loop's branches (BH-ST's SafePDom is after the outer
+			** loop, Fig. 4.1b; Radiosity's the do-while's exit, 4.1a) */
 			c->stamp++;
 			c->work.n = 0;
 			c->bseen[wb] = c->stamp;
@@ -490,8 +494,6 @@ static int32_t safe_point(Ctx *c, const DlLoop *L, int32_t R, bool reachable_onl
 				int32_t b = c->work.v[--c->work.n];
 				if (b != wb && branch_pc(c, b) >= 0)
 					S = ipdom_ins(c, S, region_end(c, g->blocks[b].last));
-				if (b == R)
-					continue;
 				for (int32_t k = 0; k < g->blocks[b].npred; k++) {
 					int32_t q = g->blocks[b].pred[k];
 					if (c->bseen[q] != c->stamp && c->reach_upto[q] == g->blocks[q].last) {
@@ -632,8 +634,8 @@ DlResult *dl_detect(const Program *p, const Program *gsa, const bool *branch_div
 			L->stage = DL_SUSPECTED;
 			L->ssde = true;
 			r->nsuspected++;
-			L->safe_pc = safe_point(&c, L, R, false);
-			L->aware_pc = safe_point(&c, L, R, true);
+			L->safe_pc = safe_point(&c, L, false);
+			L->aware_pc = safe_point(&c, L, true);
 		}
 	}
 	resolve_conflicts(&c, r);

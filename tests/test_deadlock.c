@@ -14,6 +14,7 @@
 #include "deadlock.h"
 #include "gsa.h"
 #include "testlib.h"
+#include "xform/xform.h"
 
 typedef struct Dl {
 	Prog t;
@@ -294,6 +295,83 @@ Test(deadlock, the_slice_follows_control_dependence)
 
 /* Every example is analysed without a crash, and the worked verdicts of
 ** the curated ones hold (the explorer comparison is tests/deadlock_explore.py). */
+/* BH-ST after -O2 (§4.2, Fig. 4.1b; examples/wait_signal.simd): the
+** signal a waiter needs may come in a later iteration of the outer loop.
+** ReachBrSet takes the paths from the wait loop's reconvergence point to
+** the write that go round the outer loop, so the outer loop's branch
+** counts and the safe point is after the outer loop, as the thesis finds
+** (for AWARE's Algorithm 5 too: the write is reachable). */
+#define WAIT_SIGNAL \
+	".threads 2\n" \
+	".data 0: 0 -1 -1 -1\n" \
+	"       k = tid\n" \
+	"outer: a = k\n" /* line 4 */ \
+	"wait:  s = mem[a]\n" \
+	"       p = s < 0\n" \
+	"       bnz p, wait\n" /* line 7 */ \
+	"       sync\n" \
+	"       c = k + 1\n" \
+	"       q = c < 4\n" \
+	"       bz q, next\n" \
+	"       mem[c] = c\n" /* line 12 */ \
+	"next:  sync\n" \
+	"       k = k + 2\n" \
+	"       r = k < 4\n" \
+	"       bnz r, outer\n" \
+	"       sync\n" /* line 17: after the outer loop */ \
+	"       stop\n"
+
+Test(deadlock, a_signal_of_a_later_iteration_moves_the_safe_point_past_the_outer_loop)
+{
+	Dl x = detect(WAIT_SIGNAL, false);
+	const DlLoop *W = NULL;
+	for (int32_t k = 0; k < x.r->nloops; k++)
+		if (line(&x, x.r->loops[k].header_pc) == 5)
+			W = &x.r->loops[k];
+	cr_assert(W);
+	cr_expect_eq(W->stage, DL_SUSPECTED);
+	cr_expect_eq(line(&x, W->rpc), 8);
+	cr_expect(W->ssde);
+	cr_expect_eq(line(&x, W->safe_pc), 17, "safe point at line %d", line(&x, W->safe_pc));
+	cr_expect_eq(line(&x, W->aware_pc), 17);
+	release(&x);
+}
+
+/* SSDE on the same kernel: the switch after the outer loop cannot jump to
+** the wait loop, inside the outer loop, without giving the outer loop a
+** second entry; it enters at the outer loop's header, whose test goes on
+** to the wait loop. The result loads (reducible), and the detector
+** suspects nothing in it. */
+Test(deadlock, ssde_enters_an_enclosing_loop_at_its_header)
+{
+	Prog t = load(WAIT_SIGNAL);
+	XformOptions o = {0};
+	XformResult res = {0};
+	Buf out = {0};
+	Diags d;
+	diag_init(&d, "t.simd", t.src, strlen(t.src));
+	cr_assert(xform_ssde.run(t.p, &o, &out, &res, &d), "ssde failed");
+	cr_expect_eq(d.nerrors, 0);
+	cr_expect(!res.incomplete);
+	cr_expect_geq(res.changes, 1);
+	/* the outer loop's header tests the wait loop's case first */
+	cr_expect(strstr(buf_str(&out), "outer:  ssde_t0 = ssde_sw0 == 1\n") ||
+	              strstr(buf_str(&out), "outer:  ssde1_t0 = ssde1_sw0 == 1\n"),
+	          "%s", buf_str(&out));
+	Prog u = load(buf_str(&out)); /* fails the test when irreducible */
+	Diags d2;
+	diag_init(&d2, "u.simd", u.src, strlen(u.src));
+	DlResult *r = dl_run(u.p, false, &d2);
+	cr_assert(r);
+	cr_expect_eq(r->nsuspected, 0);
+	dl_free(r);
+	diag_free(&d2);
+	unload(&u);
+	buf_free(&out);
+	diag_free(&d);
+	unload(&t);
+}
+
 Test(deadlock, examples)
 {
 	static const struct {

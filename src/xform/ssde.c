@@ -20,16 +20,21 @@
 **
 ** In μ-SIMD: BBS is
 **     <S's labels>: SW = 0           (the original arrivals)
-**     P_s:  T = SW == 1               (one test per case, in case order)
+**     P_s:  bnz SW, P_k              (the arrivals go on, put_switch says why)
+**           <S's instruction>
+**     ...
+**     P_k:  T = SW == 1              (one test per case but the last)
 **           bnz T, <L1's header>
 **           ...
-**           <S's instruction>          (the default)
+**           jump <the last case's header>
 ** and a back edge of loop k is `P_b: SW = k` / `jump P_s`, the branch or
 ** jump that closed the loop now naming P_b. A safe point at the end of the
 ** program (the kernel exit) collects the program's stops into one BBS
-** before one final stop. The program's own syncs are kept: the result is
-** meant for the hardware stack (ipdom), under which syncs are NOPs;
-** `musimd syncs` places syncs for the sync model again.
+** before one final stop. A header inside loops that do not contain S is
+** reached through those loops' headers (route_cases). The program's own
+** syncs are kept: the result is meant for the hardware stack (ipdom),
+** under which syncs are NOPs; `musimd syncs` places syncs for the sync
+** model again.
 */
 #include "xform.h"
 
@@ -49,7 +54,19 @@ typedef struct Group {
 	int32_t *dest;
 	int32_t ndest;
 	uint8_t *region;  /* per block: in the new loop (the loops, and the paths from their exits to S) */
+	/* per case k + 1: the loops the switch enters on the way to dest[k],
+	** outermost first, chain[chain_start[k] .. chain_start[k + 1] - 1]
+	** (see route_cases) */
+	int32_t *chain_start, *chain;
 } Group;
+
+/* A test at the header of a loop the switch enters (route_cases): lanes
+** arriving with SW_group == value go on to pc (the next loop's header),
+** or, with pc = -1, to the reset block of that case, which clears SW and
+** jumps to the case's destination inside this loop. */
+typedef struct Dispatch {
+	int32_t header, group, value, pc;
+} Dispatch;
 
 typedef struct Ssde {
 	const Program *p;
@@ -60,6 +77,10 @@ typedef struct Ssde {
 	int32_t *case_of;   /* per loop of r: its (group, case) as group * 65536 + case, or -1 */
 	char prefix[32];    /* of every name the transformation adds: used by no name of p */
 	int32_t *lstart, *lab; /* the labels of each pc (counting sort) */
+	int32_t *tgroup;    /* per loop of p's Cfg: 1 + the group that transforms it, or 0 */
+	Dispatch *disp;     /* sorted by header */
+	int32_t ndisp;
+	uint8_t *want_label; /* per pc: a jump of the result names it */
 } Ssde;
 
 static bool name_taken(const Program *p, const char *prefix)
@@ -120,16 +141,10 @@ static void stmt_start(Buf *b, Buf *lb)
 	buf_reset(lb);
 }
 
-/* Does pc need a label of its own (a switch destination without one)? */
+/* Does pc need a label of its own (a jump's destination without one)? */
 static bool needs_label(const Ssde *x, int32_t pc)
 {
-	if (x->lstart[pc] < x->lstart[pc + 1])
-		return false;
-	for (int32_t gi = 0; gi < x->ngroups; gi++)
-		for (int32_t k = 0; k < x->groups[gi].ndest; k++)
-			if (x->groups[gi].dest[k] == pc)
-				return true;
-	return false;
+	return x->want_label[pc] && x->lstart[pc] == x->lstart[pc + 1];
 }
 
 /* The name a jump to pc uses: its first label, or the one added. */
@@ -155,16 +170,24 @@ typedef struct Edge {
 	int32_t group, value; /* SW_group = value, then to the group's switch */
 } Edge;
 
+static bool is_latch(const Loop *lp, int32_t b)
+{
+	for (int32_t i = 0; i < lp->nlatches; i++)
+		if (lp->latches[i] == b)
+			return true;
+	return false;
+}
+
 static bool edge_of(const Ssde *x, int32_t src, int32_t dest, bool skip_safe, Edge *e)
 {
 	const Cfg *g = x->p->cfg;
 	if (dest < 0 || dest > x->p->nins)
 		return false;
-	for (int32_t gi = 0; gi < x->ngroups; gi++) {
+	for (int32_t gi = 0; src >= 0 && gi < x->ngroups; gi++) {
 		const Group *G = &x->groups[gi];
 		for (int32_t k = 0; k < G->n; k++)
-			if (G->dest[k] == dest && src >= 0 && G->region[g->block_of[src]]) {
-				*e = (Edge){gi, k + 1}; /* a back edge */
+			if (G->dest[k] == dest && is_latch(&g->loops[x->r->loops[G->loops[k]].loop], g->block_of[src])) {
+				*e = (Edge){gi, k + 1}; /* a back edge (Latch(L) of Algorithm 4) */
 				return true;
 			}
 	}
@@ -183,17 +206,81 @@ static bool edge_of(const Ssde *x, int32_t src, int32_t dest, bool skip_safe, Ed
 	return false;
 }
 
-static void put_switch(const Ssde *x, Buf *b, Buf *lb, int32_t gi)
+/* Where the switch sends case c + 1: its destination, or the header of
+** the first loop on the way to it (route_cases). */
+static int32_t case_target(const Ssde *x, const Group *G, int32_t c)
+{
+	const Cfg *g = x->p->cfg;
+	if (G->chain_start[c + 1] == G->chain_start[c])
+		return G->dest[c];
+	return g->blocks[g->loops[G->chain[G->chain_start[c]]].header].first;
+}
+
+/* BBS: the arrivals (SW = 0) go on to S, the rest to the cases (in the
+** tail). The cases are a branch of their own, after the one that lets the
+** arrivals go: every path from a case comes back to BBS (through a back
+** edge or as an arrival), so BBS is the reconvergence point of the cases'
+** tests and a case that spins again waits there for the others, whichever
+** side the stack runs first; with the arrivals among the sides of one
+** branch, whose reconvergence point is S, a spinning side run first would
+** keep the others from ever running (the mutual producer/consumer, digest
+** §11.2 T8). The thesis's lowering relies on running the default first. */
+static void put_switch(const Ssde *x, Buf *b, Buf *lb, int32_t gi, Buf *tail)
 {
 	const Group *G = &x->groups[gi];
 	const char *P = x->prefix;
 	buf_printf(lb, "%ss%d: ", P, (int)gi);
-	for (int32_t c = 0; c < G->ndest; c++) {
+	stmt_start(b, lb);
+	buf_printf(b, "bnz %ssw%d, %sk%d\n", P, (int)gi, P, (int)gi);
+	Buf tl = {0};
+	buf_printf(&tl, "%sk%d: ", P, (int)gi);
+	for (int32_t c = 0; c + 1 < G->ndest; c++) {
+		stmt_start(tail, &tl);
+		buf_printf(tail, "%st%d = %ssw%d == %d\n", P, (int)gi, P, (int)gi, (int)c + 1);
+		stmt_start(tail, &tl);
+		buf_printf(tail, "bnz %st%d, ", P, (int)gi);
+		put_dest(x, tail, case_target(x, G, c));
+		buf_putc(tail, '\n');
+	}
+	stmt_start(tail, &tl);
+	buf_puts(tail, "jump ");
+	put_dest(x, tail, case_target(x, G, G->ndest - 1));
+	buf_putc(tail, '\n');
+	buf_free(&tl);
+}
+
+/* The tests of the loop headed at pc that the switches enter (its labels in lb). */
+static void put_dispatch(const Ssde *x, Buf *b, Buf *lb, int32_t pc, Buf *tail)
+{
+	const char *P = x->prefix;
+	int32_t lo = 0, hi = x->ndisp;
+	while (lo < hi) { /* the first entry of pc */
+		int32_t mid = lo + (hi - lo) / 2;
+		if (x->disp[mid].header < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int32_t i = lo; i < x->ndisp && x->disp[i].header == pc; i++) {
+		const Dispatch *D = &x->disp[i];
 		stmt_start(b, lb);
-		buf_printf(b, "%st%d = %ssw%d == %d\n", P, (int)gi, P, (int)gi, (int)c + 1);
+		buf_printf(b, "%st%d = %ssw%d == %d\n", P, (int)D->group, P, (int)D->group, (int)D->value);
 		stmt_start(b, lb);
-		buf_printf(b, "bnz %st%d, ", P, (int)gi);
-		put_dest(x, b, G->dest[c]);
+		buf_printf(b, "bnz %st%d, ", P, (int)D->group);
+		if (D->pc >= 0) {
+			put_dest(x, b, D->pc);
+		} else { /* the last loop: clear SW (later passes through its header go on as before) */
+			buf_printf(b, "%se%d_%d", P, (int)D->group, (int)D->value);
+			Buf tl = {0};
+			buf_printf(&tl, "%se%d_%d: ", P, (int)D->group, (int)D->value);
+			stmt_start(tail, &tl);
+			buf_printf(tail, "%ssw%d = 0\n", P, (int)D->group);
+			stmt_start(tail, &tl);
+			buf_puts(tail, "jump ");
+			put_dest(x, tail, x->groups[D->group].dest[D->value - 1]);
+			buf_putc(tail, '\n');
+			buf_free(&tl);
+		}
 		buf_putc(b, '\n');
 	}
 }
@@ -226,7 +313,7 @@ static void emit(const Ssde *x, Buf *b)
 	for (int32_t pc = 0; pc < p->nins; pc++) {
 		const Ins *ins = &p->ins[pc];
 		if (x->group_at[pc] >= 0) { /* the switch before S; S keeps its labels */
-			put_switch(x, b, &lb, x->group_at[pc]);
+			put_switch(x, b, &lb, x->group_at[pc], &tail);
 			/* its default goes on to S: an entry when S starts another new loop */
 			if (edge_of(x, -1, pc, true, &e))
 				put_edge_code(x, b, &lb, e);
@@ -234,6 +321,7 @@ static void emit(const Ssde *x, Buf *b)
 		put_labels(x, &lb, pc);
 		if (needs_label(x, pc))
 			buf_printf(&lb, "%sh%d: ", P, (int)pc);
+		put_dispatch(x, b, &lb, pc, &tail);
 		bool jumps = ins->op == OP_JUMP || ir_is_branch((Op)ins->op);
 		if (ins->op == OP_STOP && end_group >= 0) {
 			put_edge_code(x, b, &lb, (Edge){end_group, 0});
@@ -268,7 +356,7 @@ static void emit(const Ssde *x, Buf *b)
 		}
 	}
 	if (end_group >= 0) {
-		put_switch(x, b, &lb, end_group);
+		put_switch(x, b, &lb, end_group, &tail);
 		stmt_start(b, &lb);
 		buf_puts(b, "stop\n");
 	}
@@ -329,6 +417,68 @@ static void new_loop(const Ssde *x, Group *G)
 	}
 }
 
+static int cmp_dispatch(const void *a, const void *b)
+{
+	const Dispatch *x = a, *y = b;
+	if (x->header != y->header)
+		return x->header < y->header ? -1 : 1;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+/* How each switch reaches its destinations without entering a loop in
+** its middle. A destination d inside loops of p that do not contain S
+** (a spin loop nested in a loop whose safe point lies after the outer
+** loop: BH-ST, §4.2 Fig. 4.1b) cannot be jumped to from the switch: the
+** outer loop would be entered at its header and at d, an irreducible
+** graph that no reconvergence stack handles (§4.4). So the switch jumps
+** to the header of the outermost such loop, and each such loop's header
+** tests SW and goes on to the next loop's header, the last one to d
+** through a block that clears SW (so that the loop's later iterations
+** pass its header as before). A loop SSDE transforms is not a cycle any
+** more (its back edges go to the switch) and is entered anywhere. */
+static void route_cases(Ssde *x)
+{
+	const Cfg *g = x->p->cfg;
+	int32_t cap = 0;
+	x->want_label = xcalloc((size_t)x->p->nins + 1, 1);
+	for (int32_t gi = 0; gi < x->ngroups; gi++) {
+		Group *G = &x->groups[gi];
+		int32_t sb = G->safe < x->p->nins ? g->block_of[G->safe] : -1;
+		G->chain_start = xmalloc(((size_t)G->ndest + 1) * sizeof *G->chain_start);
+		int32_t n = 0, ncap = 0;
+		for (int32_t c = 0; c < G->ndest; c++) {
+			G->chain_start[c] = n;
+			x->want_label[G->dest[c]] = 1;
+			int32_t first = n;
+			for (int32_t l = g->blocks[g->block_of[G->dest[c]]].loop; l >= 0; l = g->loops[l].parent) {
+				if (sb >= 0 && cfg_loop_contains(g, l, sb))
+					break; /* S and every loop around it */
+				if (x->tgroup[l])
+					continue;
+				VEC_PUSH(G->chain, n, ncap, l);
+			}
+			for (int32_t i = first, j = n - 1; i < j; i++, j--) { /* outermost first */
+				int32_t t = G->chain[i];
+				G->chain[i] = G->chain[j];
+				G->chain[j] = t;
+			}
+			for (int32_t i = first; i < n; i++) {
+				int32_t h = g->blocks[g->loops[G->chain[i]].header].first;
+				int32_t next = i + 1 < n ? g->blocks[g->loops[G->chain[i + 1]].header].first : -1;
+				x->want_label[h] = 1;
+				if (next < 0 && h == G->dest[c])
+					continue; /* d is this loop's header: the tests fall into it */
+				VEC_PUSH(x->disp, x->ndisp, cap, ((Dispatch){h, gi, c + 1, next}));
+			}
+		}
+		G->chain_start[G->ndest] = n;
+	}
+	if (x->ndisp > 1)
+		qsort(x->disp, (size_t)x->ndisp, sizeof *x->disp, cmp_dispatch);
+}
+
 /* One round: p's transformed text into out, what was done (comment lines)
 ** into notes (round > 1: the lines are those of the previous round's
 ** output). */
@@ -364,8 +514,13 @@ static bool ssde_round(const Program *p, const XformOptions *o, int round, Buf *
 		x.case_of[k] = gi * 65536 + G->n;
 		++*changes;
 	}
+	x.tgroup = xcalloc((size_t)p->cfg->nloops + 1, sizeof *x.tgroup);
+	for (int32_t gi = 0; gi < x.ngroups; gi++)
+		for (int32_t k = 0; k < x.groups[gi].n; k++)
+			x.tgroup[r->loops[x.groups[gi].loops[k]].loop] = gi + 1;
 	for (int32_t gi = 0; gi < x.ngroups; gi++)
 		new_loop(&x, &x.groups[gi]);
+	route_cases(&x);
 	pick_prefix(&x);
 	index_labels(&x);
 	/* what was done, as comments the parser skips */
@@ -402,7 +557,12 @@ static bool ssde_round(const Program *p, const XformOptions *o, int round, Buf *
 		free(x.groups[gi].loops);
 		free(x.groups[gi].dest);
 		free(x.groups[gi].region);
+		free(x.groups[gi].chain_start);
+		free(x.groups[gi].chain);
 	}
+	free(x.tgroup);
+	free(x.disp);
+	free(x.want_label);
 	free(x.groups);
 	free(x.group_at);
 	free(x.case_of);
