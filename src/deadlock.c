@@ -536,10 +536,14 @@ static bool loop_between(Ctx *c, int32_t l, int32_t m, int32_t S)
 
 /* Algorithm 3: a loop's safe point must post-dominate the safe points of
 ** the loops between its exits and it; a loop enclosing a transformed loop
-** whose safe point leaves it is moved too (and transformed, when its own
-** exits depend on shared memory). Iterated to a fixpoint, which the end
-** of the program bounds (the points only move down the post-dominator
-** tree). */
+** whose safe point leaves it is moved too, and transformed. (The thesis
+** transforms it only when its own exits depend on shared memory; but the
+** inner loop's new edge to a switch outside is an exit of the enclosing
+** loop, one that depends on the inner loop's shared read, and a switch
+** outside that jumps back into the inner loop would enter the enclosing
+** loop in its middle: an irreducible result, §4.4.) Iterated to a
+** fixpoint, which the end of the program bounds (the points only move
+** down the post-dominator tree). */
 static void resolve_conflicts(Ctx *c, DlResult *r)
 {
 	const Cfg *g = c->g;
@@ -553,11 +557,20 @@ static void resolve_conflicts(Ctx *c, DlResult *r)
 				if (l == m)
 					continue;
 				if (M->ssde) {
-					if (loop_between(c, l, m, M->safe_pc))
+					if (loop_between(c, l, m, M->safe_pc)) {
 						M->safe_pc = ipdom_ins(c, M->safe_pc, L->safe_pc);
+						if (L->ssde && L->safe_pc != M->safe_pc) {
+							/* L spins while M's threads are between M's exit
+							** and M's safe point (a lock taken inside
+							** another): one switch for both, as aliasing
+							** gives the thesis for nested locks (T10) */
+							L->safe_pc = ipdom_ins(c, L->safe_pc, M->safe_pc);
+							converged = false;
+						}
+					}
 				} else if (L->ssde && cfg_loop_contains(g, m, g->loops[l].header) &&
 				           (L->safe_pc >= c->p->nins || !cfg_loop_contains(g, m, g->block_of[L->safe_pc]))) {
-					if (M->stage >= DL_NO_LOOP_READ && !M->ssde) {
+					if (!M->ssde) {
 						M->ssde = true;
 						M->by_conflict = true;
 					}

@@ -58,7 +58,7 @@ typedef struct DlLoop {
 	/* Algorithms 2 and 3 (§4.2): SSDE moves the loop's reconvergence to
 	** safe_pc (a pc; the program's nins: its end) when ssde is set: the loop
 	** is suspected, or (by_conflict) it encloses a transformed loop whose
-	** safe point lies outside it and its exits depend on shared memory. */
+	** safe point lies outside it. */
 	int32_t safe_pc;
 	bool ssde, by_conflict;
 	/* Algorithm 2 simplified for AWARE (§5.6): the writes reachable from the

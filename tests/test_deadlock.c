@@ -337,13 +337,23 @@ Test(deadlock, a_signal_of_a_later_iteration_moves_the_safe_point_past_the_outer
 	release(&x);
 }
 
-/* SSDE on the same kernel: the switch after the outer loop cannot jump to
-** the wait loop, inside the outer loop, without giving the outer loop a
-** second entry; it enters at the outer loop's header, whose test goes on
-** to the wait loop. The result loads (reducible), and the detector
-** suspects nothing in it. */
-Test(deadlock, ssde_enters_an_enclosing_loop_at_its_header)
+/* SSDE on the same kernel: a switch after the outer loop that jumped back
+** into the wait loop would enter the outer loop in its middle (an
+** irreducible result); Algorithm 3 transforms the outer loop too (it
+** encloses the wait loop and not its safe point), both with one switch.
+** The result loads (reducible), and the detector suspects nothing in it:
+** one round. */
+Test(deadlock, ssde_takes_the_enclosing_loop_along)
 {
+	Dl x = detect(WAIT_SIGNAL, false);
+	cr_assert_eq(x.r->nloops, 2);
+	for (int32_t k = 0; k < 2; k++) {
+		cr_expect(x.r->loops[k].ssde, "loop at line %d", line(&x, x.r->loops[k].header_pc));
+		cr_expect_eq(line(&x, x.r->loops[k].safe_pc), 17);
+	}
+	cr_expect_eq(x.r->nsuspected, 1); /* the outer loop by conflict, not by Algorithm 1 */
+	release(&x);
+
 	Prog t = load(WAIT_SIGNAL);
 	XformOptions o = {0};
 	XformResult res = {0};
@@ -353,11 +363,8 @@ Test(deadlock, ssde_enters_an_enclosing_loop_at_its_header)
 	cr_assert(xform_ssde.run(t.p, &o, &out, &res, &d), "ssde failed");
 	cr_expect_eq(d.nerrors, 0);
 	cr_expect(!res.incomplete);
-	cr_expect_geq(res.changes, 1);
-	/* the outer loop's header tests the wait loop's case first */
-	cr_expect(strstr(buf_str(&out), "outer:  ssde_t0 = ssde_sw0 == 1\n") ||
-	              strstr(buf_str(&out), "outer:  ssde1_t0 = ssde1_sw0 == 1\n"),
-	          "%s", buf_str(&out));
+	cr_expect_eq(res.changes, 2);
+	cr_expect(!strstr(buf_str(&out), "# round 2"), "%s", buf_str(&out));
 	Prog u = load(buf_str(&out)); /* fails the test when irreducible */
 	Diags d2;
 	diag_init(&d2, "u.simd", u.src, strlen(u.src));
@@ -370,6 +377,32 @@ Test(deadlock, ssde_enters_an_enclosing_loop_at_its_header)
 	buf_free(&out);
 	diag_free(&d);
 	unload(&t);
+}
+
+/* Nested locks (T10): the inner lock is taken between the outer lock's
+** exit and its safe point; both loops get the outer's safe point and one
+** switch (the thesis gets there through aliasing), and one round does. */
+Test(deadlock, a_lock_inside_a_lock_shares_its_safe_point)
+{
+	Dl x = detect("outer: o = atomcas(0, 0, 1)\n" /* line 1 */
+	              "       bnz o, outer\n"
+	              "       sync\n"
+	              "inner: i = atomcas(1, 0, 1)\n"
+	              "       bnz i, inner\n"
+	              "       sync\n"
+	              "       c = mem[2]\n"
+	              "       c = c + 1\n"
+	              "       mem[2] = c\n"
+	              "       r = atomexch(1, 0)\n" /* line 10 */
+	              "       r = atomexch(0, 0)\n"
+	              "       stop\n", /* line 12 */
+	              false);
+	cr_assert_eq(x.r->nloops, 2);
+	cr_expect_eq(x.r->nsuspected, 2);
+	for (int32_t k = 0; k < 2; k++)
+		cr_expect_eq(line(&x, x.r->loops[k].safe_pc), 12, "loop at line %d: safe point at line %d",
+		             line(&x, x.r->loops[k].header_pc), line(&x, x.r->loops[k].safe_pc));
+	release(&x);
 }
 
 Test(deadlock, examples)

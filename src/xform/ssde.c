@@ -30,8 +30,7 @@
 ** and a back edge of loop k is `P_b: SW = k` / `jump P_s`, the branch or
 ** jump that closed the loop now naming P_b. A safe point at the end of the
 ** program (the kernel exit) collects the program's stops into one BBS
-** before one final stop. A header inside loops that do not contain S is
-** reached through those loops' headers (route_cases). The program's own
+** before one final stop. The program's own
 ** syncs are kept: the result is meant for the hardware stack (ipdom),
 ** under which syncs are NOPs; `musimd syncs` places syncs for the sync
 ** model again.
@@ -54,19 +53,7 @@ typedef struct Group {
 	int32_t *dest;
 	int32_t ndest;
 	uint8_t *region;  /* per block: in the new loop (the loops, and the paths from their exits to S) */
-	/* per case k + 1: the loops the switch enters on the way to dest[k],
-	** outermost first, chain[chain_start[k] .. chain_start[k + 1] - 1]
-	** (see route_cases) */
-	int32_t *chain_start, *chain;
 } Group;
-
-/* A test at the header of a loop the switch enters (route_cases): lanes
-** arriving with SW_group == value go on to pc (the next loop's header),
-** or, with pc = -1, to the reset block of that case, which clears SW and
-** jumps to the case's destination inside this loop. */
-typedef struct Dispatch {
-	int32_t header, group, value, pc;
-} Dispatch;
 
 typedef struct Ssde {
 	const Program *p;
@@ -77,10 +64,7 @@ typedef struct Ssde {
 	int32_t *case_of;   /* per loop of r: its (group, case) as group * 65536 + case, or -1 */
 	char prefix[32];    /* of every name the transformation adds: used by no name of p */
 	int32_t *lstart, *lab; /* the labels of each pc (counting sort) */
-	int32_t *tgroup;    /* per loop of p's Cfg: 1 + the group that transforms it, or 0 */
-	Dispatch *disp;     /* sorted by header */
-	int32_t ndisp;
-	uint8_t *want_label; /* per pc: a jump of the result names it */
+	uint8_t *want_label; /* per pc: a jump of the result names it (a switch's destination) */
 } Ssde;
 
 static bool name_taken(const Program *p, const char *prefix)
@@ -206,16 +190,6 @@ static bool edge_of(const Ssde *x, int32_t src, int32_t dest, bool skip_safe, Ed
 	return false;
 }
 
-/* Where the switch sends case c + 1: its destination, or the header of
-** the first loop on the way to it (route_cases). */
-static int32_t case_target(const Ssde *x, const Group *G, int32_t c)
-{
-	const Cfg *g = x->p->cfg;
-	if (G->chain_start[c + 1] == G->chain_start[c])
-		return G->dest[c];
-	return g->blocks[g->loops[G->chain[G->chain_start[c]]].header].first;
-}
-
 /* BBS: the arrivals (SW = 0) go on to S, the rest to the cases (in the
 ** tail). The cases are a branch of their own, after the one that lets the
 ** arrivals go: every path from a case comes back to BBS (through a back
@@ -239,50 +213,14 @@ static void put_switch(const Ssde *x, Buf *b, Buf *lb, int32_t gi, Buf *tail)
 		buf_printf(tail, "%st%d = %ssw%d == %d\n", P, (int)gi, P, (int)gi, (int)c + 1);
 		stmt_start(tail, &tl);
 		buf_printf(tail, "bnz %st%d, ", P, (int)gi);
-		put_dest(x, tail, case_target(x, G, c));
+		put_dest(x, tail, G->dest[c]);
 		buf_putc(tail, '\n');
 	}
 	stmt_start(tail, &tl);
 	buf_puts(tail, "jump ");
-	put_dest(x, tail, case_target(x, G, G->ndest - 1));
+	put_dest(x, tail, G->dest[G->ndest - 1]);
 	buf_putc(tail, '\n');
 	buf_free(&tl);
-}
-
-/* The tests of the loop headed at pc that the switches enter (its labels in lb). */
-static void put_dispatch(const Ssde *x, Buf *b, Buf *lb, int32_t pc, Buf *tail)
-{
-	const char *P = x->prefix;
-	int32_t lo = 0, hi = x->ndisp;
-	while (lo < hi) { /* the first entry of pc */
-		int32_t mid = lo + (hi - lo) / 2;
-		if (x->disp[mid].header < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (int32_t i = lo; i < x->ndisp && x->disp[i].header == pc; i++) {
-		const Dispatch *D = &x->disp[i];
-		stmt_start(b, lb);
-		buf_printf(b, "%st%d = %ssw%d == %d\n", P, (int)D->group, P, (int)D->group, (int)D->value);
-		stmt_start(b, lb);
-		buf_printf(b, "bnz %st%d, ", P, (int)D->group);
-		if (D->pc >= 0) {
-			put_dest(x, b, D->pc);
-		} else { /* the last loop: clear SW (later passes through its header go on as before) */
-			buf_printf(b, "%se%d_%d", P, (int)D->group, (int)D->value);
-			Buf tl = {0};
-			buf_printf(&tl, "%se%d_%d: ", P, (int)D->group, (int)D->value);
-			stmt_start(tail, &tl);
-			buf_printf(tail, "%ssw%d = 0\n", P, (int)D->group);
-			stmt_start(tail, &tl);
-			buf_puts(tail, "jump ");
-			put_dest(x, tail, x->groups[D->group].dest[D->value - 1]);
-			buf_putc(tail, '\n');
-			buf_free(&tl);
-		}
-		buf_putc(b, '\n');
-	}
 }
 
 /* SW = value and the jump to the switch, as statements (lb: their labels). */
@@ -321,7 +259,6 @@ static void emit(const Ssde *x, Buf *b)
 		put_labels(x, &lb, pc);
 		if (needs_label(x, pc))
 			buf_printf(&lb, "%sh%d: ", P, (int)pc);
-		put_dispatch(x, b, &lb, pc, &tail);
 		bool jumps = ins->op == OP_JUMP || ir_is_branch((Op)ins->op);
 		if (ins->op == OP_STOP && end_group >= 0) {
 			put_edge_code(x, b, &lb, (Edge){end_group, 0});
@@ -417,66 +354,18 @@ static void new_loop(const Ssde *x, Group *G)
 	}
 }
 
-static int cmp_dispatch(const void *a, const void *b)
+/* The pcs a jump of the result names: the switches' destinations. Every
+** destination is a loop's header or a block entered from outside the new
+** loop, never a block inside a loop that goes on without the switch: the
+** loops that enclose a transformed loop and not its safe point are
+** transformed too (deadlock.c, Algorithm 3), so the result stays
+** reducible (checked: each round's output is loaded again). */
+static void mark_labels(Ssde *x)
 {
-	const Dispatch *x = a, *y = b;
-	if (x->header != y->header)
-		return x->header < y->header ? -1 : 1;
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	return (x->value > y->value) - (x->value < y->value);
-}
-
-/* How each switch reaches its destinations without entering a loop in
-** its middle. A destination d inside loops of p that do not contain S
-** (a spin loop nested in a loop whose safe point lies after the outer
-** loop: BH-ST, §4.2 Fig. 4.1b) cannot be jumped to from the switch: the
-** outer loop would be entered at its header and at d, an irreducible
-** graph that no reconvergence stack handles (§4.4). So the switch jumps
-** to the header of the outermost such loop, and each such loop's header
-** tests SW and goes on to the next loop's header, the last one to d
-** through a block that clears SW (so that the loop's later iterations
-** pass its header as before). A loop SSDE transforms is not a cycle any
-** more (its back edges go to the switch) and is entered anywhere. */
-static void route_cases(Ssde *x)
-{
-	const Cfg *g = x->p->cfg;
-	int32_t cap = 0;
 	x->want_label = xcalloc((size_t)x->p->nins + 1, 1);
-	for (int32_t gi = 0; gi < x->ngroups; gi++) {
-		Group *G = &x->groups[gi];
-		int32_t sb = G->safe < x->p->nins ? g->block_of[G->safe] : -1;
-		G->chain_start = xmalloc(((size_t)G->ndest + 1) * sizeof *G->chain_start);
-		int32_t n = 0, ncap = 0;
-		for (int32_t c = 0; c < G->ndest; c++) {
-			G->chain_start[c] = n;
-			x->want_label[G->dest[c]] = 1;
-			int32_t first = n;
-			for (int32_t l = g->blocks[g->block_of[G->dest[c]]].loop; l >= 0; l = g->loops[l].parent) {
-				if (sb >= 0 && cfg_loop_contains(g, l, sb))
-					break; /* S and every loop around it */
-				if (x->tgroup[l])
-					continue;
-				VEC_PUSH(G->chain, n, ncap, l);
-			}
-			for (int32_t i = first, j = n - 1; i < j; i++, j--) { /* outermost first */
-				int32_t t = G->chain[i];
-				G->chain[i] = G->chain[j];
-				G->chain[j] = t;
-			}
-			for (int32_t i = first; i < n; i++) {
-				int32_t h = g->blocks[g->loops[G->chain[i]].header].first;
-				int32_t next = i + 1 < n ? g->blocks[g->loops[G->chain[i + 1]].header].first : -1;
-				x->want_label[h] = 1;
-				if (next < 0 && h == G->dest[c])
-					continue; /* d is this loop's header: the tests fall into it */
-				VEC_PUSH(x->disp, x->ndisp, cap, ((Dispatch){h, gi, c + 1, next}));
-			}
-		}
-		G->chain_start[G->ndest] = n;
-	}
-	if (x->ndisp > 1)
-		qsort(x->disp, (size_t)x->ndisp, sizeof *x->disp, cmp_dispatch);
+	for (int32_t gi = 0; gi < x->ngroups; gi++)
+		for (int32_t c = 0; c < x->groups[gi].ndest; c++)
+			x->want_label[x->groups[gi].dest[c]] = 1;
 }
 
 /* One round: p's transformed text into out, what was done (comment lines)
@@ -514,13 +403,9 @@ static bool ssde_round(const Program *p, const XformOptions *o, int round, Buf *
 		x.case_of[k] = gi * 65536 + G->n;
 		++*changes;
 	}
-	x.tgroup = xcalloc((size_t)p->cfg->nloops + 1, sizeof *x.tgroup);
-	for (int32_t gi = 0; gi < x.ngroups; gi++)
-		for (int32_t k = 0; k < x.groups[gi].n; k++)
-			x.tgroup[r->loops[x.groups[gi].loops[k]].loop] = gi + 1;
 	for (int32_t gi = 0; gi < x.ngroups; gi++)
 		new_loop(&x, &x.groups[gi]);
-	route_cases(&x);
+	mark_labels(&x);
 	pick_prefix(&x);
 	index_labels(&x);
 	/* what was done, as comments the parser skips */
@@ -557,11 +442,7 @@ static bool ssde_round(const Program *p, const XformOptions *o, int round, Buf *
 		free(x.groups[gi].loops);
 		free(x.groups[gi].dest);
 		free(x.groups[gi].region);
-		free(x.groups[gi].chain_start);
-		free(x.groups[gi].chain);
 	}
-	free(x.tgroup);
-	free(x.disp);
 	free(x.want_label);
 	free(x.groups);
 	free(x.group_at);
