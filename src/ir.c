@@ -530,6 +530,16 @@ bool ir_gate_is_pred(const Ins *ins, const Opnd *o)
 	       (o - ins->args) % 3 == 0;
 }
 
+WarpShape ir_warp_shape(const Program *p, int64_t threads, int64_t warpsize)
+{
+	WarpShape w;
+	w.threads = threads > 0 ? threads : p->threads > 0 ? p->threads : 4;
+	w.warpsize = warpsize > 0 ? warpsize : p->warpsize > 0 ? p->warpsize : w.threads;
+	if (w.warpsize > w.threads)
+		w.warpsize = w.threads;
+	return w;
+}
+
 const char *ir_label_of(const Program *p, int32_t pc)
 {
 	if (pc < 0 || pc >= p->nins || p->ins[pc].label < 0)

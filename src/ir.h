@@ -221,6 +221,13 @@ bool ir_gate_is_pred(const Ins *ins, const Opnd *o);
 #define IR_GATE_MAX_DEPTH 64
 /* Name of the first label of instruction pc, or NULL. */
 const char *ir_label_of(const Program *p, int32_t pc);
+/* The threads and the warp size a run of p has (language.md, directives):
+** the options' when positive, else the program's .threads and .warpsize,
+** else 4 threads in one warp; a warp has at most all the threads. */
+typedef struct WarpShape {
+	int64_t threads, warpsize;
+} WarpShape;
+WarpShape ir_warp_shape(const Program *p, int64_t threads, int64_t warpsize);
 /* How a report names an instruction: its first label, else "@LINE". */
 void ir_print_where(Buf *b, const Program *p, int32_t pc);
 

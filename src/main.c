@@ -1535,9 +1535,8 @@ static int deadlock_file(const char *file, DeadlockCli *x, Json *j, Buf *b)
 	Program *p = load(file, true, &status);
 	if (!p)
 		return status;
-	int32_t threads = x->threads ? x->threads : p->threads ? p->threads : 4;
-	int32_t warpsize = x->warpsize ? x->warpsize : p->warpsize ? p->warpsize : threads;
-	int32_t lanes = warpsize < threads ? warpsize : threads; /* threads in the fullest warp */
+	WarpShape shape = ir_warp_shape(p, x->threads, x->warpsize);
+	int64_t threads = shape.threads, warpsize = shape.warpsize, lanes = warpsize; /* lanes: threads in the fullest warp */
 	Diags d;
 	diag_init(&d, p->path, p->src, p->srclen);
 	DlResult *r = dl_run(p, x->divergence, &d);

@@ -1991,7 +1991,7 @@ PmlStatus promela_emit(Buf *b, const Program *p, const SemOptions *opt, Diags *d
 {
 	int errs = d->nerrors;
 	/* the threads as `run` counts them, before the machine is built for them */
-	int64_t threads = opt->threads > 0 ? opt->threads : p->threads > 0 ? p->threads : 4;
+	int64_t threads = ir_warp_shape(p, opt->threads, opt->warpsize).threads;
 	if (threads > PML_MAX_THREADS) {
 		diag_error(d, LOC_NONE,
 		           "%lld threads: SPIN runs at most 255 processes, so emit-promela models at most "

@@ -291,9 +291,9 @@ static bool new_session(Repl *r, const char *intro)
 	}
 	SemOptions o = r->opt;
 	args_lend(&r->sa, &o);
-	int32_t nt = o.threads ? o.threads : r->prog->threads ? r->prog->threads : 4;
+	int64_t nt = ir_warp_shape(r->prog, o.threads, o.warpsize).threads;
 	if (r->lim.max_threads && nt > r->lim.max_threads)
-		return fail(r, "%d threads: this session runs at most %d", nt, r->lim.max_threads);
+		return fail(r, "%lld threads: this session runs at most %d", (long long)nt, r->lim.max_threads);
 	Diags d;
 	diag_init(&d, r->prog->path, r->prog->src, r->prog->srclen);
 	Dbg *s = dbg_new(r->prog, &o, &d);

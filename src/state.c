@@ -49,13 +49,11 @@ static uint64_t init_bytes(int64_t count, Num v)
 Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 {
 	int errs = d->nerrors;
-	int64_t nthreads = opt->threads > 0 ? opt->threads : p->threads > 0 ? p->threads : 4;
-	int64_t ws = opt->warpsize > 0 ? opt->warpsize : p->warpsize > 0 ? p->warpsize : nthreads;
+	WarpShape shape = ir_warp_shape(p, opt->threads, opt->warpsize);
+	int64_t nthreads = shape.threads, ws = shape.warpsize;
 	if (nthreads > SEM_MAX_THREADS)
 		diag_error(d, LOC_NONE, "too many threads: %lld (at most %d)", (long long)nthreads,
 		           SEM_MAX_THREADS);
-	if (ws > nthreads)
-		ws = nthreads;
 	if (!p->cfg)
 		diag_error(d, LOC_NONE, "the program has not been validated");
 	/* parameter settings must name parameters */

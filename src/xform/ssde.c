@@ -375,8 +375,6 @@ static bool ssde_round(const Program *p, const XformOptions *o, int round, Buf *
                        Diags *d)
 {
 	*changes = 0;
-	int32_t threads = o->threads ? o->threads : p->threads ? p->threads : 4;
-	int32_t warpsize = o->warpsize ? o->warpsize : p->warpsize ? p->warpsize : threads;
 	DlResult *r = dl_run(p, o->divergence, d);
 	if (!r)
 		return false;
@@ -386,7 +384,7 @@ static bool ssde_round(const Program *p, const XformOptions *o, int round, Buf *
 		x.group_at[pc] = -1;
 	x.case_of = xmalloc(((size_t)r->nloops + 1) * sizeof *x.case_of);
 	x.groups = xcalloc((size_t)r->nloops + 1, sizeof *x.groups);
-	bool one_lane = (warpsize < threads ? warpsize : threads) < 2;
+	bool one_lane = ir_warp_shape(p, o->threads, o->warpsize).warpsize < 2;
 	for (int32_t k = 0; k < r->nloops; k++) {
 		x.case_of[k] = -1;
 		const DlLoop *L = &r->loops[k];
