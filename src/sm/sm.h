@@ -1,0 +1,74 @@
+/*
+** sm.h — the cycle-level streaming-multiprocessor model (`musimd sm`;
+** ../notes/sm-model.md): μ-SIMD lowered to SM code (lower.h), run through
+** warp schedulers, a scoreboard and pipelines of latency and initiation
+** interval per op class, with functional execution at issue through the
+** one step function (sem_step) and the reconvergence hardware being the
+** Model. Options are GPGPU-Sim's (gpgpusim.config syntax, §5 of the note).
+*/
+#ifndef MUSIMD_SM_H
+#define MUSIMD_SM_H
+
+#include "diag.h"
+#include "sem.h"
+#include "util.h"
+
+/* ---- configuration (sm/config.c) --------------------------------------- */
+
+/* GPGPU-Sim's opcode classes of -ptx_opcode_latency_int (ADD,MAX,MUL,MAD,DIV,SHFL). */
+enum { SM_ADD, SM_MAX, SM_MUL, SM_MAD, SM_DIV, SM_SHFL, SM_NOPCLASS };
+
+typedef struct SmConfig {
+	/* SM resources (-gpgpu_shader_core_pipeline THREADS:WARPSIZE, ...) */
+	int32_t max_threads, warp_size;
+	int32_t registers;            /* -gpgpu_shader_registers */
+	int32_t max_cta;              /* -gpgpu_shader_cta */
+	/* issue */
+	int32_t num_sched;            /* -gpgpu_num_sched_per_core */
+	char scheduler[64];           /* -gpgpu_scheduler: a name of warp_scheds[] (sched.c) */
+	int32_t max_insn_issue_per_warp;
+	bool sub_core;                /* -gpgpu_sub_core_model: units partitioned per scheduler */
+	/* units */
+	int32_t num_sp, num_int, num_sfu, num_dp;
+	/* latency (the dependent-issue latency, note decision 2) and initiation interval */
+	int32_t lat_int[SM_NOPCLASS], ii_int[SM_NOPCLASS];
+	int32_t lat_sfu, ii_sfu;
+	/* shared memory */
+	int32_t smem_latency;         /* -gpgpu_smem_latency */
+	int32_t shmem_num_banks;      /* -gpgpu_shmem_num_banks */
+	bool shmem_limited_broadcast; /* -gpgpu_shmem_limited_broadcast */
+	int32_t shmem_warp_parts;     /* -gpgpu_shmem_warp_parts */
+	/* register file */
+	int32_t num_reg_banks, reg_file_port_throughput;
+	/* clocks: core MHz (-gpgpu_clock_domains, first field) */
+	double core_clock_mhz;
+	/* limits and watchdogs */
+	bool deadlock_detect;         /* -gpgpu_deadlock_detect: the commit watchdog, every 50 000 cycles */
+	int64_t max_cycle, max_insn;  /* -gpgpu_max_cycle, -gpgpu_max_insn (0: none) */
+	int64_t progress_window;      /* -musimd_progress_window (0: off) */
+	/* reconvergence: -musimd_reconvergence (a name of models[]), -musimd_path_order */
+	char reconvergence[32];
+	bool taken_first;
+	int32_t stage_overhead;       /* -musimd_gpgpusim_stage_overhead */
+	int64_t kernel_launch_latency;
+} SmConfig;
+
+/* The default configuration (QV100-like: the note's §1.9 values). */
+void sm_config_default(SmConfig *c);
+/* Read gpgpusim.config text (path names it in diagnostics) into c, over
+** what c holds: `-option value` lines, # comments, later lines win.
+** Unknown options are errors with the closest name; options GPGPU-Sim
+** knows that the model does not use are collected in ignored (one note
+** from the caller lists them). false on errors (in d). */
+bool sm_config_read(SmConfig *c, const char *path, const char *text, size_t len, Buf *ignored, Diags *d);
+/* One override, "-option=value" or "-option value" (--set). */
+bool sm_config_set(SmConfig *c, const char *arg, Buf *ignored, Diags *d);
+/* A preset by name ("qv100", ...), or NULL: its text, in the file syntax. */
+const char *sm_config_preset(const char *name);
+/* The presets' names, NULL-terminated. */
+extern const char *const sm_presets[];
+/* The configuration as text, one `-option value` line per modelled option
+** (`musimd sm --print-config`). */
+void sm_config_print(const SmConfig *c, Buf *b);
+
+#endif
