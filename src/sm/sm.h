@@ -27,6 +27,7 @@ typedef struct SmConfig {
 	int32_t num_sched;            /* -gpgpu_num_sched_per_core */
 	char scheduler[64];           /* -gpgpu_scheduler: a name of warp_scheds[] (sched.c) */
 	int32_t max_insn_issue_per_warp;
+	bool dual_issue_diff_exec_units; /* -gpgpu_dual_issue_diff_exec_units: a warp's 2nd issue in a cycle needs another unit */
 	bool sub_core;                /* -gpgpu_sub_core_model: units partitioned per scheduler */
 	/* units */
 	int32_t num_sp, num_int, num_sfu, num_dp;
@@ -42,6 +43,7 @@ typedef struct SmConfig {
 	int32_t num_reg_banks, reg_file_port_throughput;
 	/* clocks: core MHz (-gpgpu_clock_domains, first field) */
 	double core_clock_mhz;
+	double icnt_clock_mhz, l2_clock_mhz, dram_clock_mhz; /* its other three fields */
 	/* limits and watchdogs */
 	bool deadlock_detect;         /* -gpgpu_deadlock_detect: the commit watchdog, every 50 000 cycles */
 	int64_t max_cycle, max_insn;  /* -gpgpu_max_cycle, -gpgpu_max_insn (0: none) */
@@ -59,9 +61,12 @@ void sm_config_default(SmConfig *c);
 ** what c holds: `-option value` lines, # comments, later lines win.
 ** Unknown options are errors with the closest name; options GPGPU-Sim
 ** knows that the model does not use are collected in ignored (one note
-** from the caller lists them). false on errors (in d). */
+** from the caller lists them: space-separated names, each once). false
+** on errors (in d, whose path and source should be this file's). */
 bool sm_config_read(SmConfig *c, const char *path, const char *text, size_t len, Buf *ignored, Diags *d);
-/* One override, "-option=value" or "-option value" (--set). */
+/* One override, "-option=value" or "-option value" (--set). Locations in
+** d's diagnostics are offsets into arg: render them with d's source set to
+** arg (diag_init(d, "--set", arg, strlen(arg))). */
 bool sm_config_set(SmConfig *c, const char *arg, Buf *ignored, Diags *d);
 /* A preset by name ("qv100", ...), or NULL: its text, in the file syntax. */
 const char *sm_config_preset(const char *name);
@@ -70,5 +75,11 @@ extern const char *const sm_presets[];
 /* The configuration as text, one `-option value` line per modelled option
 ** (`musimd sm --print-config`). */
 void sm_config_print(const SmConfig *c, Buf *b);
+/* The option table: the modelled options' names (i in [0, count); the
+** aliases -gpgpu_simd_model and -trace_opcode_latency_initiation_{int,sfu}
+** included), and how many GPGPU-Sim names are known but not modelled. */
+int sm_config_option_count(void);
+const char *sm_config_option_name(int i);
+int sm_config_known_count(void);
 
 #endif
