@@ -5,9 +5,9 @@
 **     fuzz-replay FILE|DIR...
 **
 ** Every file given, and every regular file in a directory given (not
-** recursive, in name order), is fed to the four harness functions
-** (fuzz_parse.c, fuzz_run.c, fuzz_repl.c, fuzz_gsa.c, compiled with their
-** entry points renamed).
+** recursive, in name order), is fed to every harness function
+** (fuzz_parse.c, fuzz_run.c, fuzz_repl.c, fuzz_gsa.c, fuzz_explore.c,
+** fuzz_sm_config.c, compiled with their entry points renamed).
 ** A harness that finds a bug aborts, so a failing input stops the run
 ** with the signal; build with -Db_sanitize=address,undefined to also get
 ** sanitizer reports.
@@ -26,6 +26,7 @@ int fuzz_run_one(const uint8_t *data, size_t size);
 int fuzz_repl_one(const uint8_t *data, size_t size);
 int fuzz_gsa_one(const uint8_t *data, size_t size);
 int fuzz_explore_one(const uint8_t *data, size_t size);
+int fuzz_sm_config_one(const uint8_t *data, size_t size);
 
 static int replay_file(const char *path)
 {
@@ -45,6 +46,7 @@ static int replay_file(const char *path)
 	fuzz_repl_one(data, len);
 	fuzz_gsa_one(data, len);
 	fuzz_explore_one(data, len);
+	fuzz_sm_config_one(data, len);
 	free(data);
 	return 0;
 }

@@ -1,10 +1,11 @@
 #!/bin/sh
 # fuzz/run.sh — build the libFuzzer targets and fuzz one of them.
 #
-#   fuzz/run.sh parse|run|repl|gsa|explore [SECONDS [extra libFuzzer flags...]]
+#   fuzz/run.sh parse|run|repl|gsa|explore|sm_config [SECONDS [extra libFuzzer flags...]]
 #
 # Builds build-fuzz/ with clang, ASan and UBSan (configured on first use),
-# seeds fuzz/corpus-TARGET/ with examples/*.simd and fuzz/regress/*, and
+# seeds fuzz/corpus-TARGET/ with examples/*.simd and fuzz/regress/* (sm_config:
+# fuzz/regress/*.config), and
 # runs build-fuzz/fuzz/fuzz_TARGET for SECONDS (default 600) in this one process
 # (one core; libFuzzer's -jobs=1 would fork a child logging to fuzz-0.log).
 # Crashers land in fuzz/ as crash-*, leak-*, timeout-*, oom-*: minimise
@@ -15,8 +16,8 @@ cd "$(dirname "$0")/.."
 
 target=${1:-}
 case "$target" in
-parse|run|repl|gsa|explore) ;;
-*) echo "usage: fuzz/run.sh parse|run|repl|gsa|explore [SECONDS [libFuzzer flags...]]" >&2; exit 2 ;;
+parse|run|repl|gsa|explore|sm_config) ;;
+*) echo "usage: fuzz/run.sh parse|run|repl|gsa|explore|sm_config [SECONDS [libFuzzer flags...]]" >&2; exit 2 ;;
 esac
 secs=${2:-600}
 [ $# -ge 2 ] && shift 2 || shift $#
@@ -28,8 +29,12 @@ ninja -C build-fuzz "fuzz/fuzz_$target" >/dev/null
 
 corpus=fuzz/corpus-$target
 mkdir -p "$corpus"
-cp examples/*.simd "$corpus"/
-cp fuzz/regress/* "$corpus"/ 2>/dev/null || true
+if [ "$target" = sm_config ]; then
+	cp fuzz/regress/*.config "$corpus"/
+else
+	cp examples/*.simd "$corpus"/
+	cp fuzz/regress/* "$corpus"/ 2>/dev/null || true
+fi
 # the parser's corpus is full of valid programs: a good start for run and repl
 if [ "$target" != parse ] && [ -d fuzz/corpus-parse ]; then
 	cp -n fuzz/corpus-parse/* "$corpus"/ 2>/dev/null || true
@@ -39,8 +44,11 @@ fi
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 
+dict=fuzz/musimd.dict
+[ "$target" = sm_config ] && dict=fuzz/sm_config.dict
+
 exec "build-fuzz/fuzz/fuzz_$target" \
-	-dict=fuzz/musimd.dict -only_ascii=0 \
+	-dict="$dict" -only_ascii=0 \
 	-max_len=4096 -timeout=10 -rss_limit_mb=2048 \
 	-max_total_time="$secs" -print_final_stats=1 \
 	-artifact_prefix=fuzz/ \

@@ -371,5 +371,9 @@ Test(sm_config, documented)
 		cr_expect(strstr(doc, buf_str(&w)), "docs/sm-config.md does not mention the preset %s", sm_presets[i]);
 		buf_free(&w);
 	}
+	Buf w = {0};
+	buf_printf(&w, "%d names", sm_config_known_count());
+	cr_expect(strstr(doc, buf_str(&w)), "docs/sm-config.md does not give the count '%s'", buf_str(&w));
+	buf_free(&w);
 	free(doc);
 }
