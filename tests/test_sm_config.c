@@ -377,3 +377,23 @@ Test(sm_config, documented)
 	buf_free(&w);
 	free(doc);
 }
+
+/* Only the first unknown names get a "did you mean" (each looks at every
+** name): a text of many unknown names stays linear. */
+Test(sm_config, suggestions_bounded)
+{
+	Buf t = {0};
+	for (int i = 0; i < 40; i++)
+		buf_puts(&t, "-gpgpu_shader_ctaa 1\n");
+	SmConfig c;
+	sm_config_default(&c);
+	char *msg;
+	cr_expect_not(rd(&c, buf_str(&t), NULL, &msg));
+	int n = 0;
+	for (const char *s = msg; (s = strstr(s, "did you mean")); s++)
+		n++;
+	cr_expect_eq(n, 32, "%d suggestions", n);
+	cr_expect(strstr(msg, "t.config:40:1: error: unknown option '-gpgpu_shader_ctaa'\n"), "%s", msg);
+	free(msg);
+	buf_free(&t);
+}

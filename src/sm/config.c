@@ -33,6 +33,8 @@ typedef struct Ctx {
 	int32_t line;   /* that line's number */
 	const char *name;
 	size_t voff;    /* offset of the value's first character */
+	int nsuggest;   /* unknown names given a "did you mean" so far */
+	bool *seen;     /* known[i] already noted as ignored by this read */
 } Ctx;
 
 /* A Loc for [off, off + n) of the text: lines are counted from the
@@ -524,19 +526,24 @@ static const Opt *find_opt(const char *s, size_t n)
 	return NULL;
 }
 
-static bool is_known(const char *s, size_t n)
+/* The index of a known, unmodelled name, or -1. */
+static int find_known(const char *s, size_t n)
 {
 	for (int i = 0; i < NKNOWN; i++)
 		if (strlen(known[i]) == n && !memcmp(known[i], s, n))
-			return true;
-	return false;
+			return i;
+	return -1;
 }
 
-/* Add a name to the space-separated list of ignored options, once. */
-static void note_ignored(Buf *ignored, const char *s, size_t n)
+/* Add known[k] to the space-separated list of ignored options, once (the
+** list is looked at once per name and read: linear in the text). */
+static void note_ignored(Ctx *x, Buf *ignored, int k)
 {
-	if (!ignored)
+	const char *s = known[k];
+	size_t n = strlen(s);
+	if (!ignored || x->seen[k])
 		return;
+	x->seen[k] = true;
 	for (const char *p = buf_str(ignored); *p;) {
 		size_t w = strcspn(p, " ");
 		if (w == n && !memcmp(p, s, n))
@@ -600,7 +607,11 @@ static size_t name_len(const char *s, size_t i, size_t len)
 	return j - i;
 }
 
-static void unknown(const Ctx *x, size_t off, size_t n, bool dash)
+/* Unknown names get a "did you mean" up to this many per text (each looks
+** at every name: a text of many unknown names stays linear). */
+#define SUGGEST_NAMES 32
+
+static void unknown(Ctx *x, size_t off, size_t n, bool dash)
 {
 	const char *s = x->src + off;
 	Suggest g;
@@ -610,7 +621,7 @@ static void unknown(const Ctx *x, size_t off, size_t n, bool dash)
 		Buf with = {0};
 		buf_putc(&with, '-');
 		buf_putn(&with, s, n);
-		if (find_opt(with.s, with.len) || is_known(with.s, with.len))
+		if (find_opt(with.s, with.len) || find_known(with.s, with.len) >= 0)
 			buf_printf(&hint, "; did you mean '%s'?", with.s);
 		diag_error(x->d, ctx_loc(x, off, n), "expected an option (-name value), not '%.*s'%s",
 		           (int)(n > 60 ? 60 : n), s, buf_str(&hint));
@@ -619,10 +630,12 @@ static void unknown(const Ctx *x, size_t off, size_t n, bool dash)
 		return;
 	}
 	suggest_init(&g, s, n);
-	for (int i = 0; i < NOPTS; i++)
-		suggest_add(&g, opts[i].name);
-	for (int i = 0; i < NKNOWN; i++)
-		suggest_add(&g, known[i]);
+	if (x->nsuggest++ < SUGGEST_NAMES) {
+		for (int i = 0; i < NOPTS; i++)
+			suggest_add(&g, opts[i].name);
+		for (int i = 0; i < NKNOWN; i++)
+			suggest_add(&g, known[i]);
+	}
 	if (g.n)
 		buf_puts(&hint, "; ");
 	suggest_print(&g, &hint, "");
@@ -635,7 +648,8 @@ static void unknown(const Ctx *x, size_t off, size_t n, bool dash)
 static bool read_text(SmConfig *c, const char *src, size_t len, bool single, Buf *ignored, Diags *d)
 {
 	int errors0 = d->nerrors, nopts = 0;
-	Ctx x = {.d = d, .src = src, .len = len, .line = 1};
+	bool seen[NKNOWN] = {0};
+	Ctx x = {.d = d, .src = src, .len = len, .line = 1, .seen = seen};
 	size_t i = 0;
 	if (len > INT32_MAX) {
 		diag_error(d, LOC_NONE, "the configuration is too large (%zu bytes)", len);
@@ -705,6 +719,7 @@ static bool read_text(SmConfig *c, const char *src, size_t len, bool single, Buf
 		}
 		if (ok) {
 			const Opt *o = find_opt(name, n);
+			int k;
 			if (o) {
 				char *v = xstrndup(src + voff, vlen);
 				x.voff = voff;
@@ -713,8 +728,8 @@ static bool read_text(SmConfig *c, const char *src, size_t len, bool single, Buf
 				else
 					apply(c, o, &x, v);
 				free(v);
-			} else if (is_known(name, n)) {
-				note_ignored(ignored, name, n);
+			} else if ((k = find_known(name, n)) >= 0) {
+				note_ignored(&x, ignored, k);
 			} else {
 				unknown(&x, noff, n, true);
 			}
@@ -746,7 +761,8 @@ static bool read_text(SmConfig *c, const char *src, size_t len, bool single, Buf
 
 bool sm_config_read(SmConfig *c, const char *path, const char *text, size_t len, Buf *ignored, Diags *d)
 {
-	(void)path; /* d names the file in its messages */
+	if (!d->path)
+		d->path = path;
 	return read_text(c, text, len, false, ignored, d);
 }
 
