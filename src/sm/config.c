@@ -152,7 +152,7 @@ struct Opt {
 static bool parse_pipeline(SmConfig *c, const Ctx *x, const char *v)
 {
 	size_t at[2], n[2];
-	int64_t t, w;
+	int64_t t = 0, w = 0;
 	if (split(v, ':', at, n, 2) != 2)
 		return bad(x, 0, strlen(v), "expected THREADS:WARPSIZE (as 2048:32)");
 	if (!get_int(x, v, at[1], n[1], 1, SEM_MAX_THREADS, &w) ||
@@ -213,7 +213,7 @@ static void print_clocks(const SmConfig *c, Buf *b)
 static bool parse_classes(const Ctx *x, const char *v, int32_t *dst, int64_t lo)
 {
 	size_t at[SM_NOPCLASS], n[SM_NOPCLASS];
-	int64_t r[SM_NOPCLASS];
+	int64_t r[SM_NOPCLASS] = {0};
 	int k = split(v, ',', at, n, SM_NOPCLASS);
 	if (k != SM_NOPCLASS && k != SM_NOPCLASS - 1)
 		return bad(x, 0, strlen(v), "expected 6 numbers ADD,MAX,MUL,MAD,DIV,SHFL (or the first 5), found %d", k);
@@ -247,7 +247,7 @@ static void print_ii_int(const SmConfig *c, Buf *b) { print_classes(c->ii_int, b
 static bool parse_pair(const Ctx *x, const char *v, int32_t *lat, int32_t *ii)
 {
 	size_t at[2], n[2];
-	int64_t l, i;
+	int64_t l = 0, i = 0;
 	if (split(v, ',', at, n, 2) != 2)
 		return bad(x, 0, strlen(v), "expected LATENCY,INITIATION (as 4,2)");
 	if (!get_int(x, v, at[0], n[0], 1, 1000000, &l) || !get_int(x, v, at[1], n[1], 1, 1000000, &i))
@@ -307,7 +307,7 @@ static void print_reconvergence(const SmConfig *c, Buf *b)
 /* -gpgpu_simd_model 1 (GPGPU-Sim's IPDOM stack) | 2 (AWARE, ElTantawy's fork) */
 static bool parse_simd_model(SmConfig *c, const Ctx *x, const char *v)
 {
-	int64_t m;
+	int64_t m = 0;
 	if (!get_int(x, v, 0, strlen(v), 1, 2, &m))
 		return false;
 	set_word(c->reconvergence, sizeof c->reconvergence, m == 1 ? "ipdom" : "aware");
@@ -560,7 +560,7 @@ static void note_ignored(Ctx *x, Buf *ignored, int k)
 static bool apply(SmConfig *c, const Opt *o, const Ctx *x, const char *v)
 {
 	char *field = (char *)c + o->off;
-	int64_t r;
+	int64_t r = 0;
 	size_t n = strlen(v);
 	switch (o->kind) {
 	case K_I32:
