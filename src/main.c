@@ -27,6 +27,7 @@
 #include "report.h"
 #include "sem.h"
 #include "syncs.h"
+#include "sm/sm.h"
 
 #ifndef MUSIMD_VERSION
 #define MUSIMD_VERSION "0.1.0"
@@ -1658,6 +1659,204 @@ done:
 	return status;
 }
 
+/* ---- musimd sm ------------------------------------------------------------------------- */
+
+static const char sm_help[] =
+	"Usage: musimd sm FILE [options]\n"
+	"Run a μ-SIMD program on a cycle-level model of one streaming multiprocessor\n"
+	"(musimd(1) SM MODEL): warp schedulers, a scoreboard, function units of\n"
+	"latency and initiation interval per opcode class, the reconvergence model as\n"
+	"the divergence hardware; each instruction executes at issue through the same\n"
+	"step as `musimd run`. Prints GPGPU-Sim's statistics (gpu_sim_cycle,\n"
+	"gpu_sim_insn, gpu_ipc, the Warp Occupancy Distribution) and per-warp stall\n"
+	"causes. Partial: fetch is perfect; no register banks, shared-memory bank\n"
+	"conflicts or caches yet (every memory instruction takes -gpgpu_smem_latency).\n"
+	"\n"
+	"Options:\n"
+	"  --config NAME|FILE   a preset (qv100, the default, ...) or a gpgpusim.config\n"
+	"                       file: `-option value` lines as GPGPU-Sim reads them\n"
+	"  --set -OPTION=VALUE  override one option (repeatable), e.g.\n"
+	"                       --set -gpgpu_scheduler=gto --set -gpgpu_num_sched_per_core=1\n"
+	"  --print-config       print the configuration in effect and exit\n"
+	"  --model M            the reconvergence hardware (-musimd_reconvergence):\n"
+	"                       ipdom (default), sync, aware, mimd\n"
+	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR=INT[,INT...],\n"
+	"  --aware-delay BRANCH:POINT, --aware-timeout T\n"
+	"                       as for run\n"
+	"  --max-steps N        stop after N warp instructions (default 10000000, as run)\n"
+	"  --json               the statistics and the final state as one JSON object\n"
+	"\n"
+	"Exit status: 0 the program finished, 1 a watchdog stopped it (deadlock:\n"
+	"nothing committed for 50 000 cycles; livelock: instructions commit but no\n"
+	"register, memory cell, thread or barrier changes for -musimd_progress_window\n"
+	"cycles) or no rule applies, 2 usage error, 3 unreadable or invalid input, 4\n"
+	"-gpgpu_max_cycle, -gpgpu_max_insn or --max-steps reached.\n";
+
+#undef CMD
+#define CMD "sm"
+static int cmd_sm(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"config", required_argument, NULL, 'c'},
+		{"set", required_argument, NULL, 'e'},
+		{"print-config", no_argument, NULL, 'P'},
+		{"model", required_argument, NULL, 'm'},
+		{"threads", required_argument, NULL, 't'},
+		{"warpsize", required_argument, NULL, 'w'},
+		{"param", required_argument, NULL, 'p'},
+		{"data", required_argument, NULL, 'd'},
+		{"aware-delay", required_argument, NULL, 'y'},
+		{"aware-timeout", required_argument, NULL, 'Y'},
+		{"max-steps", required_argument, NULL, 'M'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	SemOptions so = {0};
+	SemArgs sa = {0};
+	int status = EXIT_OK;
+	long long v;
+	char msg[512];
+	int c;
+	optind = 1;
+	opterr = 0;
+	const char *file = NULL, *config = NULL;
+	int nfiles = 0, nsets = 0;
+	bool json = false, print_config = false;
+	const char **sets = xmalloc((size_t)argc * sizeof *sets);
+	SmConfig cfg;
+	Buf ignored = {0}, b = {0};
+	Diags d;
+	diag_init(&d, "", "", 0);
+	Program *p = NULL;
+	SmCode *code = NULL;
+	SmResult *r = NULL;
+	char *text = NULL;
+	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			file = optarg;
+			nfiles++;
+			break;
+		case 'c': config = optarg; break;
+		case 'e': sets[nsets++] = optarg; break;
+		case 'P': print_config = true; break;
+		case 'j': json = true; break;
+		case 'm':
+			so.model = model_find(optarg);
+			if (!so.model) {
+				int mi;
+				CHOICE_IN("--model", mi, model_names);
+				so.model = models[mi];
+			}
+			break;
+		case 't':
+		case 'w':
+		case 'p':
+		case 'd':
+		case 'y':
+		case 'Y': {
+			const char *bad = machine_option(c, optarg, &so, &sa, msg, sizeof msg);
+			if (bad)
+				USAGE("%s", bad);
+			break;
+		}
+		case 'M':
+			if (!str_to_ll(optarg, 1, LLONG_MAX, &v))
+				USAGE("--max-steps needs a positive number, not '%s'", optarg);
+			so.max_steps = (uint64_t)v;
+			break;
+		case 'h': fputs(sm_help, stdout); goto done;
+		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
+		}
+	}
+	/* the configuration: the default, a preset or a file, then --set */
+	sm_config_default(&cfg);
+	if (config) {
+		const char *preset = sm_config_preset(config);
+		size_t len = 0;
+		if (!preset) {
+			text = read_file(config, &len);
+			if (!text) {
+				fprintf(stderr, "musimd sm: %s: cannot read the configuration: %s (presets:", config,
+				        read_file_error(errno));
+				for (int i = 0; sm_presets[i]; i++)
+					fprintf(stderr, " %s", sm_presets[i]);
+				fputs(")\n", stderr);
+				status = EXIT_INPUT;
+				goto done;
+			}
+		}
+		diag_free(&d);
+		diag_init(&d, config, preset ? preset : text, preset ? strlen(preset) : len);
+		if (!sm_config_read(&cfg, config, preset ? preset : text, preset ? strlen(preset) : len, &ignored, &d)) {
+			diag_render(&d, &b);
+			err(&b);
+			status = EXIT_INPUT;
+			goto done;
+		}
+	}
+	for (int i = 0; i < nsets; i++) {
+		diag_free(&d);
+		diag_init(&d, "--set", sets[i], strlen(sets[i]));
+		if (!sm_config_set(&cfg, sets[i], &ignored, &d)) {
+			diag_render_options(&d, "musimd sm", &b);
+			err(&b);
+			status = EXIT_USAGE;
+			goto done;
+		}
+	}
+	if (ignored.len && !(config && sm_config_preset(config) && nsets == 0)) /* a preset's are documented */
+		fprintf(stderr, "musimd sm: note: GPGPU-Sim options the model does not use (accepted, ignored): %s\n",
+		        buf_str(&ignored));
+	if (print_config) {
+		sm_config_print(&cfg, &b);
+		out(&b);
+		goto done;
+	}
+	if (nfiles != 1)
+		USAGE(nfiles ? "takes one FILE, got %s" : "needs a FILE%s", nfiles ? "several" : "");
+	p = load(file, false, &status);
+	if (!p)
+		goto done;
+	diag_free(&d);
+	diag_init(&d, p->path, p->src, p->srclen);
+	code = lower(p, &d);
+	args_lend(&sa, &so);
+	so.aware_delay = sa.aware_delay;
+	r = code ? sm_run(code, &cfg, &so, &d) : NULL;
+	if (!r) {
+		print_option_diags(CMD, p, &d);
+		status = EXIT_INPUT;
+		goto done;
+	}
+	if (json) {
+		Json j;
+		json_init(&j, &b);
+		sm_report_json(&j, r, &cfg);
+		buf_putc(&b, '\n');
+	} else {
+		sm_report_text(&b, r, &cfg);
+	}
+	out(&b);
+	status = r->status == SM_OK ? EXIT_OK
+	         : r->status == SM_CYCLE_LIMIT || r->status == SM_INSN_LIMIT || r->status == SM_STEP_LIMIT
+	                 ? EXIT_INCOMPLETE
+	                                                                      : EXIT_FAILED;
+done:
+	sm_result_free(r);
+	lower_free(code);
+	ir_free(p);
+	free(text);
+	free(sets);
+	buf_free(&ignored);
+	buf_free(&b);
+	diag_free(&d);
+	args_free(&sa);
+	return status;
+}
+
 /* ---- musimd transform -------------------------------------------------------------------- */
 
 static const char transform_help[] =
@@ -2653,7 +2852,7 @@ static const struct {
 	{"gsa", cmd_gsa},         {"syncs", cmd_syncs},     {"analyze", cmd_analyze},
 	{"emit-llvm", cmd_emit_llvm}, {"emit-promela", cmd_emit_promela},
 	{"gen", cmd_gen},         {"repl", repl_main},       {"explore", cmd_explore},
-	{"deadlock", cmd_deadlock}, {"transform", cmd_transform},
+	{"deadlock", cmd_deadlock}, {"transform", cmd_transform}, {"sm", cmd_sm},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

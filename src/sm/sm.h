@@ -10,6 +10,8 @@
 #define MUSIMD_SM_H
 
 #include "diag.h"
+#include "json.h"
+#include "lower.h"
 #include "sem.h"
 #include "util.h"
 
@@ -81,5 +83,82 @@ void sm_config_print(const SmConfig *c, Buf *b);
 int sm_config_option_count(void);
 const char *sm_config_option_name(int i);
 int sm_config_known_count(void);
+
+/* ---- warp schedulers (sm/sched.c) ---------------------------------------- */
+
+typedef struct SmCore SmCore;
+
+/* A warp-scheduling policy (-gpgpu_scheduler NAME): one line of warp_scheds[]. */
+typedef struct WarpSched {
+	const char *name;
+	const char *summary;
+	/* The warps of scheduler s (their indexes, ascending: the oldest first)
+	** in the order this cycle tries them, into out. */
+	void (*order)(const SmCore *core, int32_t s, const int32_t *warps, int32_t n, int32_t *out);
+} WarpSched;
+
+extern const WarpSched *const warp_scheds[]; /* NULL-terminated */
+const WarpSched *warp_sched_find(const char *name);
+
+/* ---- running (sm/core.c) ----------------------------------------------- */
+
+typedef enum SmStatus {
+	SM_OK,          /* every thread finished */
+	SM_DEADLOCK,    /* the commit watchdog: nothing committed between two checks */
+	SM_LIVELOCK,    /* the progress watchdog: instructions commit, nothing changes */
+	SM_STUCK,       /* no rule of the semantics applies (the interpreter's stuck) */
+	SM_CYCLE_LIMIT, /* -gpgpu_max_cycle */
+	SM_INSN_LIMIT,  /* -gpgpu_max_insn */
+	SM_STEP_LIMIT,  /* SemOptions.max_steps (--max-steps, default 10^7): warp instructions */
+} SmStatus;
+
+const char *sm_status_name(SmStatus s); /* "ok", "deadlock", "livelock", "stuck", "cycle-limit", "insn-limit", "step-limit" */
+
+/* Why a warp did not issue in a cycle of its scheduler (per-warp stall
+** causes), or that it did. */
+typedef enum SmWarpState {
+	WS_ISSUED,       /* issued an instruction */
+	WS_NOT_SELECTED, /* ready, another warp of its scheduler issued */
+	WS_SCOREBOARD,   /* a register it reads or writes is not ready (data hazard) */
+	WS_STRUCTURAL,   /* its unit cannot accept an instruction yet */
+	WS_BARRIER,      /* waiting at a barrier */
+	WS_FINISHED,     /* all its threads finished */
+	WS__COUNT
+} SmWarpState;
+
+const char *sm_warp_state_name(SmWarpState s);
+
+typedef struct SmWarpStats {
+	uint64_t warp_insn, thread_insn;
+	uint64_t cycles[WS__COUNT];
+} SmWarpStats;
+
+typedef struct SmResult {
+	SmStatus status;
+	Machine *m;                 /* the final state (the interpreter's view of it) */
+	const char *sched_name;
+	uint64_t cycles;            /* gpu_sim_cycle */
+	uint64_t warp_insn;         /* warp instructions issued */
+	uint64_t thread_insn;       /* gpu_sim_insn: thread instructions */
+	/* GPGPU-Sim's Warp Occupancy Distribution, per scheduler-cycle: Stall
+	** (a ready instruction found its unit busy), W0_Idle (no instruction:
+	** no warp, finished, at a barrier), W0_Scoreboard (data hazards only),
+	** Wk (an issue with k active lanes, k = 1 .. warp size) */
+	uint64_t stall, idle, scoreboard;
+	uint64_t *occupancy;        /* [0 .. warpsize]: occupancy[k] = Wk (occupancy[0] unused) */
+	int32_t warpsize;
+	SmWarpStats *warps;
+	int32_t nwarps;
+	uint64_t last_commit;       /* cycle of the last issue */
+	Buf why;                    /* deadlock / livelock / stuck: what the watchdog saw */
+} SmResult;
+
+/* Run code on one SM configured by c, the machine built from so (its model,
+** threads, parameters, ...); c's reconvergence model is so->model when
+** that is NULL. NULL with errors in d when the machine cannot be built. */
+SmResult *sm_run(const SmCode *code, const SmConfig *c, const SemOptions *so, Diags *d);
+void sm_result_free(SmResult *r);
+void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c);
+void sm_report_json(Json *j, const SmResult *r, const SmConfig *c);
 
 #endif

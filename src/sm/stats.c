@@ -1,0 +1,127 @@
+/*
+** stats.c — the SM model's statistics under GPGPU-Sim's names and units
+** (sm-model.md §1.8): gpu_sim_cycle, gpu_sim_insn (thread instructions),
+** gpu_ipc (thread instructions per cycle), the Warp Occupancy Distribution
+** (Stall, W0_Idle, W0_Scoreboard, W1..W32 per scheduler-cycle); and
+** musimd's warp_insn, warp_ipc, SIMD efficiency and per-warp stall causes.
+*/
+#include "sm.h"
+
+#include "report.h"
+
+#include <string.h>
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+static double simd_efficiency(const SmResult *r)
+{
+	return ratio(r->thread_insn, r->warp_insn * (uint64_t)r->warpsize);
+}
+
+void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
+{
+	const Machine *m = r->m;
+	buf_printf(b, "%s: %s (model %s, scheduler %s, %d scheduler%s, ", m->prog->path, sm_status_name(r->status),
+	           sem_model_name(m->model), r->sched_name, (int)c->num_sched, c->num_sched == 1 ? "" : "s");
+	report_shape(b, m);
+	buf_puts(b, ")\n");
+	if (r->why.len) {
+		buf_putn(b, buf_str(&r->why), r->why.len);
+		buf_putc(b, '\n');
+	}
+	buf_printf(b, "gpu_sim_cycle = %llu\n", (unsigned long long)r->cycles);
+	buf_printf(b, "gpu_sim_insn = %llu\n", (unsigned long long)r->thread_insn);
+	buf_printf(b, "warp_insn = %llu\n", (unsigned long long)r->warp_insn);
+	buf_printf(b, "gpu_ipc = %.4f\n", ratio(r->thread_insn, r->cycles));
+	buf_printf(b, "warp_ipc = %.4f\n", ratio(r->warp_insn, r->cycles));
+	buf_printf(b, "simd_efficiency = %.4f\n", simd_efficiency(r));
+	buf_puts(b, "Warp Occupancy Distribution:\n");
+	buf_printf(b, "Stall:%llu\tW0_Idle:%llu\tW0_Scoreboard:%llu", (unsigned long long)r->stall,
+	           (unsigned long long)r->idle, (unsigned long long)r->scoreboard);
+	for (int32_t k = 1; k <= r->warpsize; k++)
+		buf_printf(b, "\tW%d:%llu", (int)k, (unsigned long long)r->occupancy[k]);
+	buf_putc(b, '\n');
+	buf_puts(b, "warp  warp_insn  thread_insn");
+	for (int32_t s = 0; s < WS__COUNT; s++)
+		buf_printf(b, "  %s", sm_warp_state_name((SmWarpState)s));
+	buf_putc(b, '\n');
+	for (int32_t w = 0; w < r->nwarps; w++) {
+		const SmWarpStats *ws = &r->warps[w];
+		buf_printf(b, "%4d  %9llu  %11llu", (int)w, (unsigned long long)ws->warp_insn,
+		           (unsigned long long)ws->thread_insn);
+		for (int32_t s = 0; s < WS__COUNT; s++) {
+			int width = (int)strlen(sm_warp_state_name((SmWarpState)s));
+			buf_printf(b, "  %*llu", width, (unsigned long long)ws->cycles[s]);
+		}
+		buf_putc(b, '\n');
+	}
+}
+
+void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
+{
+	const Machine *m = r->m;
+	json_obj(j);
+	json_key(j, "file");
+	json_str(j, m->prog->path);
+	json_key(j, "status");
+	json_str(j, sm_status_name(r->status));
+	json_key(j, "why");
+	json_str(j, r->why.len ? buf_str(&r->why) : NULL);
+	json_key(j, "model");
+	json_str(j, sem_model_name(m->model));
+	json_key(j, "scheduler");
+	json_str(j, r->sched_name);
+	json_key(j, "num_sched");
+	json_int(j, c->num_sched);
+	json_key(j, "gpu_sim_cycle");
+	json_int(j, (int64_t)r->cycles);
+	json_key(j, "gpu_sim_insn");
+	json_int(j, (int64_t)r->thread_insn);
+	json_key(j, "warp_insn");
+	json_int(j, (int64_t)r->warp_insn);
+	json_key(j, "gpu_ipc");
+	json_real(j, ratio(r->thread_insn, r->cycles));
+	json_key(j, "warp_ipc");
+	json_real(j, ratio(r->warp_insn, r->cycles));
+	json_key(j, "simd_efficiency");
+	json_real(j, simd_efficiency(r));
+	json_key(j, "stalls");
+	json_obj(j);
+	json_key(j, "Stall");
+	json_int(j, (int64_t)r->stall);
+	json_key(j, "W0_Idle");
+	json_int(j, (int64_t)r->idle);
+	json_key(j, "W0_Scoreboard");
+	json_int(j, (int64_t)r->scoreboard);
+	json_obj_end(j);
+	json_key(j, "warp_occupancy"); /* W1 .. Wwarpsize */
+	json_arr(j);
+	for (int32_t k = 1; k <= r->warpsize; k++)
+		json_int(j, (int64_t)r->occupancy[k]);
+	json_arr_end(j);
+	json_key(j, "warps");
+	json_arr(j);
+	for (int32_t w = 0; w < r->nwarps; w++) {
+		const SmWarpStats *ws = &r->warps[w];
+		json_obj(j);
+		json_key(j, "warp_insn");
+		json_int(j, (int64_t)ws->warp_insn);
+		json_key(j, "thread_insn");
+		json_int(j, (int64_t)ws->thread_insn);
+		json_key(j, "cycles");
+		json_obj(j);
+		for (int32_t s = 0; s < WS__COUNT; s++) {
+			json_key(j, sm_warp_state_name((SmWarpState)s));
+			json_int(j, (int64_t)ws->cycles[s]);
+		}
+		json_obj_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_key(j, "machine"); /* the final state, as `musimd run --json` prints it */
+	report_run_json(j, m, NULL);
+	json_obj_end(j);
+}
