@@ -1678,6 +1678,12 @@ static const char sm_help[] =
 	"  --set -OPTION=VALUE  override one option (repeatable), e.g.\n"
 	"                       --set -gpgpu_scheduler=gto --set -gpgpu_num_sched_per_core=1\n"
 	"  --print-config       print the configuration in effect and exit\n"
+	"  --sweep OPTION=V1,V2,...\n"
+	"                       run once per value of a GPGPU-Sim option (or threads)\n"
+	"                       and print a table; twice: every combination\n"
+	"  --plot FILE.svg      with --sweep: plot --metric (warp_ipc, gpu_ipc, cycles,\n"
+	"                       simd_efficiency; default warp_ipc) against the first\n"
+	"                       option, a line per value of the second\n"
 	"  --model M            the reconvergence hardware (-musimd_reconvergence):\n"
 	"                       ipdom (default), sync, aware, mimd\n"
 	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR=INT[,INT...],\n"
@@ -1700,6 +1706,9 @@ static int cmd_sm(int argc, char **argv)
 		{"config", required_argument, NULL, 'c'},
 		{"set", required_argument, NULL, 'e'},
 		{"print-config", no_argument, NULL, 'P'},
+		{"sweep", required_argument, NULL, 'W'},
+		{"plot", required_argument, NULL, 'O'},
+		{"metric", required_argument, NULL, 'E'},
 		{"model", required_argument, NULL, 'm'},
 		{"threads", required_argument, NULL, 't'},
 		{"warpsize", required_argument, NULL, 'w'},
@@ -1720,8 +1729,11 @@ static int cmd_sm(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	const char *file = NULL, *config = NULL;
-	int nfiles = 0, nsets = 0;
+	const char *file = NULL, *config = NULL, *plot = NULL;
+	int nfiles = 0, nsets = 0, nax = 0, metric = 0;
+	SmSweepAxis ax[2] = {{0}};
+	SmSweepRow *rows = NULL;
+	int nrows = 0;
 	bool json = false, print_config = false;
 	const char **sets = xmalloc((size_t)argc * sizeof *sets);
 	SmConfig cfg;
@@ -1741,6 +1753,31 @@ static int cmd_sm(int argc, char **argv)
 		case 'c': config = optarg; break;
 		case 'e': sets[nsets++] = optarg; break;
 		case 'P': print_config = true; break;
+		case 'W': {
+			const char *eq = strchr(optarg, '=');
+			if (nax == 2)
+				USAGE("--sweep is given at most twice (a table of two options), not %s", "three times");
+			if (!eq || eq == optarg || !eq[1])
+				USAGE("--sweep needs OPTION=V1,V2,... (a GPGPU-Sim option such as -gpgpu_scheduler, or "
+				      "threads), not '%s'", optarg);
+			SmSweepAxis *a = &ax[nax++];
+			a->name = xstrndup(optarg, (size_t)(eq - optarg));
+			for (const char *v = eq + 1; *v;) {
+				size_t len = strcspn(v, ",");
+				if (len == 0)
+					USAGE("--sweep: an empty value in '%s'", optarg);
+				a->values = xrealloc(a->values, ((size_t)a->n + 1) * sizeof *a->values);
+				a->values[a->n++] = xstrndup(v, len);
+				v += len + (v[len] == ',');
+			}
+			if (!strcmp(a->name, "threads"))
+				for (int i = 0; i < a->n; i++)
+					if (!str_to_ll(a->values[i], 1, SEM_MAX_THREADS, &v))
+						USAGE("--sweep threads=...: '%s' is not a number of threads", a->values[i]);
+			break;
+		}
+		case 'O': plot = optarg; break;
+		case 'E': CHOICE_IN("--metric", metric, sm_sweep_metrics); break;
 		case 'j': json = true; break;
 		case 'm':
 			so.model = model_find(optarg);
@@ -1825,6 +1862,43 @@ static int cmd_sm(int argc, char **argv)
 	code = lower(p, &d);
 	args_lend(&sa, &so);
 	so.aware_delay = sa.aware_delay;
+	if (!code) {
+		print_option_diags(CMD, p, &d);
+		status = EXIT_INPUT;
+		goto done;
+	}
+	if (nax > 0) {
+		if (!sm_sweep(code, &cfg, &so, ax, nax, &rows, &nrows, &d)) {
+			print_option_diags(CMD, p, &d);
+			status = EXIT_INPUT;
+			goto done;
+		}
+		sm_sweep_table(&b, ax, nax, rows, nrows);
+		out(&b);
+		if (plot) {
+			Buf svg = {0};
+			sm_sweep_svg(&svg, ax, nax, rows, nrows, metric);
+			FILE *f = fopen(plot, "w");
+			bool ok = f && fwrite(buf_str(&svg), 1, svg.len, f) == svg.len;
+			if (f && fclose(f) != 0)
+				ok = false;
+			buf_free(&svg);
+			if (!ok) {
+				fprintf(stderr, "musimd sm: cannot write %s: %s\n", plot, strerror(errno));
+				status = EXIT_INPUT;
+				goto done;
+			}
+		}
+		for (int i = 0; i < nrows; i++)
+			if (rows[i].status != SM_OK)
+				status = rows[i].status == SM_CYCLE_LIMIT || rows[i].status == SM_INSN_LIMIT ||
+				                 rows[i].status == SM_STEP_LIMIT
+				             ? (status == EXIT_OK ? EXIT_INCOMPLETE : status)
+				             : EXIT_FAILED;
+		goto done;
+	}
+	if (plot)
+		USAGE("--plot draws a --sweep%s", "");
 	r = code ? sm_run(code, &cfg, &so, &d) : NULL;
 	if (!r) {
 		print_option_diags(CMD, p, &d);
@@ -1845,6 +1919,13 @@ static int cmd_sm(int argc, char **argv)
 	                 ? EXIT_INCOMPLETE
 	                                                                      : EXIT_FAILED;
 done:
+	for (int a = 0; a < nax; a++) {
+		for (int i = 0; i < ax[a].n; i++)
+			free(ax[a].values[i]);
+		free(ax[a].values);
+		free((char *)ax[a].name);
+	}
+	free(rows);
 	sm_result_free(r);
 	lower_free(code);
 	ir_free(p);

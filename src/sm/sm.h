@@ -161,4 +161,33 @@ void sm_result_free(SmResult *r);
 void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c);
 void sm_report_json(Json *j, const SmResult *r, const SmConfig *c);
 
+/* ---- sweeps (sm/sweep.c) ------------------------------------------------ */
+
+/* One swept option: a GPGPU-Sim option ("-gpgpu_scheduler") or "threads"
+** (the program's), and its values. */
+typedef struct SmSweepAxis {
+	const char *name;
+	char **values;
+	int n;
+} SmSweepAxis;
+
+typedef struct SmSweepRow {
+	const char *v1, *v2; /* the values (borrowed from the axes) */
+	SmStatus status;
+	uint64_t cycles, warp_insn, thread_insn;
+	double simd_efficiency;
+} SmSweepRow;
+
+/* The measures a plot can show: warp_ipc, gpu_ipc, cycles, simd_efficiency. */
+extern const char *const sm_sweep_metrics[];
+/* Run code on base changed by every combination of the axes' values (one
+** or two axes; the first varies fastest). false with errors in d (a bad
+** value, a machine that cannot be built). */
+bool sm_sweep(const SmCode *code, const SmConfig *base, const SemOptions *so, const SmSweepAxis *ax, int nax,
+              SmSweepRow **rows, int *nrows, Diags *d);
+void sm_sweep_table(Buf *b, const SmSweepAxis *ax, int nax, const SmSweepRow *rows, int n);
+/* An SVG line plot of metric m (an index of sm_sweep_metrics) against the
+** first axis, a line per value of the second. */
+void sm_sweep_svg(Buf *b, const SmSweepAxis *ax, int nax, const SmSweepRow *rows, int n, int m);
+
 #endif
