@@ -11,6 +11,11 @@
 ** step limit, getting stuck or deadlocking is a normal outcome; a crash, a
 ** sanitizer report, a timeout or a memory blow-up is a bug.
 **
+** A program in plain form then runs on the SM model (musimd sm) with the
+** same options: when both finish, the SM must have issued exactly the
+** interpreter's steps and reach its final state (sm-model.md, decision 1);
+** a difference aborts.
+**
 ** Built into the libFuzzer binary fuzz_run (-Dfuzz=true), and into
 ** fuzz-replay with the entry point renamed (-DLLVMFuzzerTestOneInput=...).
 */
@@ -20,6 +25,7 @@
 
 #include "model.h"
 #include "report.h"
+#include "sm/sm.h"
 
 #define MAX_THREADS 16
 
@@ -120,6 +126,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		buf_free(&t.line);
 		buf_free(&t.json);
 		buf_free(&t.grid);
+		if (!p->has_gsa) {
+			SmCode *code = lower(p, &d);
+			SmConfig c;
+			sm_config_default(&c);
+			c.max_cycle = 400000;
+			c.progress_window = 20000;
+			c.num_sched = (int32_t)(h % 4) + 1;
+			SmResult *r = code ? sm_run(code, &c, &so, &d) : NULL;
+			if (r && r->status == SM_OK && m->status == SEM_OK) {
+				Buf x = {0}, y = {0};
+				sem_pack(m, &x);
+				sem_pack(r->m, &y);
+				if (r->warp_insn != m->steps || x.len != y.len || memcmp(buf_str(&x), buf_str(&y), x.len))
+					abort(); /* the SM model is not the interpreter */
+				buf_free(&x);
+				buf_free(&y);
+			}
+			if (r) {
+				Buf out = {0};
+				Json j;
+				json_init(&j, &out);
+				sm_report_json(&j, r, &c);
+				sm_report_text(&out, r, &c);
+				buf_free(&out);
+			}
+			sm_result_free(r);
+			lower_free(code);
+		}
 		sem_free(m);
 	}
 	diag_free(&d);

@@ -573,6 +573,8 @@ static void run(Run *x)
 		}
 		uint64_t before = r->warp_insn;
 		int64_t next = cycle(x);
+		if (m->status != SEM_RUNNING && m->status != SEM_DEADLOCK)
+			continue; /* finished, stuck or at the step limit: said at the top */
 		int64_t span = 1;
 		if (r->warp_insn == before && m->status != SEM_OK) {
 			/* nothing issued: nothing changes until next */
