@@ -455,3 +455,63 @@ Test(sm, lowering)
 	diag_free(&d);
 	unload(&t);
 }
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* 10: a warp's 32-lane shared load with word stride s costs gcd(s, 32)
+** LD/ST cycles (bank = word mod 32), counted as gcd − 1 bank-conflict
+** cycles, and its result comes as much later; all lanes reading one word
+** is a broadcast: 1. */
+Test(sm, e10_shared_memory_bank_conflicts)
+{
+	SmConfig c = config();
+	c.shmem_num_banks = 32;
+	c.shmem_warp_parts = 1;
+	c.shmem_limited_broadcast = false;
+	uint64_t base = 0;
+	for (int s = 0; s <= 32; s++) {
+		Buf src = {0};
+		buf_printf(&src, ".threads 32\n.memory zero\n       a = tid * %d\n       x = mem[a]\n       y = x + 1\n"
+		           "       stop\n", s);
+		Sim x = sim(buf_str(&src), &c, NULL);
+		cr_assert_eq(x.r->status, SM_OK);
+		uint64_t want = s == 0 ? 1 : gcd((uint64_t)s, 32);
+		cr_expect_eq(x.r->bank_conflict_cycles, want - 1, "stride %d: %llu conflict cycles", s,
+		             (unsigned long long)x.r->bank_conflict_cycles);
+		if (s == 1)
+			base = x.r->cycles;
+		if (s > 1)
+			cr_expect_eq(x.r->cycles, base + want - 1, "stride %d: the use waits for the slower load", s);
+		done(&x);
+		buf_free(&src);
+	}
+}
+
+/* 12: v = atominc(c) by 32 lanes on one cell keeps the LD/ST unit 32
+** cycles and returns 1..32 in lane order; on 32 cells in 32 banks, 1. The
+** memory is the interpreter's. */
+Test(sm, e12_atomic_serialisation)
+{
+	SmConfig c = config();
+	Sim x = sim(".threads 32\n.memory zero\n       v = atominc(0)\n       stop\n", &c, NULL);
+	cr_assert_eq(x.r->status, SM_OK);
+	cr_expect_eq(x.r->bank_conflict_cycles, 31u);
+	Num v;
+	cr_expect(mem_get(&x.r->m->shared, 0, &v) && !v.z && v.i == 32);
+	for (int32_t t = 0; t < 32; t++) {
+		Num lane;
+		cr_expect(sem_get(x.r->m, ir_find_var(x.t.p, "v"), t, &lane) && lane.i == t + 1, "lane %d", t);
+	}
+	done(&x);
+	x = sim(".threads 32\n.memory zero\n       v = atominc(tid)\n       stop\n", &c, NULL);
+	cr_expect_eq(x.r->bank_conflict_cycles, 0u);
+	done(&x);
+}

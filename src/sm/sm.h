@@ -150,6 +150,7 @@ typedef struct SmResult {
 	SmWarpStats *warps;
 	int32_t nwarps;
 	uint64_t last_commit;       /* cycle of the last issue */
+	uint64_t bank_conflict_cycles; /* gpgpu_stall_shd_mem[s_mem][bk_conf]: extra LD/ST cycles */
 	Buf why;                    /* deadlock / livelock / stuck: what the watchdog saw */
 } SmResult;
 

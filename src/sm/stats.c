@@ -38,6 +38,7 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 	buf_printf(b, "gpu_ipc = %.4f\n", ratio(r->thread_insn, r->cycles));
 	buf_printf(b, "warp_ipc = %.4f\n", ratio(r->warp_insn, r->cycles));
 	buf_printf(b, "simd_efficiency = %.4f\n", simd_efficiency(r));
+	buf_printf(b, "gpgpu_stall_shd_mem[s_mem][bk_conf] = %llu\n", (unsigned long long)r->bank_conflict_cycles);
 	buf_puts(b, "Warp Occupancy Distribution:\n");
 	buf_printf(b, "Stall:%llu\tW0_Idle:%llu\tW0_Scoreboard:%llu", (unsigned long long)r->stall,
 	           (unsigned long long)r->idle, (unsigned long long)r->scoreboard);
@@ -88,6 +89,8 @@ void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 	json_real(j, ratio(r->warp_insn, r->cycles));
 	json_key(j, "simd_efficiency");
 	json_real(j, simd_efficiency(r));
+	json_key(j, "bank_conflict_cycles");
+	json_int(j, (int64_t)r->bank_conflict_cycles);
 	json_key(j, "stalls");
 	json_obj(j);
 	json_key(j, "Stall");
