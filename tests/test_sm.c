@@ -378,7 +378,7 @@ Test(sm, e26_spin_lock_livelock_and_its_cures)
 	cr_expect_eq(x.r->status, SM_LIVELOCK);
 	cr_expect_gt(x.r->warp_insn, 1000u, "it kept issuing");
 	const char *why = buf_str(&x.r->why);
-	cr_expect(strstr(why, "warp 0 spins at") && strstr(why, "lock") && strstr(why, "with threads {1,2,3}") &&
+	cr_expect(strstr(why, "warp 0 spins at") && strstr(why, "lock") && strstr(why, "with threads {1-3}") &&
 	              strstr(why, "threads {0} wait for them"),
 	          "%s", why);
 	done(&x);
@@ -514,4 +514,28 @@ Test(sm, e12_atomic_serialisation)
 	x = sim(".threads 32\n.memory zero\n       v = atominc(tid)\n       stop\n", &c, NULL);
 	cr_expect_eq(x.r->bank_conflict_cycles, 0u);
 	done(&x);
+}
+
+/* 29: GTO starvation. One scheduler; warps 0..18 (the older) spin on a
+** flag in shared memory, warp 19 (the youngest) sets it. The spinners
+** alone keep the scheduler busy while each waits for its load, so greedy
+** then oldest never reaches warp 19: the progress watchdog reports a
+** livelock (oldest-first too); loose round robin reaches it and ends. */
+Test(sm, e29_gto_starvation)
+{
+	SmConfig c = config();
+	c.num_sched = 1;
+	c.sub_core = false;
+	const char *src = ".warpsize 32\n.threads 640\n.memory zero\n       w = warpid\n       p = w == 19\n"
+	                  "       bnz p, setter\nspin:  f = mem[0]\n       q = f == 0\n       bnz q, spin\n"
+	                  "       jump end\nsetter: x = 1\n       mem[0] = x\nend:   sync\n       stop\n";
+	const char *scheds[] = {"gto", "old", "lrr"};
+	for (int k = 0; k < 3; k++) {
+		snprintf(c.scheduler, sizeof c.scheduler, "%s", scheds[k]);
+		Sim x = sim(src, &c, NULL);
+		cr_expect_eq(x.r->status, k < 2 ? SM_LIVELOCK : SM_OK, "%s: %s", scheds[k], sm_status_name(x.r->status));
+		if (k < 2)
+			cr_expect_leq(x.r->warps[19].warp_insn, 3u, "%s: warp 19 issued past its branch", scheds[k]);
+		done(&x);
+	}
 }

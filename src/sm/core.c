@@ -346,14 +346,28 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	return true;
 }
 
+/* Threads as {0-31,40}: runs of consecutive threads as ranges. */
 static void put_lanes(Buf *b, const uint64_t *set, int32_t nw, int32_t base)
 {
 	BitIter it = bits_iter(set, nw);
-	bool first = true;
+	int32_t first = -1, last = -1;
+	bool any = false;
 	buf_putc(b, '{');
-	for (int32_t i; (i = bits_iter_next(&it)) >= 0;) {
-		buf_printf(b, "%s%d", first ? "" : ",", (int)(base + i));
-		first = false;
+	for (int32_t i;;) {
+		i = bits_iter_next(&it);
+		if (i >= 0 && i == last + 1 && first >= 0) {
+			last = i;
+			continue;
+		}
+		if (first >= 0) {
+			buf_printf(b, "%s%d", any ? "," : "", (int)(base + first));
+			if (last > first)
+				buf_printf(b, "%s%d", last == first + 1 ? "," : "-", (int)(base + last));
+			any = true;
+		}
+		if (i < 0)
+			break;
+		first = last = i;
 	}
 	buf_putc(b, '}');
 }
