@@ -603,12 +603,19 @@ static int64_t cycle(Run *x)
 			continue;
 		}
 		int32_t n = c->sched_nwarps[s];
-		c->sched->order(c, s, &c->sched_warps[s * c->per], n, x->order);
+		const int32_t *list = &c->sched_warps[s * c->per];
+		int32_t at = 0;
+		if (c->sched->rotation) {
+			at = c->sched->rotation(c, s, n);
+		} else {
+			c->sched->order(c, s, list, n, x->order);
+			list = x->order;
+		}
 		int32_t chosen = -1;
 		int64_t mine = NEVER;
 		bool structural = false, scoreboard = false;
-		for (int32_t i = 0; i < n && chosen < 0; i++) {
-			int32_t w = x->order[i];
+		for (int32_t i = 0; i < n && chosen < 0; i++, at = at + 1 == n ? 0 : at + 1) {
+			int32_t w = list[at];
 			int64_t when = NEVER;
 			/* a machine stopped at a barrier that cannot complete: its warps wait there */
 			SmWarpState st = c->m->status == SEM_RUNNING    ? warp_ready(x, w, s, &when)

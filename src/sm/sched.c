@@ -19,6 +19,12 @@ static void order_lrr(const SmCore *c, int32_t s, const int32_t *w, int32_t n, i
 		out[k++] = w[i];
 }
 
+static int32_t rotation_lrr(const SmCore *c, int32_t s, int32_t n)
+{
+	int32_t start = c->last_pos[s] + 1;
+	return start >= n ? 0 : start;
+}
+
 /* Oldest first: the warps were all launched at once, in index order. */
 static void order_old(const SmCore *c, int32_t s, const int32_t *w, int32_t n, int32_t *out)
 {
@@ -40,10 +46,10 @@ static void order_gto(const SmCore *c, int32_t s, const int32_t *w, int32_t n, i
 }
 
 static const WarpSched sched_lrr = {"lrr", "loose round robin: from the warp after the one that issued last",
-                                    order_lrr};
+                                    order_lrr, rotation_lrr};
 static const WarpSched sched_gto = {"gto", "greedy then oldest: the last warp while it can issue, then the oldest",
-                                    order_gto};
-static const WarpSched sched_old = {"old", "oldest first", order_old};
+                                    order_gto, NULL};
+static const WarpSched sched_old = {"old", "oldest first", order_old, NULL};
 
 const WarpSched *const warp_scheds[] = {&sched_lrr, &sched_gto, &sched_old, NULL};
 

@@ -95,6 +95,10 @@ typedef struct WarpSched {
 	/* The warps of scheduler s (their indexes, ascending: the oldest first)
 	** in the order this cycle tries them, into out. */
 	void (*order)(const SmCore *core, int32_t s, const int32_t *warps, int32_t n, int32_t *out);
+	/* For a policy whose order is a rotation of that list (round robin):
+	** where it starts this cycle; the core then walks the list without
+	** copying it. NULL: order. */
+	int32_t (*rotation)(const SmCore *core, int32_t s, int32_t n);
 } WarpSched;
 
 extern const WarpSched *const warp_scheds[]; /* NULL-terminated */
