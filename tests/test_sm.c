@@ -539,3 +539,19 @@ Test(sm, e29_gto_starvation)
 		done(&x);
 	}
 }
+
+/* 7: -musimd_gpgpusim_stage_overhead k adds k cycles per dependent link
+** and nothing to independent instructions (they wait for no result). */
+Test(sm, e7_stage_overhead_knob)
+{
+	SmConfig c = config();
+	char *dep = adds(50, true, 32), *ind = adds(50, false, 32);
+	uint64_t d0 = cycles_of(dep, &c), i0 = cycles_of(ind, &c);
+	c.stage_overhead = 3;
+	uint64_t d3 = cycles_of(dep, &c), i3 = cycles_of(ind, &c);
+	/* the 50 links, and the drain of the last result */
+	cr_expect_eq(d3 - d0, 50u * 3 + 3, "dependent: %llu more", (unsigned long long)(d3 - d0));
+	cr_expect_eq(i3 - i0, 3u, "independent: %llu more (the drain only)", (unsigned long long)(i3 - i0));
+	free(dep);
+	free(ind);
+}
