@@ -454,13 +454,25 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 		return false;
 	}
 	o.taken_first = o.taken_first || cfg->taken_first;
-	const WarpSched *ws = warp_sched_find(cfg->scheduler);
+	int64_t sched_param = 0;
+	const WarpSched *ws = warp_sched_find(cfg->scheduler, &sched_param);
 	if (!ws) {
+		size_t len = strcspn(cfg->scheduler, ":");
+		for (int32_t i = 0; warp_scheds[i]; i++)
+			if (strlen(warp_scheds[i]->name) == len && !strncmp(warp_scheds[i]->name, cfg->scheduler, len)) {
+				if (warp_scheds[i]->param)
+					diag_error(d, LOC_NONE, "-gpgpu_scheduler %s: %s takes %s:N, N %s (a positive number)",
+					           cfg->scheduler, warp_scheds[i]->name, warp_scheds[i]->name, warp_scheds[i]->param);
+				else
+					diag_error(d, LOC_NONE, "-gpgpu_scheduler %s: %s takes no number", cfg->scheduler,
+					           warp_scheds[i]->name);
+				return false;
+			}
 		Buf names = {0};
 		Suggest g;
-		suggest_init(&g, cfg->scheduler, strlen(cfg->scheduler));
+		suggest_init(&g, cfg->scheduler, len);
 		for (int32_t i = 0; warp_scheds[i]; i++) {
-			buf_printf(&names, "%s%s", i ? ", " : "", warp_scheds[i]->name);
+			buf_printf(&names, "%s%s%s", i ? ", " : "", warp_scheds[i]->name, warp_scheds[i]->param ? ":N" : "");
 			suggest_add(&g, warp_scheds[i]->name);
 		}
 		Buf hint = {0};
@@ -480,6 +492,7 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	c->code = code;
 	c->cfg = cfg;
 	c->sched = ws;
+	c->sched_param = sched_param;
 	c->m = m;
 	c->nsched = cfg->num_sched > 0 ? cfg->num_sched : 1;
 	c->per = m->nwarps / c->nsched + 1;

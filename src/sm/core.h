@@ -17,6 +17,7 @@ struct SmCore {
 	const SmCode *code;
 	const SmConfig *cfg;
 	const WarpSched *sched;
+	int64_t sched_param;    /* NAME:N's N (gto_rotate: the period) */
 	Machine *m;
 	int64_t now;
 	int32_t nsched;

@@ -88,10 +88,12 @@ int sm_config_known_count(void);
 
 typedef struct SmCore SmCore;
 
-/* A warp-scheduling policy (-gpgpu_scheduler NAME): one line of warp_scheds[]. */
+/* A warp-scheduling policy (-gpgpu_scheduler NAME, or NAME:N for one that
+** takes a number): one line of warp_scheds[]. */
 typedef struct WarpSched {
 	const char *name;
 	const char *summary;
+	const char *param;  /* what NAME:N's number is, or NULL: none */
 	/* The warps of scheduler s (their indexes, ascending: the oldest first)
 	** in the order this cycle tries them, into out. */
 	void (*order)(const SmCore *core, int32_t s, const int32_t *warps, int32_t n, int32_t *out);
@@ -102,7 +104,9 @@ typedef struct WarpSched {
 } WarpSched;
 
 extern const WarpSched *const warp_scheds[]; /* NULL-terminated */
-const WarpSched *warp_sched_find(const char *name);
+/* The policy -gpgpu_scheduler names, and its number (*param, 0 without);
+** NULL when it names none or the number is not a positive one. */
+const WarpSched *warp_sched_find(const char *name, int64_t *param);
 
 /* ---- running (sm/core.c) ----------------------------------------------- */
 
