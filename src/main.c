@@ -2678,6 +2678,7 @@ static int unknown_command(const char *word)
 
 int main(int argc, char **argv)
 {
+	mem_setup();
 	if (argc < 2) {
 		fputs(main_help, stderr);
 		return EXIT_USAGE;

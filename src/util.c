@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +18,49 @@ static MU_NORETURN void out_of_memory(size_t n)
 	abort();
 }
 
-/* Large blocks (the instruction arrays, per-block and per-variable tables
-** of big programs) are written through soon after they are allocated.
-** Mapping their pages in with one madvise costs a fraction of taking one
-** page fault per page, which on virtual machines is most of the time of a
-** large conversion (bench/README.md: gsa of 10^5 instructions 666 ms ->
-** 325 ms). Pages already mapped (a realloc that grew in place) are left as
-** they are; kernels without MADV_POPULATE_WRITE (before Linux 5.14) refuse
-** the advice and nothing changes. */
-#define PREFAULT_MIN ((size_t)1 << 20)
+/* Memory is touched at a cost on virtual machines: each first touch of a
+** 4 KiB page costs a page fault, ~17 µs on this project's VM, and even a
+** page mapped in advance costs ~5 µs on its first write (the hypervisor's
+** own mapping) — more than the work done on the page (bench/README.md: half
+** of gsa's time at 10^5 instructions). A 2 MiB transparent huge page costs
+** about as much as one small page. So the process's memory is asked for as
+** huge pages where it is big enough: the heap of small blocks once at the
+** start (mem_setup: it is reserved in one piece and never trimmed), the
+** large blocks (the instruction arrays, per-block and per-variable tables of
+** big programs) when they are allocated, and then mapped in with one
+** madvise. Kernels without these advices refuse them and nothing changes. */
+#define PREFAULT_MIN ((size_t)1 << 20) /* mapped apart from the heap */
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+#define HEAP_RESERVE ((size_t)256 << 20) /* reserved, not touched */
+
+/* Ask for huge pages on the 2 MiB-aligned part of [a, e). */
+static void advise_huge(uintptr_t a, uintptr_t e)
+{
+#ifdef MADV_HUGEPAGE
+	a = (a + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	e &= ~(HUGE_PAGE - 1);
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)a, (void)e;
+#endif
+}
+
+void mem_setup(void)
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+	/* blocks from PREFAULT_MIN on get their own mapping (prefault); the
+	** heap below them grows in one step and keeps what it has */
+	mallopt(M_MMAP_THRESHOLD, (int)PREFAULT_MIN);
+	mallopt(M_TOP_PAD, (int)HEAP_RESERVE);
+	mallopt(M_TRIM_THRESHOLD, (int)HEAP_RESERVE);
+	void *p = malloc(1);
+	void *end = sbrk(0);
+	if (p && end != (void *)-1 && (uintptr_t)end > (uintptr_t)p)
+		advise_huge((uintptr_t)p, (uintptr_t)end);
+	free(p);
+#endif
+}
 
 static void prefault(void *p, size_t n)
 {
@@ -39,6 +74,7 @@ static void prefault(void *p, size_t n)
 	}
 	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
 	uintptr_t e = ((uintptr_t)p + n) & ~(page - 1);
+	advise_huge((uintptr_t)p, (uintptr_t)p + n);
 	if (e > a)
 		(void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 #else
