@@ -23,15 +23,19 @@ static MU_NORETURN void out_of_memory(size_t n)
 ** page mapped in advance costs ~5 µs on its first write (the hypervisor's
 ** own mapping) — more than the work done on the page (bench/README.md: half
 ** of gsa's time at 10^5 instructions). A 2 MiB transparent huge page costs
-** about as much as one small page. So the process's memory is asked for as
-** huge pages where it is big enough: the heap of small blocks once at the
-** start (mem_setup: it is reserved in one piece and never trimmed), the
-** large blocks (the instruction arrays, per-block and per-variable tables of
-** big programs) when they are allocated, and then mapped in with one
-** madvise. Kernels without these advices refuse them and nothing changes. */
-#define PREFAULT_MIN ((size_t)1 << 20) /* mapped apart from the heap */
+** about as much as one small page, and memory kept by the process costs
+** nothing the second time. So (mem_setup) every block comes from the heap,
+** which grows in steps of HEAP_RESERVE (address space, not touched),
+** asks for huge pages and is never given back: a block freed is reused
+** as it is, where a block given back to the kernel would be zeroed and
+** faulted in again when asked for next. Large blocks (the instruction
+** arrays, per-block and per-variable tables of big programs) ask for huge
+** pages again (the heap may have grown past the first step) and are
+** mapped in with one madvise when allocated. Kernels without these
+** advices refuse them and nothing changes. */
+#define PREFAULT_MIN ((size_t)1 << 20)
 #define HUGE_PAGE ((uintptr_t)2 << 20)
-#define HEAP_RESERVE ((size_t)256 << 20) /* reserved, not touched */
+#define HEAP_RESERVE ((size_t)256 << 20)
 
 /* Ask for huge pages on the 2 MiB-aligned part of [a, e). */
 static void advise_huge(uintptr_t a, uintptr_t e)
@@ -49,9 +53,8 @@ static void advise_huge(uintptr_t a, uintptr_t e)
 void mem_setup(void)
 {
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
-	/* blocks from PREFAULT_MIN on get their own mapping (prefault); the
-	** heap below them grows in one step and keeps what it has */
-	mallopt(M_MMAP_THRESHOLD, (int)PREFAULT_MIN);
+	/* no block gets a mapping of its own (unless the heap cannot grow) */
+	mallopt(M_MMAP_MAX, 0);
 	mallopt(M_TOP_PAD, (int)HEAP_RESERVE);
 	mallopt(M_TRIM_THRESHOLD, (int)HEAP_RESERVE);
 	void *p = malloc(1);
