@@ -1057,7 +1057,10 @@ void ir_parse_src(Program *p, Diags *d)
 	for (const char *s = p->src, *e = p->src + p->srclen; (s = memchr(s, '\n', (size_t)(e - s))) != NULL; s++)
 		nlines++;
 	ir_reserve(p, nlines, 0);
-	YY_BUFFER_STATE buf = yy_scan_bytes(p->src, (int)p->srclen, sc);
+	/* in place, not a copy: ir_new ends p->src with the two NUL bytes flex
+	** wants (it puts a NUL after each token while it is being matched and
+	** puts the byte back before the next) */
+	YY_BUFFER_STATE buf = yy_scan_buffer(p->src, p->srclen + 2, sc);
 	c.base = buf->yy_ch_buf;
 	yyparse(sc, &c);
 	gates_clear(&c);

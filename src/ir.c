@@ -133,10 +133,11 @@ Program *ir_new(const char *path, const char *src, size_t len)
 {
 	Program *p = xcalloc(1, sizeof *p);
 	p->path = xstrdup(path ? path : "");
-	p->src = xmalloc(len + 1);
+	/* two NUL bytes: the scanner reads the text in place (ir_parse_src) */
+	p->src = xmalloc(len + 2);
 	if (len)
 		memcpy(p->src, src, len);
-	p->src[len] = '\0';
+	p->src[len] = p->src[len + 1] = '\0';
 	p->srclen = len;
 	p->names = xcalloc(1, sizeof *p->names);
 	table_init(&p->names->vars, 64);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static MU_NORETURN void out_of_memory(size_t n)
@@ -258,6 +259,11 @@ char *read_file(const char *path, size_t *len)
 	/* grow by doubling, but never past the limit + 1 byte: a device like
 	** /dev/zero ends here instead of exhausting memory */
 	size_t cap = 65536, n = 0;
+	/* a regular file: its size, and one byte more to see its end at once */
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+	    (uintmax_t)st.st_size < READ_MAX_BYTES)
+		cap = (size_t)st.st_size + 1;
 	char *s = xmalloc(cap + 1);
 	int err = 0;
 	errno = 0;
