@@ -613,7 +613,7 @@ static int cmd_check(int argc, char **argv)
 				json_key(&j, "line");
 				json_int(&j, d.v[k].loc.line);
 				json_key(&j, "column");
-				json_int(&j, d.v[k].loc.col);
+				json_int(&j, diag_col(d.src, d.srclen, d.v[k].loc.off));
 				json_key(&j, "message");
 				json_str(&j, d.v[k].msg);
 				json_obj_end(&j);

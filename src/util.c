@@ -66,24 +66,13 @@ void mem_setup(void)
 #endif
 }
 
+/* A large block asks for huge pages again: the heap may have grown past
+** the part mem_setup advised. Its pages are left to be faulted in when
+** touched (a growable array or buffer touches only what it uses). */
 static void prefault(void *p, size_t n)
 {
-#ifdef MADV_POPULATE_WRITE
-	static uintptr_t page;
-	if (n < PREFAULT_MIN)
-		return;
-	if (!page) {
-		long ps = sysconf(_SC_PAGESIZE);
-		page = ps > 0 ? (uintptr_t)ps : 4096;
-	}
-	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t e = ((uintptr_t)p + n) & ~(page - 1);
-	advise_huge((uintptr_t)p, (uintptr_t)p + n);
-	if (e > a)
-		(void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-#else
-	(void)p, (void)n;
-#endif
+	if (n >= PREFAULT_MIN)
+		advise_huge((uintptr_t)p, (uintptr_t)p + n);
 }
 
 void *xmalloc(size_t n)
