@@ -60,7 +60,10 @@ void mem_setup(void)
 	mallopt(M_TRIM_THRESHOLD, (int)HEAP_RESERVE);
 	void *p = malloc(1);
 	void *end = sbrk(0);
-	if (p && end != (void *)-1 && (uintptr_t)end > (uintptr_t)p)
+	/* p lies in the heap just reserved (not so under another allocator,
+	** e.g. a sanitizer's: then nothing is advised) */
+	if (p && end != (void *)-1 && (uintptr_t)end > (uintptr_t)p &&
+	    (uintptr_t)end - (uintptr_t)p <= HEAP_RESERVE + ((size_t)16 << 20))
 		advise_huge((uintptr_t)p, (uintptr_t)end);
 	free(p);
 #endif
