@@ -44,8 +44,7 @@ typedef struct IrParse {
 	Program *p;
 	Diags *d;
 	const char *base;       /* the scanner's copy of p->src (Loc.off counts from it) */
-	int32_t line, col0;     /* scanner position: the current line, and the column
-	                        ** of its byte at offset off is off + col0 (lexer.l) */
+	int32_t line;           /* scanner position: the current line */
 	bool at_bol;            /* the last token was an end of line (or none yet) */
 	int prev_tok;           /* the last token */
 	Loc tok_loc;            /* the location of the token being scanned */
@@ -105,11 +104,13 @@ void ir_parse_src(Program *p, Diags *d);
 /* The operand a semantic value <opnd> stands for. */
 #define O(i) (c->ops[(i)])
 
-/* A rule's location spans its first to its last symbol; line and col are
+/* A rule's location spans its first to its last symbol; its line is
 ** the first's. */
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                          \
 	do {                                                                     \
-		if (N) {                                                             \
+		if ((N) == 1) { /* most rules: a copy */                             \
+			(Cur) = YYRHSLOC(Rhs, 1);                                        \
+		} else if (N) {                                                      \
 			(Cur) = YYRHSLOC(Rhs, 1);                                        \
 			(Cur).len = YYRHSLOC(Rhs, N).off + YYRHSLOC(Rhs, N).len -        \
 			            YYRHSLOC(Rhs, 1).off;                                \
@@ -411,7 +412,7 @@ rhs
 		num_unop(UN_NEG, $2, &n);
 		num_free(&$2);
 		Loc l = @2;
-		l.off++, l.col++, l.len--;
+		l.off++, l.len--;
 		Opnd lit = lit_opnd(c, n, l);
 		$$ = bin(c, &O($1), BIN_SUB, &lit);
 	}
@@ -1048,7 +1049,7 @@ static void yyerror(const Loc *loc, yyscan_t scanner, IrParse *c, const char *ms
 
 void ir_parse_src(Program *p, Diags *d)
 {
-	IrParse c = {.p = p, .d = d, .line = 1, .col0 = 1, .at_bol = true};
+	IrParse c = {.p = p, .d = d, .line = 1, .at_bol = true};
 	yyscan_t sc;
 	if (yylex_init_extra(&c, &sc) != 0)
 		abort(); /* out of memory, as xmalloc would */
@@ -1057,7 +1058,10 @@ void ir_parse_src(Program *p, Diags *d)
 	for (const char *s = p->src, *e = p->src + p->srclen; (s = memchr(s, '\n', (size_t)(e - s))) != NULL; s++)
 		nlines++;
 	ir_reserve(p, nlines, 0);
-	YY_BUFFER_STATE buf = yy_scan_bytes(p->src, (int)p->srclen, sc);
+	/* in place, not a copy: ir_new ends p->src with the two NUL bytes flex
+	** wants (it puts a NUL after each token while it is being matched and
+	** puts the byte back before the next) */
+	YY_BUFFER_STATE buf = yy_scan_buffer(p->src, p->srclen + 2, sc);
 	c.base = buf->yy_ch_buf;
 	yyparse(sc, &c);
 	gates_clear(&c);

@@ -339,8 +339,8 @@ static int cmp_param(const void *x, const void *y, const Program *p)
 	const Var *a = &p->vars[*(const int32_t *)x], *b = &p->vars[*(const int32_t *)y];
 	if (a->loc.line != b->loc.line)
 		return a->loc.line < b->loc.line ? -1 : 1;
-	if (a->loc.col != b->loc.col)
-		return a->loc.col < b->loc.col ? -1 : 1;
+	if (a->loc.off != b->loc.off) /* on one line: the column's order */
+		return a->loc.off < b->loc.off ? -1 : 1;
 	int32_t i = *(const int32_t *)x, j = *(const int32_t *)y;
 	return (i > j) - (i < j);
 }

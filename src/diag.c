@@ -59,7 +59,7 @@ void diag_add(Diags *d, Severity sev, Loc loc, const char *fmt, ...)
 ** warning and its notes) by the position of their head, stably (ties keep
 ** the order of the heads). */
 typedef struct Group {
-	int32_t line, col;
+	int32_t line, off; /* on one line, the order of offsets is that of columns */
 	int first, n;
 } Group;
 
@@ -68,8 +68,8 @@ static int group_cmp(const void *x, const void *y)
 	const Group *a = x, *b = y;
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
-	if (a->col != b->col)
-		return a->col < b->col ? -1 : 1;
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
 	return (a->first > b->first) - (a->first < b->first);
 }
 
@@ -83,7 +83,7 @@ void diag_sort(Diags *d)
 		if (d->v[i].sev == SEV_NOTE && ng > 0)
 			g[ng - 1].n++;
 		else
-			g[ng++] = (Group){d->v[i].loc.line, d->v[i].loc.col, i, 1};
+			g[ng++] = (Group){d->v[i].loc.line, d->v[i].loc.off, i, 1};
 	}
 	/* O(n log n): a file can have tens of thousands of warnings */
 	qsort(g, (size_t)ng, sizeof *g, group_cmp);
@@ -113,19 +113,25 @@ static int32_t display_col(const char *line, size_t n)
 
 Loc diag_locate(const char *src, size_t srclen, int32_t off, int32_t len)
 {
-	Loc l = {1, 1, off, len};
+	Loc l = {1, off, len};
 	if (!src || off < 0)
 		return l;
 	if ((size_t)off > srclen)
 		off = (int32_t)srclen;
-	size_t ls = 0;
 	for (size_t i = 0; i < (size_t)off; i++)
-		if (src[i] == '\n') {
+		if (src[i] == '\n')
 			l.line++;
-			ls = i + 1;
-		}
-	l.col = display_col(src + ls, (size_t)off - ls);
 	return l;
+}
+
+int32_t diag_col(const char *src, size_t srclen, int32_t off)
+{
+	if (!src || off < 0)
+		return 1;
+	size_t end = (size_t)off > srclen ? srclen : (size_t)off, ls = end;
+	while (ls > 0 && src[ls - 1] != '\n')
+		ls--;
+	return display_col(src + ls, end - ls);
 }
 
 /* Source lines longer than this (bytes) are shown cut to a window around
@@ -141,13 +147,20 @@ static const char *sev_name(Severity s)
 	}
 }
 
+void diag_render_head(Buf *out, const char *path, const char *src, size_t srclen,
+                      Severity sev, Loc loc, const char *msg)
+{
+	if (loc.line > 0)
+		buf_printf(out, "%s:%d:%d: %s: %s\n", path, loc.line, (int)diag_col(src, srclen, loc.off),
+		           sev_name(sev), msg);
+	else
+		buf_printf(out, "%s: %s: %s\n", path, sev_name(sev), msg);
+}
+
 void diag_render_one(Buf *out, const char *path, const char *src, size_t srclen,
                      Severity sev, Loc loc, const char *msg)
 {
-	if (loc.line > 0)
-		buf_printf(out, "%s:%d:%d: %s: %s\n", path, loc.line, loc.col, sev_name(sev), msg);
-	else
-		buf_printf(out, "%s: %s: %s\n", path, sev_name(sev), msg);
+	diag_render_head(out, path, src, srclen, sev, loc, msg);
 	if (!src || loc.line <= 0 || loc.off < 0 || (size_t)loc.off > srclen)
 		return;
 	/* the source line holding loc.off */

@@ -15,13 +15,16 @@
 #include "util.h"
 
 /* A span of source text. off/len are byte offsets into the source; line
-** is 1-based; col is the 1-based display column of off (diag_locate fills it). */
+** is 1-based. The column a message shows is computed from the text when
+** it is rendered (diag_col): an instruction holds six Locs, and a program
+** of 10^6 instructions is read, converted and analysed at the speed its
+** memory is touched. */
 typedef struct Loc {
-	int32_t line, col;
+	int32_t line;
 	int32_t off, len;
 } Loc;
 
-#define LOC_NONE ((Loc){0, 0, -1, 0})
+#define LOC_NONE ((Loc){0, -1, 0})
 
 typedef enum Severity { SEV_ERROR, SEV_WARNING, SEV_NOTE } Severity;
 
@@ -55,8 +58,10 @@ void diag_vadd(Diags *d, Severity sev, Loc loc, const char *fmt, va_list ap);
 ** passes come out in source order. */
 void diag_sort(Diags *d);
 
-/* Compute line and display column of a byte offset in src. */
+/* Compute the line of a byte offset in src. */
 Loc diag_locate(const char *src, size_t srclen, int32_t off, int32_t len);
+/* The 1-based display column of byte offset off in src (1 without src). */
+int32_t diag_col(const char *src, size_t srclen, int32_t off);
 
 /* Render every diagnostic (GNU style, with source line and caret). */
 void diag_render(const Diags *d, Buf *out);
@@ -67,5 +72,8 @@ void diag_render_options(const Diags *d, const char *prefix, Buf *out);
 /* Render one message at a location of the given source. */
 void diag_render_one(Buf *out, const char *path, const char *src, size_t srclen,
                      Severity sev, Loc loc, const char *msg);
+/* ... its first line only (FILE:LINE:COL: SEVERITY: MESSAGE), no source line. */
+void diag_render_head(Buf *out, const char *path, const char *src, size_t srclen,
+                      Severity sev, Loc loc, const char *msg);
 
 #endif

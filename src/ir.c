@@ -108,13 +108,17 @@ static void table_init(Table *t, uint32_t cap)
 		t->slot[k] = (Slot){NULL, -1, 0};
 }
 
-/* Keep the load factor under 1/2: called after count entries exist. */
+/* Keep the load factor under 1/2: called after count entries exist (or
+** before, with the count to come: one rehash instead of one per doubling). */
 static void table_grow(Table *t, int32_t count)
 {
 	if ((uint32_t)count * 2 < t->cap)
 		return;
 	Table old = *t;
-	table_init(t, old.cap * 2);
+	uint32_t cap = old.cap * 2;
+	while ((uint32_t)count * 2 >= cap)
+		cap *= 2;
+	table_init(t, cap);
 	uint32_t m = t->cap - 1;
 	for (uint32_t j = 0; j < old.cap; j++) {
 		if (old.slot[j].i < 0)
@@ -133,10 +137,11 @@ Program *ir_new(const char *path, const char *src, size_t len)
 {
 	Program *p = xcalloc(1, sizeof *p);
 	p->path = xstrdup(path ? path : "");
-	p->src = xmalloc(len + 1);
+	/* two NUL bytes: the scanner reads the text in place (ir_parse_src) */
+	p->src = xmalloc(len + 2);
 	if (len)
 		memcpy(p->src, src, len);
-	p->src[len] = '\0';
+	p->src[len] = p->src[len + 1] = '\0';
 	p->srclen = len;
 	p->names = xcalloc(1, sizeof *p->names);
 	table_init(&p->names->vars, 64);
@@ -190,6 +195,7 @@ void ir_reserve(Program *p, int32_t nins, int32_t nvars)
 	if (nvars > p->capvars) {
 		p->vars = xrealloc(p->vars, (size_t)nvars * sizeof *p->vars);
 		p->capvars = nvars;
+		table_grow(&p->names->vars, nvars);
 	}
 }
 

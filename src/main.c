@@ -614,7 +614,7 @@ static int cmd_check(int argc, char **argv)
 				json_key(&j, "line");
 				json_int(&j, d.v[k].loc.line);
 				json_key(&j, "column");
-				json_int(&j, d.v[k].loc.col);
+				json_int(&j, diag_col(d.src, d.srclen, d.v[k].loc.off));
 				json_key(&j, "message");
 				json_str(&j, d.v[k].msg);
 				json_obj_end(&j);
@@ -2957,6 +2957,7 @@ static int unknown_command(const char *word)
 
 int main(int argc, char **argv)
 {
+	mem_setup();
 	if (argc < 2) {
 		fputs(main_help, stderr);
 		return EXIT_USAGE;

@@ -764,7 +764,7 @@ void report_error(Buf *b, const Machine *m)
 			buf_puts(&msg, e->stack);
 		}
 		if (msg.len)
-			diag_render_one(b, p->path, NULL, 0, SEV_NOTE, loc, buf_str(&msg));
+			diag_render_head(b, p->path, p->src, p->srclen, SEV_NOTE, loc, buf_str(&msg));
 	}
 	buf_free(&msg);
 }

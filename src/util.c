@@ -5,10 +5,12 @@
 #include "util.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static MU_NORETURN void out_of_memory(size_t n)
@@ -17,33 +19,63 @@ static MU_NORETURN void out_of_memory(size_t n)
 	abort();
 }
 
-/* Large blocks (the instruction arrays, per-block and per-variable tables
-** of big programs) are written through soon after they are allocated.
-** Mapping their pages in with one madvise costs a fraction of taking one
-** page fault per page, which on virtual machines is most of the time of a
-** large conversion (bench/README.md: gsa of 10^5 instructions 666 ms ->
-** 325 ms). Pages already mapped (a realloc that grew in place) are left as
-** they are; kernels without MADV_POPULATE_WRITE (before Linux 5.14) refuse
-** the advice and nothing changes. */
+/* Memory is touched at a cost on virtual machines: each first touch of a
+** 4 KiB page costs a page fault, ~17 µs on this project's VM, and even a
+** page mapped in advance costs ~5 µs on its first write (the hypervisor's
+** own mapping) — more than the work done on the page (bench/README.md: half
+** of gsa's time at 10^5 instructions). A 2 MiB transparent huge page costs
+** about as much as one small page, and memory kept by the process costs
+** nothing the second time. So (mem_setup) every block comes from the heap,
+** which grows in steps of HEAP_RESERVE (address space, not touched),
+** asks for huge pages and is never given back: a block freed is reused
+** as it is, where a block given back to the kernel would be zeroed and
+** faulted in again when asked for next. Large blocks (the instruction
+** arrays, per-block and per-variable tables of big programs) ask for huge
+** pages again (the heap may have grown past the first step) and are
+** mapped in with one madvise when allocated. Kernels without these
+** advices refuse them and nothing changes. */
 #define PREFAULT_MIN ((size_t)1 << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+#define HEAP_RESERVE ((size_t)256 << 20)
 
+/* Ask for huge pages on the 2 MiB-aligned part of [a, e). */
+static void advise_huge(uintptr_t a, uintptr_t e)
+{
+#ifdef MADV_HUGEPAGE
+	a = (a + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	e &= ~(HUGE_PAGE - 1);
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)a, (void)e;
+#endif
+}
+
+void mem_setup(void)
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+	/* no block gets a mapping of its own (unless the heap cannot grow) */
+	mallopt(M_MMAP_MAX, 0);
+	mallopt(M_TOP_PAD, (int)HEAP_RESERVE);
+	mallopt(M_TRIM_THRESHOLD, (int)HEAP_RESERVE);
+	void *p = malloc(1);
+	void *end = sbrk(0);
+	/* p lies in the heap just reserved (not so under another allocator,
+	** e.g. a sanitizer's: then nothing is advised) */
+	if (p && end != (void *)-1 && (uintptr_t)end > (uintptr_t)p &&
+	    (uintptr_t)end - (uintptr_t)p <= HEAP_RESERVE + ((size_t)16 << 20))
+		advise_huge((uintptr_t)p, (uintptr_t)end);
+	free(p);
+#endif
+}
+
+/* A large block asks for huge pages again: the heap may have grown past
+** the part mem_setup advised. Its pages are left to be faulted in when
+** touched (a growable array or buffer touches only what it uses). */
 static void prefault(void *p, size_t n)
 {
-#ifdef MADV_POPULATE_WRITE
-	static uintptr_t page;
-	if (n < PREFAULT_MIN)
-		return;
-	if (!page) {
-		long ps = sysconf(_SC_PAGESIZE);
-		page = ps > 0 ? (uintptr_t)ps : 4096;
-	}
-	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t e = ((uintptr_t)p + n) & ~(page - 1);
-	if (e > a)
-		(void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-#else
-	(void)p, (void)n;
-#endif
+	if (n >= PREFAULT_MIN)
+		advise_huge((uintptr_t)p, (uintptr_t)p + n);
 }
 
 void *xmalloc(size_t n)
@@ -219,6 +251,11 @@ char *read_file(const char *path, size_t *len)
 	/* grow by doubling, but never past the limit + 1 byte: a device like
 	** /dev/zero ends here instead of exhausting memory */
 	size_t cap = 65536, n = 0;
+	/* a regular file: its size, and one byte more to see its end at once */
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+	    (uintmax_t)st.st_size < READ_MAX_BYTES)
+		cap = (size_t)st.st_size + 1;
 	char *s = xmalloc(cap + 1);
 	int err = 0;
 	errno = 0;

@@ -26,6 +26,9 @@
 /* Allocation that aborts on exhaustion (the one condition we do not turn
 ** into a diagnostic: there is nothing sensible left to do). */
 void *xmalloc(size_t n);
+/* Set up the process's allocator for big inputs (huge pages where they
+** pay: util.c); main calls it once, first. */
+void mem_setup(void);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);

@@ -1138,7 +1138,7 @@ static char *warnings_of(const char *src)
 	Buf b = {0};
 	for (int i = 0; i < r.d.n; i++)
 		if (r.d.v[i].sev == SEV_WARNING)
-			buf_printf(&b, "%d:%d: %s\n", r.d.v[i].loc.line, r.d.v[i].loc.col, r.d.v[i].msg);
+			buf_printf(&b, "%d:%d: %s\n", r.d.v[i].loc.line, diag_col(src, strlen(src), r.d.v[i].loc.off), r.d.v[i].msg);
 	unload(&r);
 	return buf_steal(&b);
 }
@@ -1327,9 +1327,9 @@ static void ref_warn(const Program *p, const Opnd *o, uint64_t defined, bool *wa
 		assigned |= p->ins[pc].dst == o->var;
 	if (!assigned)
 		buf_printf(out, "%d:%d: variable '%s' is never assigned: reading it is an error at run time (rule MV)\n",
-		           o->loc.line, o->loc.col, p->vars[o->var].name);
+		           o->loc.line, diag_col(p->src, p->srclen, o->loc.off), p->vars[o->var].name);
 	else
-		buf_printf(out, "%d:%d: variable '%s' may be read before it is assigned\n", o->loc.line, o->loc.col,
+		buf_printf(out, "%d:%d: variable '%s' may be read before it is assigned\n", o->loc.line, diag_col(p->src, p->srclen, o->loc.off),
 		           p->vars[o->var].name);
 }
 
@@ -1448,7 +1448,7 @@ Test(validate, reads_against_dense_reference)
 		Buf got = {0}, want = {0};
 		for (int k = 0; k < d.n; k++)
 			if (d.v[k].sev == SEV_WARNING && strstr(d.v[k].msg, "assigned"))
-				buf_printf(&got, "%d:%d: %s\n", d.v[k].loc.line, d.v[k].loc.col, d.v[k].msg);
+				buf_printf(&got, "%d:%d: %s\n", d.v[k].loc.line, diag_col(src, len, d.v[k].loc.off), d.v[k].msg);
 		Cfg *g = cfg_build(p);
 		cr_assert(g->nblocks < 64 && p->nvars < 64);
 		reference_reads(p, g, &want);

@@ -279,11 +279,11 @@ Test(parse, sum_triangle)
 	cr_expect_eq(p->ins[19].op, OP_STOP);
 	/* locations: statement after the label, destination, operands */
 	cr_expect_eq(p->ins[10].loc.line, 16);
-	cr_expect_eq(p->ins[10].loc.col, 6);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[10].loc.off), 6);
 	cr_expect_eq(p->ins[10].loc.len, (int)strlen("s = s + x"));
-	cr_expect_eq(p->ins[10].dst_loc.col, 6);
-	cr_expect_eq(p->ins[10].b.loc.col, 14);
-	cr_expect_eq(p->ins[6].target_loc.col, 12);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[10].dst_loc.off), 6);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[10].b.loc.off), 14);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[6].target_loc.off), 12);
 	done(&r);
 }
 
@@ -509,11 +509,11 @@ Test(parse, operand_fields)
 	expect_lit(p, &p->ins[6].a, 5);
 	cr_expect_eq(p->ins[6].target, 7);
 	cr_expect_eq(p->ins[6].target_label, ir_find_label(p, "end"));
-	cr_expect_eq(p->ins[6].target_loc.col, 7);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[6].target_loc.off), 7);
 	/* operand locations */
-	cr_expect_eq(p->ins[1].c.loc.col, 19);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[1].c.loc.off), 19);
 	cr_expect_eq(p->ins[1].c.loc.len, 3);
-	cr_expect_eq(p->ins[4].c.loc.col, 13); /* γ is one column */
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[4].c.loc.off), 13); /* γ is one column */
 	cr_expect_eq(p->ins[4].c.loc.len, 2);
 	done(&r);
 }
@@ -576,7 +576,7 @@ Test(parse, negative_literals)
 	cr_expect_eq(p->ins[0].sub, BIN_SUB);
 	expect_var(p, &p->ins[0].a, "a");
 	expect_lit(p, &p->ins[0].b, 3);
-	cr_expect_eq(p->ins[0].b.loc.col, 8); /* the digits, after the sign */
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].b.loc.off), 8); /* the digits, after the sign */
 	cr_expect_eq(p->ins[1].op, OP_COPY);
 	expect_lit(p, &p->ins[1].a, -3);
 	cr_expect_eq(p->ins[2].op, OP_UNARY);
@@ -726,7 +726,7 @@ Test(parse, layout)
 	Parsed r = ok("x = 1\r\n\ty = x + 2 // two\r\n\r\n; nothing\nz = y # why\nstop");
 	cr_assert_eq(r.p->nins, 4);
 	cr_expect_eq(r.p->ins[1].loc.line, 2);
-	cr_expect_eq(r.p->ins[1].loc.col, 9);
+	cr_expect_eq(diag_col(r.p->src, r.p->srclen, r.p->ins[1].loc.off), 9);
 	cr_expect_eq(r.p->ins[3].loc.line, 6);
 	done(&r);
 	Parsed e = parse("");
@@ -971,9 +971,9 @@ Test(parse, syntax_error_at_end_without_newline)
 	              "      |        ^\n");
 }
 
-/* The lexer counts columns lazily (lexer.l): only tabs, UTF-8 continuation
-** bytes and newlines move a column off its byte offset, and blanks belong to
-** the token after them. Columns must stay diag_locate's. */
+/* Columns are computed from the text when a message is rendered (diag_col):
+** tabs, UTF-8 continuation bytes and newlines move a column off its byte
+** offset, and blanks belong to the token after them. */
 Test(parse, columns_after_tabs_utf8_and_blanks)
 {
 	Parsed r = ok("x\f=\v1 \t+ 2\n"
@@ -983,17 +983,17 @@ Test(parse, columns_after_tabs_utf8_and_blanks)
 	              "w \xe2\x86\x90" "a x + 1\n"
 	              "stop\n");
 	const Program *p = r.p;
-	cr_expect_eq(p->ins[0].dst_loc.col, 1);
-	cr_expect_eq(p->ins[0].a.loc.col, 5);
-	cr_expect_eq(p->ins[0].b.loc.col, 11); /* the tab at column 7 ends at 9 */
-	cr_expect_eq(p->ins[1].b.loc.col, 9);  /* '≤' is one column */
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].dst_loc.off), 1);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].a.loc.off), 5);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].b.loc.off), 11); /* the tab at column 7 ends at 9 */
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[1].b.loc.off), 9);  /* '≤' is one column */
 	cr_expect_eq(p->ins[1].b.loc.off, 21);
 	cr_expect_eq(p->ins[2].loc.line, 4);
-	cr_expect_eq(p->ins[2].a.loc.col, 25);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[2].a.loc.off), 25);
 	cr_expect_eq(p->ins[2].a.loc.len, 1);
-	cr_expect_eq(p->ins[3].a.loc.col, 6); /* '←a' is two columns */
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[3].a.loc.off), 6); /* '←a' is two columns */
 	cr_expect_eq(p->ins[4].loc.line, 6);
-	cr_expect_eq(p->ins[4].loc.col, 1);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[4].loc.off), 1);
 	done(&r);
 	/* the end of a file that ends in a comment with a tab after UTF-8 */
 	expect_errors("stop\nx = 1 + # \xc3\xa9\t",

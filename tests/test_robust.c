@@ -25,8 +25,8 @@ Test(robust, diag_sort_is_n_log_n, .timeout = 20)
 	diag_init(&d, "t.simd", NULL, 0);
 	enum { N = 200000 };
 	for (int i = N; i > 0; i--) {
-		diag_warning(&d, ((Loc){i / 2 + 1, 1, 0, 0}), "w%d", i);
-		diag_note(&d, ((Loc){1, 1, 0, 0}), "n%d", i);
+		diag_warning(&d, ((Loc){i / 2 + 1, 0, 0}), "w%d", i);
+		diag_note(&d, ((Loc){1, 0, 0}), "n%d", i);
 	}
 	diag_sort(&d);
 	cr_assert_eq(d.n, 2 * N);
@@ -53,11 +53,11 @@ Test(robust, notes_go_with_dropped_errors)
 	diag_init(&d, "t.simd", NULL, 0);
 	d.max_errors = 2;
 	for (int i = 0; i < 10; i++) {
-		diag_error(&d, ((Loc){i + 1, 1, 0, 0}), "e%d", i);
-		diag_note(&d, ((Loc){1, 1, 0, 0}), "note of e%d", i);
+		diag_error(&d, ((Loc){i + 1, 0, 0}), "e%d", i);
+		diag_note(&d, ((Loc){1, 0, 0}), "note of e%d", i);
 	}
-	diag_warning(&d, ((Loc){20, 1, 0, 0}), "a warning");
-	diag_note(&d, ((Loc){1, 1, 0, 0}), "note of the warning");
+	diag_warning(&d, ((Loc){20, 0, 0}), "a warning");
+	diag_note(&d, ((Loc){1, 0, 0}), "note of the warning");
 	cr_assert_eq(d.nerrors, 10);
 	cr_assert_eq(d.n, 6, "2 errors + 2 notes + the warning and its note, got %d", d.n);
 	cr_assert_str_eq(d.v[5].msg, "note of the warning");
