@@ -187,7 +187,7 @@ def main():
                 n = max(1, (1 << 24) // T)
                 def cmd(T, n):
                     return [M, "run", lcg, "--quiet", "--threads", str(T), "--warpsize",
-                            str(min(T, 1024)), "--param", "n=%d" % n]
+                            str(min(T, 1024)), "--param", "n=%d" % n, "--max-steps", "1000000000"]
                 ti = lambda T, n: 8 * n * T + 5 * T  # the loop's 8 instructions, the rest
                 ratios, costs = [], []
                 for _ in range(3 if e >= 16 else reps):

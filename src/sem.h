@@ -234,6 +234,11 @@ typedef struct Machine {
 	int64_t *addr;          /* nthreads */
 	int32_t *hslot;         /* race detection table */
 	int32_t nhslot;
+	int32_t *chain;         /* nthreads × 2, made with hslot: the lanes of a store or an
+	                        ** atomic chained by cell (chain_cells in data.c) */
+	void *gsa_scratch;      /* a GSA group's parallel copy: its values (gsa_cap of them),
+	                        ** then whether each is unassigned */
+	size_t gsa_cap;
 	uint64_t rng;
 	/* the step's effects (StepInfo.edges, .stores), recorded when effects
 	** is set (by a driver that reads them: the oracle) */

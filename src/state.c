@@ -264,6 +264,8 @@ void sem_free(Machine *m)
 	free(m->order);
 	free(m->addr);
 	free(m->hslot);
+	free(m->chain);
+	free(m->gsa_scratch);
 	free(m->fx_edge);
 	free(m->fx_lanes);
 	free(m->fx_cell);
@@ -341,6 +343,9 @@ Machine *sem_clone(const Machine *s)
 	m->addr = xcalloc(n, sizeof *m->addr);
 	m->hslot = NULL;
 	m->nhslot = 0;
+	m->chain = NULL;
+	m->gsa_scratch = NULL;
+	m->gsa_cap = 0;
 	/* the effects' scratch is the original's */
 	m->fx_edge = NULL;
 	m->fx_lanes = NULL;
