@@ -1222,13 +1222,71 @@ const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32
 ** copy (Appel): every PE computes every selected operand first, then all
 ** destinations are written. Operands are read lazily: γ reads its predicate
 ** and the chosen operand, μ and φ the operand of the edge the PE came by. */
+/* The machine's scratch for a GSA group of count instructions over n lanes
+** (Machine.gsa_scratch): grown, never shrunk, so a step allocates nothing. */
+static void *gsa_scratch(Machine *m, int32_t count, int32_t n)
+{
+	size_t need = (size_t)count * (size_t)(n ? n : 1) * (sizeof(Num) + sizeof(bool));
+	if (m->gsa_cap < need) {
+		free(m->gsa_scratch);
+		m->gsa_scratch = xmalloc(need);
+		m->gsa_cap = need;
+	}
+	return m->gsa_scratch;
+}
+
+/* The GSA group when every operand it copies is an assigned int64: per
+** instruction a row of values (the active lanes', ascending), then every
+** destination written (the parallel copy); a μ or φ looks its operand up
+** once per run of lanes that came by the same edge. False when some lane
+** needs the general rule below (nothing changed then). */
+static bool gsa_group_int64(Machine *m, Warp *w, int32_t pc, int32_t count)
+{
+	int32_t n;
+	const int32_t *idx = sem_active_list(m, w, &n);
+	int64_t *val = gsa_scratch(m, count, n);
+	int32_t blk = m->cfg->block_of[pc];
+	for (int32_t j = 0; j < count; j++) {
+		const Ins *ins = &m->prog->ins[pc + j];
+		bool by_edge = ins->op == OP_MU || ins->op == OP_PHI;
+		const Opnd *sel = NULL, *prev = NULL;
+		int32_t from = -2;
+		Src S = {NULL, 0};
+		for (int32_t k = 0; k < n; k++) {
+			int32_t t = idx[k];
+			if (!by_edge || m->from_block[t] != from) {
+				sel = sem_gsa_operand(m, ins, blk, t);
+				from = m->from_block[t];
+				if (!sel)
+					return false;
+			}
+			if (sel != prev) {
+				if (!src_of(m, sel, &S))
+					return false;
+				prev = sel;
+			}
+			if (sel->kind == OPND_VAR && !defrow(m, sel->var)[t])
+				return false;
+			val[(size_t)j * (size_t)n + (size_t)k] = S.p ? S.p[t] : S.k;
+		}
+	}
+	for (int32_t j = 0; j < count; j++) {
+		for (int32_t k = 0; k < n; k++)
+			m->tmp[idx[k]] = val[(size_t)j * (size_t)n + (size_t)k];
+		commit_fast(m, w, m->prog->ins[pc + j].dst, m->tmp);
+	}
+	return true;
+}
+
 bool sem_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 {
+	if (gsa_group_int64(m, w, pc, count))
+		return true;
 	int32_t n = sem_lane_order(m, w);
 	const Cfg *g = m->cfg;
 	int32_t blk = g->block_of[pc];
-	Num *res = xmalloc((size_t)count * (size_t)(n ? n : 1) * sizeof *res);
-	bool *undef = xmalloc((size_t)count * (size_t)(n ? n : 1) * sizeof *undef);
+	Num *res = gsa_scratch(m, count, n);
+	bool *undef = (bool *)(res + (size_t)count * (size_t)(n ? n : 1));
 	int32_t done = 0;
 	uint64_t more = 0; /* the copies of values beyond int64 */
 	for (int32_t k = 0; k < n; k++) {
@@ -1266,14 +1324,10 @@ bool sem_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 			else
 				sem_set_lane(m, m->prog->ins[pc + j].dst, m->order[k], res[done]);
 		}
-	free(res);
-	free(undef);
 	return true;
 fail:
 	for (int32_t i = 0; i < done; i++)
 		num_free(&res[i]);
-	free(res);
-	free(undef);
 	return false;
 }
 
@@ -1340,6 +1394,13 @@ bool sem_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jump, 
 			}
 			if (!S.p) {
 				zero = S.k == 0 ? ~0ull : 0;
+			} else if (__builtin_popcountll(act) < 16) {
+				/* a few active lanes: test those (work in proportion to them) */
+				const int64_t *v = S.p + w->base + j * 64;
+				for (uint64_t a = act; a; a &= a - 1) {
+					int b = __builtin_ctzll(a);
+					zero |= (uint64_t)(v[b] == 0) << b;
+				}
 			} else {
 				const int64_t *v = S.p + w->base + j * 64;
 				int32_t lim = w->size - j * 64 < 64 ? w->size - j * 64 : 64;

@@ -187,6 +187,8 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	int32_t maxnw = bits_words(sws);
 	m->step_active = xcalloc((size_t)maxnw * 3, sizeof *m->step_active);
 	m->warps = xcalloc((size_t)m->nwarps, sizeof *m->warps);
+	m->runnable = xcalloc((size_t)bits_words(m->nwarps), sizeof *m->runnable);
+	m->runnable_sum = xcalloc((size_t)bits_words(bits_words(m->nwarps)), sizeof *m->runnable_sum);
 	for (int32_t i = 0; i < m->nwarps; i++) {
 		Warp *w = &m->warps[i];
 		w->id = i;
@@ -207,6 +209,7 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 		if (m->model->start)
 			m->model->start(m, w);
 	}
+	sem_ready_reset(m);
 	return m;
 }
 
@@ -249,6 +252,8 @@ void sem_free(Machine *m)
 		free(w->idx);
 	}
 	free(m->warps);
+	free(m->runnable);
+	free(m->runnable_sum);
 	free(m->err.msg);
 	free(m->err.threads);
 	free(m->err.stack);
@@ -311,6 +316,8 @@ Machine *sem_clone(const Machine *s)
 			mem_clone(m->local[t], s->local[t]);
 		}
 	m->warps = dup_mem(s->warps, (size_t)s->nwarps * sizeof *m->warps);
+	m->runnable = dup_mem(s->runnable, (size_t)bits_words(s->nwarps) * sizeof *m->runnable);
+	m->runnable_sum = dup_mem(s->runnable_sum, (size_t)bits_words(bits_words(s->nwarps)) * sizeof *m->runnable_sum);
 	for (int32_t i = 0; i < s->nwarps; i++) {
 		Warp *w = &m->warps[i];
 		const Warp *sw = &s->warps[i];
@@ -685,6 +692,7 @@ bool sem_unpack(Machine *m, const void *p, size_t len)
 		m->nlive += bits_count(w->live, w->nw);
 		m->nwarps_done += w->status == WARP_DONE;
 	}
+	sem_ready_reset(m);
 	m->arrived = (int32_t)get_var(&r);
 	m->status = (SemStatus)get_byte(&r);
 	if (m->opt.lane_order == ORDER_RANDOM)
