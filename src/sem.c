@@ -127,6 +127,9 @@ int64_t sem_special(const Machine *m, Special s, int32_t t)
 	if (m->spec[s])
 		return m->spec[s][t];
 	switch (s) {
+	case SPEC_TID: return t;
+	case SPEC_LANEID: return t % m->warpsize;
+	case SPEC_WARPID: return t / m->warpsize;
 	case SPEC_NTID: return m->nthreads;
 	case SPEC_NWARPS: return (m->nthreads + m->warpsize - 1) / m->warpsize;
 	case SPEC_WARPSIZE: return m->warpsize;

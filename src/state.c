@@ -135,13 +135,26 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	m->nbig = xcalloc(nv, sizeof *m->nbig);
 	m->def = xcalloc(nv * n, sizeof *m->def);
 	m->ndef = xcalloc(nv, sizeof *m->ndef);
-	m->spec[SPEC_TID] = xmalloc(n * sizeof(int64_t));
-	m->spec[SPEC_LANEID] = xmalloc(n * sizeof(int64_t));
-	m->spec[SPEC_WARPID] = xmalloc(n * sizeof(int64_t));
-	for (size_t t = 0; t < n; t++) {
-		m->spec[SPEC_TID][t] = (int64_t)t;
-		m->spec[SPEC_LANEID][t] = (int64_t)t % m->warpsize;
-		m->spec[SPEC_WARPID][t] = (int64_t)t / m->warpsize;
+	/* rows of tid, laneid, warpid for the lane loops, only for those the
+	** program reads (sem_special computes the others): a thread costs
+	** little before its first step */
+	bool used[SPEC__COUNT] = {0};
+	for (int32_t i = 0; i < p->nins; i++) {
+		const Ins *ins = &p->ins[i];
+		const Opnd *ops[3] = {&ins->a, &ins->b, &ins->c};
+		for (int k = 0; k < 3 + ins->nargs; k++) {
+			const Opnd *o = k < 3 ? ops[k] : &ins->args[k - 3];
+			if (o->kind == OPND_SPECIAL)
+				used[o->special] = true;
+		}
+	}
+	for (int sp = SPEC_TID; sp <= SPEC_WARPID; sp++) {
+		if (!used[sp])
+			continue;
+		int64_t *r = xmalloc(n * sizeof(int64_t));
+		for (size_t t = 0; t < n; t++)
+			r[t] = sem_special(m, (Special)sp, (int32_t)t); /* computed: no row yet */
+		m->spec[sp] = r;
 	}
 	m->from_block = xmalloc(n * sizeof *m->from_block);
 	for (size_t t = 0; t < n; t++)
@@ -174,6 +187,14 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 				val = &opt->params[i].value;
 		if (!val)
 			continue; /* an error only if read (rule MV) */
+		if (!val->z) { /* a row of one int64 */
+			int64_t *r = m->val + (size_t)v * n;
+			for (size_t t = 0; t < n; t++)
+				r[t] = val->i;
+			memset(m->def + (size_t)v * n, 1, n);
+			m->ndef[v] = (int32_t)n;
+			continue;
+		}
 		for (size_t t = 0; t < n; t++)
 			sem_set_lane(m, v, (int32_t)t, num_copy(*val));
 	}
