@@ -90,9 +90,24 @@ static bool src_of(const Machine *m, const Opnd *o, Src *s)
 		}                                                                          \
 	} while (0)
 
+/* Function multi-versioning: the lane loops compiled for the machine's
+** vector unit too (AVX2, AVX-512: 64-bit multiplies in vectors), the one
+** that fits chosen when the program loads; the default build stays
+** portable. Off under the sanitizers and where the compiler or the
+** platform has no ifuncs. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(MUSIMD_NO_CLONES)
+#if __has_attribute(target_clones)
+#define LANE_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef LANE_CLONES
+#define LANE_CLONES
+#endif
+
 /* Returns false if some lane overflows int64 or fails (then nothing that
 ** matters was written: the caller recomputes exactly). */
-static bool fast_binop(BinOp op, int64_t *restrict out, Src A, Src B, bool dense, int32_t lo,
+LANE_CLONES static bool fast_binop(BinOp op, int64_t *out, Src A, Src B, bool dense, int32_t lo,
                        int32_t hi, const int32_t *idx, int32_t n)
 {
 	uint64_t bad = 0;
@@ -277,7 +292,12 @@ static bool exec_arith(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 		} else {
 			BinOp op = (BinOp)ins->sub;
 			bool may_fail = op == BIN_DIV || op == BIN_MOD || op == BIN_SHL || op == BIN_SHR;
-			int64_t *out = (alias || may_fail) ? m->tmp : d;
+			/* an operator that never sends a lane to the exact path may
+			** overwrite its own operand (each lane reads before it writes) */
+			bool exact_always = op == BIN_AND || op == BIN_OR || op == BIN_XOR ||
+			                    (op >= BIN_LT && op <= BIN_NE) || op == BIN_LAND || op == BIN_LOR ||
+			                    op == BIN_MIN || op == BIN_MAX;
+			int64_t *out = ((alias && !exact_always) || may_fail) ? m->tmp : d;
 			if (fast_binop(op, out, A, B, dense, lo, hi, idx, n)) {
 				commit_fast(m, w, ins->dst, out);
 				return true;
