@@ -1065,12 +1065,32 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 		sem_memory_limit(m, pc, w->id);
 		return false;
 	}
+	int64_t last_key = -1;
+	MemPage *pg = NULL;
 	for (int32_t k = 0; k < n; k++) {
+		int64_t a = m->addr[k];
+		if (!local && !big) {
+			/* int64 values into Σ: in the page, looked up once per run */
+			if (a >> MEM_PAGE_BITS != last_key) {
+				last_key = a >> MEM_PAGE_BITS;
+				pg = mem_page(&m->shared, last_key, &m->heap_bytes);
+			}
+			int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
+			if (!(pg->big && pg->big[off])) {
+				if (!bit_get(pg->init, off)) {
+					bit_set(pg->init, off);
+					m->cells++;
+				}
+				pg->val[off] = m->res[k].i;
+				sem_record_store(m, a);
+				continue;
+			}
+		}
 		Mem *mm = local ? sem_local_mem(m, m->order[k]) : &m->shared;
 		Num v = m->res[k].z ? num_copy(m->res[k]) : m->res[k];
-		m->cells += mem_put(mm, m->addr[k], v, &m->big_bytes, &m->heap_bytes);
+		m->cells += mem_put(mm, a, v, &m->big_bytes, &m->heap_bytes);
 		if (!local)
-			sem_record_store(m, m->addr[k]);
+			sem_record_store(m, a);
 	}
 	if (m->opt.races_error && m->nraces > races_before) {
 		Race *r = &m->races[races_before];

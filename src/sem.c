@@ -501,6 +501,13 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		return m->status;
 	}
 	const Ins *ins = &m->prog->ins[pc];
+	if (MU_UNLIKELY(!m->tmp)) { /* the scratch rows of the data rules, once */
+		size_t n = (size_t)m->nthreads;
+		m->tmp = xmalloc(n * sizeof *m->tmp);
+		m->res = xmalloc(n * sizeof *m->res);
+		m->order = xmalloc(n * sizeof *m->order);
+		m->addr = xmalloc(n * sizeof *m->addr);
+	}
 	m->fx_nedge = m->fx_ncell = 0;
 	bits_copy(m->step_active, w->active, w->nw);
 	int32_t nactive = w->idx_ok ? w->nidx : bits_count(w->active, w->nw);

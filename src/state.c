@@ -170,10 +170,8 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	m->visits = xcalloc((size_t)p->nins + 1, sizeof *m->visits);
 	m->divergences = xcalloc((size_t)p->nins + 1, sizeof *m->divergences);
 	m->block_execs = xcalloc((size_t)m->cfg->nblocks + 1, sizeof *m->block_execs);
-	m->tmp = xcalloc(n, sizeof *m->tmp);
-	m->res = xcalloc(n, sizeof *m->res);
-	m->order = xcalloc(n, sizeof *m->order);
-	m->addr = xcalloc(n, sizeof *m->addr);
+	/* the scratch rows (tmp, res, order, addr) come with the first step
+	** (sem_step): copies kept for going back never step */
 	m->rng = opt->seed ^ 0x5DEECE66Dull;
 
 	/* parameters: the same value in every σ */
@@ -365,10 +363,10 @@ Machine *sem_clone(const Machine *s)
 	}
 	int32_t maxnw = bits_words(s->sched_warpsize);
 	m->step_active = dup_mem(s->step_active, (size_t)maxnw * 3 * sizeof(uint64_t));
-	m->tmp = xcalloc(n, sizeof *m->tmp);
-	m->res = xcalloc(n, sizeof *m->res);
-	m->order = xcalloc(n, sizeof *m->order);
-	m->addr = xcalloc(n, sizeof *m->addr);
+	m->tmp = NULL; /* the scratch rows: with the first step (sem_step) */
+	m->res = NULL;
+	m->order = NULL;
+	m->addr = NULL;
 	m->hslot = NULL;
 	m->nhslot = 0;
 	m->chain = NULL;
