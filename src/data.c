@@ -90,9 +90,24 @@ static bool src_of(const Machine *m, const Opnd *o, Src *s)
 		}                                                                          \
 	} while (0)
 
+/* Function multi-versioning: the lane loops compiled for the machine's
+** vector unit too (AVX2, AVX-512: 64-bit multiplies in vectors), the one
+** that fits chosen when the program loads; the default build stays
+** portable. Off under the sanitizers and where the compiler or the
+** platform has no ifuncs. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(MUSIMD_NO_CLONES)
+#if __has_attribute(target_clones)
+#define LANE_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef LANE_CLONES
+#define LANE_CLONES
+#endif
+
 /* Returns false if some lane overflows int64 or fails (then nothing that
 ** matters was written: the caller recomputes exactly). */
-static bool fast_binop(BinOp op, int64_t *restrict out, Src A, Src B, bool dense, int32_t lo,
+LANE_CLONES static bool fast_binop(BinOp op, int64_t *out, Src A, Src B, bool dense, int32_t lo,
                        int32_t hi, const int32_t *idx, int32_t n)
 {
 	uint64_t bad = 0;
@@ -277,7 +292,12 @@ static bool exec_arith(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 		} else {
 			BinOp op = (BinOp)ins->sub;
 			bool may_fail = op == BIN_DIV || op == BIN_MOD || op == BIN_SHL || op == BIN_SHR;
-			int64_t *out = (alias || may_fail) ? m->tmp : d;
+			/* an operator that never sends a lane to the exact path may
+			** overwrite its own operand (each lane reads before it writes) */
+			bool exact_always = op == BIN_AND || op == BIN_OR || op == BIN_XOR ||
+			                    (op >= BIN_LT && op <= BIN_NE) || op == BIN_LAND || op == BIN_LOR ||
+			                    op == BIN_MIN || op == BIN_MAX;
+			int64_t *out = ((alias && !exact_always) || may_fail) ? m->tmp : d;
 			if (fast_binop(op, out, A, B, dense, lo, hi, idx, n)) {
 				commit_fast(m, w, ins->dst, out);
 				return true;
@@ -323,11 +343,72 @@ Mem *sem_local_mem(Machine *m, int32_t t)
 	return m->local[t];
 }
 
+/* The addresses (operand a) and values (operand b, when given) of the n
+** lanes of m->order into m->addr and m->res, when they are all int64 and
+** the addresses natural numbers; false otherwise (the lane-by-lane loop
+** then reports what is wrong in lane order). */
+static bool gather_int64(Machine *m, int32_t n, const Opnd *a, const Opnd *b)
+{
+	Src A, B = {NULL, 0};
+	if (!src_of(m, a, &A) || (b && !src_of(m, b, &B)))
+		return false;
+	int64_t sign = 0;
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = m->order[k];
+		int64_t x = A.p ? A.p[t] : A.k;
+		m->addr[k] = x;
+		sign |= x;
+		if (b)
+			m->res[k] = NUM_I(B.p ? B.p[t] : B.k);
+	}
+	return sign >= 0;
+}
+
+/* LD of shared memory when every address is an int64 natural number and
+** every cell read holds an int64: the lanes in any order (a load has no
+** order), a page looked up once per run of addresses on it. False when
+** some lane needs the lane-by-lane rule (nothing changed then). */
+static bool fast_load(Machine *m, Warp *w, const Ins *ins)
+{
+	Src A;
+	if (!src_of(m, &ins->a, &A))
+		return false;
+	int32_t n;
+	const int32_t *idx = sem_active_list(m, w, &n);
+	int64_t *out = m->tmp, last_key = -1;
+	const MemPage *pg = NULL;
+	bool zero = m->prog->memory_zero;
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = idx[k];
+		int64_t a = A.p ? A.p[t] : A.k;
+		if (a < 0)
+			return false;
+		if (a >> MEM_PAGE_BITS != last_key) {
+			last_key = a >> MEM_PAGE_BITS;
+			pg = mem_find(&m->shared, last_key);
+		}
+		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
+		if (!pg || !bit_get(pg->init, off)) {
+			if (!zero)
+				return false;
+			out[t] = 0;
+		} else if (pg->big && pg->big[off]) {
+			return false;
+		} else {
+			out[t] = pg->val[off];
+		}
+	}
+	commit_fast(m, w, ins->dst, out);
+	return true;
+}
+
 /* LD (shared) and the local-memory load. */
 static bool exec_load(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool local)
 {
 	if (!sem_check_read(m, w, pc, &ins->a))
 		return false;
+	if (!local && fast_load(m, w, ins))
+		return true;
 	int32_t n = sem_lane_order(m, w);
 	uint64_t more = 0; /* the copies of values beyond int64 */
 	for (int32_t k = 0; k < n; k++) {
@@ -377,9 +458,30 @@ static uint64_t race_bytes(const Race *r)
 
 /* Chain the n lanes of m->order by the cell they address (m->addr), with
 ** an open-addressing table over the addresses: next[k] is the next lane
-** (in lane order) on k's cell, or -1; first[k] marks the first of a cell. */
-static void chain_cells(Machine *m, int32_t n, int32_t *next, bool *first)
+** (in lane order) on k's cell, or -1 (first_on_cell tells the first lane
+** of each cell). Scratch of the machine
+** (hslot, chain): nothing is allocated once it has grown. Returns whether
+** two lanes share a cell. */
+static bool chain_cells(Machine *m, int32_t n, int32_t **nextp)
 {
+	if (!m->chain)
+		m->chain = xmalloc(2 * (size_t)m->nthreads * sizeof *m->chain);
+	int32_t *next = m->chain, *lastk = m->chain + m->nthreads;
+	*nextp = next;
+	/* address runs: addresses that only grow (or only shrink) in lane order
+	** are distinct; affine stores need no table */
+	bool up = true, down = true;
+	for (int32_t k = 1; k < n && (up || down); k++) {
+		up &= m->addr[k] > m->addr[k - 1];
+		down &= m->addr[k] < m->addr[k - 1];
+	}
+	if (up || down) {
+		for (int32_t k = 0; k < n; k++) {
+			next[k] = -1;
+			lastk[k] = k;
+		}
+		return false;
+	}
 	int32_t need = 16;
 	while (need < 2 * n)
 		need *= 2;
@@ -391,24 +493,31 @@ static void chain_cells(Machine *m, int32_t n, int32_t *next, bool *first)
 	int32_t ns = need;
 	for (int32_t i = 0; i < ns; i++)
 		m->hslot[i] = -1;
-	int32_t *lastk = xmalloc((size_t)n * sizeof *lastk);
+	bool shared = false;
 	for (int32_t k = 0; k < n; k++) {
 		next[k] = -1;
-		first[k] = false;
 		uint32_t h = mem_hash(m->addr[k]) & (uint32_t)(ns - 1);
 		while (m->hslot[h] >= 0 && m->addr[m->hslot[h]] != m->addr[k])
 			h = (h + 1) & (uint32_t)(ns - 1);
 		if (m->hslot[h] < 0) {
 			m->hslot[h] = k;
-			first[k] = true;
 			lastk[k] = k;
 		} else {
 			int32_t f = m->hslot[h];
 			next[lastk[f]] = k;
 			lastk[f] = k;
+			lastk[k] = -1; /* not the first on its cell */
+			shared = true;
 		}
 	}
-	free(lastk);
+	return shared;
+}
+
+/* Whether lane k of the last chain_cells is the first on its cell (the
+** first lanes keep their cell's last lane, the others -1). */
+static bool first_on_cell(const Machine *m, int32_t k)
+{
+	return m->chain[m->nthreads + k] >= 0;
 }
 
 /* Returns false, with the reports of this store taken back, when they
@@ -417,11 +526,11 @@ static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 {
 	int32_t before = m->nraces;
 	bool fits = true;
-	int32_t *next = xmalloc((size_t)n * sizeof *next);
-	bool *first = xmalloc((size_t)n * sizeof *first);
-	chain_cells(m, n, next, first);
+	int32_t *next;
+	if (!chain_cells(m, n, &next))
+		return true; /* every lane on a cell of its own */
 	for (int32_t k = 0; k < n; k++) {
-		if (!first[k] || next[k] < 0)
+		if (next[k] < 0 || !first_on_cell(m, k))
 			continue;
 		bool differ = false;
 		int32_t cnt = 0;
@@ -447,8 +556,6 @@ static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 		m->heap_bytes += race_bytes(&r);
 		VEC_PUSH(m->races, m->nraces, m->capraces, r);
 	}
-	free(next);
-	free(first);
 	if (!fits)
 		while (m->nraces > before) {
 			Race *r = &m->races[--m->nraces];
@@ -474,12 +581,18 @@ static uint64_t store_plan(Machine *m, int32_t n, bool local, bool with_values, 
 {
 	uint64_t fresh = 0, more = 0;
 	int32_t nnew = 0; /* keys of absent shared pages, in m->tmp */
-	int64_t last_big = -1;
+	int64_t last_big = -1, last_key = -1;
+	const MemPage *last_pg = NULL; /* address runs: a page looked up once per run */
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = m->order[k];
 		const Mem *mm = local ? m->local[t] : &m->shared;
 		int64_t key = m->addr[k] >> MEM_PAGE_BITS;
-		const MemPage *pg = mm ? mem_find(mm, key) : NULL;
+		const MemPage *pg = last_pg;
+		if (local || key != last_key) {
+			pg = mm ? mem_find(mm, key) : NULL;
+			last_pg = pg;
+			last_key = key;
+		}
 		fresh += !(pg && bit_get(pg->init, (int32_t)(m->addr[k] & (MEM_PAGE_SIZE - 1))));
 		if (local && !mm)
 			more += sizeof(Mem);
@@ -806,15 +919,14 @@ static void make_plan(Machine *m, struct LaneOrders *lo, const Ins *ins, int32_t
 		lo->nout = xrealloc(lo->nout, (size_t)n * sizeof *lo->nout);
 		lo->ostart = xrealloc(lo->ostart, (size_t)n * sizeof *lo->ostart);
 	}
-	int32_t *next = xmalloc((size_t)n * sizeof *next);
-	bool *first = xmalloc((size_t)n * sizeof *first);
-	chain_cells(m, n, next, first);
+	int32_t *next;
+	chain_cells(m, n, &next);
 	lo->ncells = 0;
 	lo->nperm = 0;
 	int32_t nl = 0;
 	int64_t product = 1;
 	for (int32_t k = 0; k < n && product > 0; k++) {
-		if (!first[k] || next[k] < 0)
+		if (next[k] < 0 || !first_on_cell(m, k))
 			continue; /* a cell of one lane: one outcome */
 		int32_t c = lo->ncells++;
 		lo->cstart[c] = nl;
@@ -827,8 +939,6 @@ static void make_plan(Machine *m, struct LaneOrders *lo, const Ins *ins, int32_t
 		product = cnt < 0 || product * cnt > SEM_MAX_ORDERS ? 0 : product * cnt;
 	}
 	lo->norders = (int32_t)product;
-	free(next);
-	free(first);
 }
 
 /* The lanes of m->order (and their m->addr, a store's m->res) in the order
@@ -930,13 +1040,15 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 		return false;
 	int32_t n = sem_lane_order(m, w);
 	bool big = false; /* some value is beyond int64 */
-	for (int32_t k = 0; k < n; k++) {
-		int32_t t = m->order[k];
-		if (!lane_addr(m, w, pc, "ST", local ? "local store" : "store", opnd_num(m, &ins->a, t), t,
-		               &m->addr[k]))
-			return false;
-		m->res[k] = opnd_num(m, &ins->b, t); /* borrowed */
-		big |= m->res[k].z != NULL;
+	if (!gather_int64(m, n, &ins->a, &ins->b)) {
+		for (int32_t k = 0; k < n; k++) {
+			int32_t t = m->order[k];
+			if (!lane_addr(m, w, pc, "ST", local ? "local store" : "store", opnd_num(m, &ins->a, t), t,
+			               &m->addr[k]))
+				return false;
+			m->res[k] = opnd_num(m, &ins->b, t); /* borrowed */
+			big |= m->res[k].z != NULL;
+		}
 	}
 	if (!local && !choose_order(m, w, pc, ins, n, true))
 		return false;
@@ -953,11 +1065,32 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 		sem_memory_limit(m, pc, w->id);
 		return false;
 	}
+	int64_t last_key = -1;
+	MemPage *pg = NULL;
 	for (int32_t k = 0; k < n; k++) {
+		int64_t a = m->addr[k];
+		if (!local && !big) {
+			/* int64 values into Σ: in the page, looked up once per run */
+			if (a >> MEM_PAGE_BITS != last_key) {
+				last_key = a >> MEM_PAGE_BITS;
+				pg = mem_page(&m->shared, last_key, &m->heap_bytes);
+			}
+			int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
+			if (!(pg->big && pg->big[off])) {
+				if (!bit_get(pg->init, off)) {
+					bit_set(pg->init, off);
+					m->cells++;
+				}
+				pg->val[off] = m->res[k].i;
+				sem_record_store(m, a);
+				continue;
+			}
+		}
 		Mem *mm = local ? sem_local_mem(m, m->order[k]) : &m->shared;
-		m->cells += mem_put(mm, m->addr[k], num_copy(m->res[k]), &m->big_bytes, &m->heap_bytes);
+		Num v = m->res[k].z ? num_copy(m->res[k]) : m->res[k];
+		m->cells += mem_put(mm, a, v, &m->big_bytes, &m->heap_bytes);
 		if (!local)
-			sem_record_store(m, m->addr[k]);
+			sem_record_store(m, a);
 	}
 	if (m->opt.races_error && m->nraces > races_before) {
 		Race *r = &m->races[races_before];
@@ -978,7 +1111,12 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 		return false;
 	int32_t n = sem_lane_order(m, w);
 	/* premises first: addresses, and Σ(address) defined */
-	for (int32_t k = 0; k < n; k++) {
+	bool checked = gather_int64(m, n, &ins->a, NULL);
+	for (int32_t k = 0; k < n && checked && !m->prog->memory_zero; k++) {
+		Num old;
+		checked = mem_get(&m->shared, m->addr[k], &old);
+	}
+	for (int32_t k = 0; k < n && !checked; k++) { /* lane by lane, to report what fails */
 		int32_t t = m->order[k];
 		if (!lane_addr(m, w, pc, "AT", "atomic", opnd_num(m, &ins->a, t), t, &m->addr[k]))
 			return false;
@@ -992,35 +1130,65 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 	}
 	if (!choose_order(m, w, pc, ins, n, false))
 		return false;
-	uint64_t fresh = 0;
-	for (int32_t k = 0; k < n; k++) {
-		Num old;
-		bool seen = mem_get(&m->shared, m->addr[k], &old);
-		for (int32_t j = 0; j < k && !seen; j++)
-			seen = m->addr[j] == m->addr[k];
-		fresh += !seen;
+	/* the cells the atomic initialises: each uninitialised cell once (only
+	** .memory zero has them; store_plan counts a cell once per lane) */
+	uint64_t bytes;
+	uint64_t fresh = store_plan(m, n, false, false, &bytes);
+	if (fresh) {
+		int32_t *next;
+		chain_cells(m, n, &next);
+		fresh = 0;
+		for (int32_t k = 0; k < n; k++) {
+			Num old;
+			fresh += first_on_cell(m, k) && !mem_get(&m->shared, m->addr[k], &old);
+		}
 	}
 	if (!check_cells(m, w, pc, "AT", fresh))
 		return false;
-	uint64_t bytes;
-	store_plan(m, n, false, false, &bytes);
 	if (fresh && !budget_allows(m, bytes)) {
 		sem_memory_limit(m, pc, w->id);
 		return false;
 	}
 	uint64_t more = 0; /* values beyond int64 (checked as they come, like --max-bits) */
+	bool small = true;  /* every result fits int64: they go to m->tmp */
+	Src B = {NULL, 0};
+	bool add64 = ins->op == OP_ATOMINC || (ins->op == OP_ATOMADD && src_of(m, &ins->b, &B));
+	if (ins->op == OP_ATOMINC)
+		B.k = 1;
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = m->order[k];
 		Num old, nv, r;
+		if (add64) {
+			/* AT and atomadd on int64, in the cell: one page lookup (an add
+			** always writes, so the page is needed) */
+			MemPage *pg = mem_page(&m->shared, m->addr[k] >> MEM_PAGE_BITS, &m->heap_bytes);
+			int32_t off = (int32_t)(m->addr[k] & (MEM_PAGE_SIZE - 1));
+			bool init = bit_get(pg->init, off);
+			int64_t sum, o = init ? pg->val[off] : 0;
+			if (!(pg->big && pg->big[off]) && !__builtin_add_overflow(o, B.p ? B.p[t] : B.k, &sum)) {
+				pg->val[off] = sum;
+				if (!init) {
+					bit_set(pg->init, off);
+					m->cells++;
+				}
+				sem_record_store(m, m->addr[k]);
+				if (small) {
+					m->tmp[t] = ins->op == OP_ATOMINC ? sum : o;
+				} else {
+					m->res[k] = NUM_I(ins->op == OP_ATOMINC ? sum : o);
+				}
+				continue;
+			}
+		}
 		if (!mem_get(&m->shared, m->addr[k], &old))
 			old = NUM_I(0); /* .memory zero */
-		bool writes;
+		bool writes = true;
 		NumErr e = atomic_lane(m, ins, t, old, &r, &nv, &writes);
 		if (e != NUM_OK) {
 			/* only a value beyond --max-bits gets here; earlier lanes have
 			** run: report it, the state is as far as the atomic got */
 			sem_error(m, SEM_STUCK, "AT", pc, w->id, &t, 1, "%s in thread %d", num_err_msg(e), t);
-			for (int32_t j = 0; j < k; j++)
+			for (int32_t j = 0; j < k && !small; j++)
 				num_free(&m->res[j]);
 			return false;
 		}
@@ -1028,7 +1196,7 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			num_free(&nv);
 			num_free(&r);
 			sem_memory_limit(m, pc, w->id);
-			for (int32_t j = 0; j < k; j++)
+			for (int32_t j = 0; j < k && !small; j++)
 				num_free(&m->res[j]);
 			return false;
 		}
@@ -1036,7 +1204,19 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			m->cells += mem_put(&m->shared, m->addr[k], nv, &m->big_bytes, &m->heap_bytes);
 			sem_record_store(m, m->addr[k]);
 		}
-		m->res[k] = r;
+		if (small && r.z) { /* from here on the results are kept as Nums */
+			small = false;
+			for (int32_t j = 0; j < k; j++)
+				m->res[j] = NUM_I(m->tmp[m->order[j]]);
+		}
+		if (small)
+			m->tmp[t] = r.i;
+		else
+			m->res[k] = r;
+	}
+	if (small) {
+		commit_fast(m, w, ins->dst, m->tmp);
+		return true;
 	}
 	for (int32_t k = 0; k < n; k++)
 		sem_set_lane(m, ins->dst, m->order[k], m->res[k]);
@@ -1082,13 +1262,71 @@ const Opnd *sem_gsa_operand(const Machine *m, const Ins *ins, int32_t blk, int32
 ** copy (Appel): every PE computes every selected operand first, then all
 ** destinations are written. Operands are read lazily: γ reads its predicate
 ** and the chosen operand, μ and φ the operand of the edge the PE came by. */
+/* The machine's scratch for a GSA group of count instructions over n lanes
+** (Machine.gsa_scratch): grown, never shrunk, so a step allocates nothing. */
+static void *gsa_scratch(Machine *m, int32_t count, int32_t n)
+{
+	size_t need = (size_t)count * (size_t)(n ? n : 1) * (sizeof(Num) + sizeof(bool));
+	if (m->gsa_cap < need) {
+		free(m->gsa_scratch);
+		m->gsa_scratch = xmalloc(need);
+		m->gsa_cap = need;
+	}
+	return m->gsa_scratch;
+}
+
+/* The GSA group when every operand it copies is an assigned int64: per
+** instruction a row of values (the active lanes', ascending), then every
+** destination written (the parallel copy); a μ or φ looks its operand up
+** once per run of lanes that came by the same edge. False when some lane
+** needs the general rule below (nothing changed then). */
+static bool gsa_group_int64(Machine *m, Warp *w, int32_t pc, int32_t count)
+{
+	int32_t n;
+	const int32_t *idx = sem_active_list(m, w, &n);
+	int64_t *val = gsa_scratch(m, count, n);
+	int32_t blk = m->cfg->block_of[pc];
+	for (int32_t j = 0; j < count; j++) {
+		const Ins *ins = &m->prog->ins[pc + j];
+		bool by_edge = ins->op == OP_MU || ins->op == OP_PHI;
+		const Opnd *sel = NULL, *prev = NULL;
+		int32_t from = -2;
+		Src S = {NULL, 0};
+		for (int32_t k = 0; k < n; k++) {
+			int32_t t = idx[k];
+			if (!by_edge || m->from_block[t] != from) {
+				sel = sem_gsa_operand(m, ins, blk, t);
+				from = m->from_block[t];
+				if (!sel)
+					return false;
+			}
+			if (sel != prev) {
+				if (!src_of(m, sel, &S))
+					return false;
+				prev = sel;
+			}
+			if (sel->kind == OPND_VAR && !defrow(m, sel->var)[t])
+				return false;
+			val[(size_t)j * (size_t)n + (size_t)k] = S.p ? S.p[t] : S.k;
+		}
+	}
+	for (int32_t j = 0; j < count; j++) {
+		for (int32_t k = 0; k < n; k++)
+			m->tmp[idx[k]] = val[(size_t)j * (size_t)n + (size_t)k];
+		commit_fast(m, w, m->prog->ins[pc + j].dst, m->tmp);
+	}
+	return true;
+}
+
 bool sem_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 {
+	if (gsa_group_int64(m, w, pc, count))
+		return true;
 	int32_t n = sem_lane_order(m, w);
 	const Cfg *g = m->cfg;
 	int32_t blk = g->block_of[pc];
-	Num *res = xmalloc((size_t)count * (size_t)(n ? n : 1) * sizeof *res);
-	bool *undef = xmalloc((size_t)count * (size_t)(n ? n : 1) * sizeof *undef);
+	Num *res = gsa_scratch(m, count, n);
+	bool *undef = (bool *)(res + (size_t)count * (size_t)(n ? n : 1));
 	int32_t done = 0;
 	uint64_t more = 0; /* the copies of values beyond int64 */
 	for (int32_t k = 0; k < n; k++) {
@@ -1126,14 +1364,10 @@ bool sem_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 			else
 				sem_set_lane(m, m->prog->ins[pc + j].dst, m->order[k], res[done]);
 		}
-	free(res);
-	free(undef);
 	return true;
 fail:
 	for (int32_t i = 0; i < done; i++)
 		num_free(&res[i]);
-	free(res);
-	free(undef);
 	return false;
 }
 
@@ -1200,6 +1434,13 @@ bool sem_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jump, 
 			}
 			if (!S.p) {
 				zero = S.k == 0 ? ~0ull : 0;
+			} else if (__builtin_popcountll(act) < 16) {
+				/* a few active lanes: test those (work in proportion to them) */
+				const int64_t *v = S.p + w->base + j * 64;
+				for (uint64_t a = act; a; a &= a - 1) {
+					int b = __builtin_ctzll(a);
+					zero |= (uint64_t)(v[b] == 0) << b;
+				}
 			} else {
 				const int64_t *v = S.p + w->base + j * 64;
 				int32_t lim = w->size - j * 64 < 64 ? w->size - j * 64 : 64;

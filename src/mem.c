@@ -11,6 +11,9 @@ MemPage *mem_find(const Mem *mem, int64_t key)
 {
 	if (!mem->nslots)
 		return NULL;
+	/* runs of addresses stay on a page: the page looked up last first */
+	if (mem->last >= 0 && mem->last < mem->npages && mem->pages[mem->last]->key == key)
+		return mem->pages[mem->last];
 	uint32_t mask = (uint32_t)mem->nslots - 1;
 	for (uint32_t h = mem_hash(key) & mask;; h = (h + 1) & mask) {
 		int32_t s = mem->slots[h];
@@ -38,15 +41,20 @@ static void mem_rehash(Mem *mem, int32_t nslots)
 }
 
 
-static MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes)
+MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes)
 {
 	if (mem->last >= 0 && mem->last < mem->npages && mem->pages[mem->last]->key == key)
 		return mem->pages[mem->last];
-	MemPage *pg = mem_find(mem, key);
-	if (pg)
-		return pg;
+	if (mem->nslots) {
+		uint32_t mask = (uint32_t)mem->nslots - 1;
+		for (uint32_t h = mem_hash(key) & mask; mem->slots[h] >= 0; h = (h + 1) & mask)
+			if (mem->pages[mem->slots[h]]->key == key) {
+				mem->last = mem->slots[h];
+				return mem->pages[mem->last];
+			}
+	}
 	*mem_bytes += PAGE_BYTES;
-	pg = xcalloc(1, sizeof *pg);
+	MemPage *pg = xcalloc(1, sizeof *pg);
 	pg->key = key;
 	VEC_PUSH(mem->pages, mem->npages, mem->cappages, pg);
 	if (2 * mem->npages > mem->nslots)

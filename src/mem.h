@@ -62,6 +62,9 @@ static inline uint32_t mem_hash(int64_t key)
 
 /* The page holding cells key << MEM_PAGE_BITS ..., or NULL. */
 MemPage *mem_find(const Mem *mem, int64_t key);
+/* The page holding cells key << MEM_PAGE_BITS ..., created when absent
+** (its cost added to *mem_bytes). */
+MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes);
 /* A cell (borrowed), false if uninitialised. */
 bool mem_get(const Mem *mem, int64_t addr, Num *out);
 /* Store an owned value; returns true if the cell was not initialised before.

@@ -127,6 +127,9 @@ int64_t sem_special(const Machine *m, Special s, int32_t t)
 	if (m->spec[s])
 		return m->spec[s][t];
 	switch (s) {
+	case SPEC_TID: return t;
+	case SPEC_LANEID: return t % m->warpsize;
+	case SPEC_WARPID: return t / m->warpsize;
 	case SPEC_NTID: return m->nthreads;
 	case SPEC_NWARPS: return (m->nthreads + m->warpsize - 1) / m->warpsize;
 	case SPEC_WARPSIZE: return m->warpsize;
@@ -311,7 +314,9 @@ static void record_edge(Machine *m, const Warp *w, int32_t blk, const uint64_t *
 ** the edge (for φ/μ) and the warp starts a new block execution. */
 void sem_take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const uint64_t *movers)
 {
-	if (!cfg_is_block_start(m->cfg, to_pc) && to_pc == from_pc + 1)
+	/* falling through to the next instruction of the block (cfg_is_block_start, inline) */
+	const Cfg *g = m->cfg;
+	if (to_pc == from_pc + 1 && (to_pc >= m->prog->nins || g->blocks[g->block_of[to_pc]].first != to_pc))
 		return;
 	w->entered = true;
 	if (!movers)
@@ -337,8 +342,57 @@ void sem_finish_threads(Machine *m, Warp *w, const uint64_t *gone)
 
 void sem_warp_done(Machine *m, Warp *w)
 {
-	w->status = WARP_DONE;
+	sem_warp_status(m, w, WARP_DONE);
 	m->nwarps_done++;
+}
+
+/* ---- the scheduler's ready set --------------------------------------------------
+** A bit per warp that can run, and a summary bit per word of those, so that
+** the round robin finds the next runnable warp in O(nwarps / 4096) words
+** however many warps have finished or wait (a lone straggler among 16 384
+** warps costs what one warp costs). */
+
+void sem_warp_status(Machine *m, Warp *w, WarpStatus st)
+{
+	w->status = st;
+	int32_t i = w->id, word = i >> 6;
+	if (st == WARP_RUN) {
+		m->runnable[word] |= 1ull << (i & 63);
+		m->runnable_sum[word >> 6] |= 1ull << (word & 63);
+	} else {
+		m->runnable[word] &= ~(1ull << (i & 63));
+		if (!m->runnable[word])
+			m->runnable_sum[word >> 6] &= ~(1ull << (word & 63));
+	}
+}
+
+void sem_ready_reset(Machine *m)
+{
+	int32_t nwords = bits_words(m->nwarps);
+	bits_clear(m->runnable, nwords);
+	bits_clear(m->runnable_sum, bits_words(nwords));
+	for (int32_t i = 0; i < m->nwarps; i++)
+		if (m->warps[i].status == WARP_RUN)
+			sem_warp_status(m, &m->warps[i], WARP_RUN);
+}
+
+/* The first runnable warp from warp `from` on (no wrapping), or -1. */
+static int32_t next_runnable(const Machine *m, int32_t from)
+{
+	int32_t nwords = bits_words(m->nwarps), word = from >> 6;
+	if (word >= nwords)
+		return -1;
+	uint64_t b = m->runnable[word] & (~0ull << (from & 63));
+	if (b)
+		return word * 64 + __builtin_ctzll(b);
+	for (int32_t next = word + 1, s = next >> 6; next < nwords; s++, next = s * 64) {
+		uint64_t sb = m->runnable_sum[s] & (~0ull << (next & 63));
+		if (sb) {
+			int32_t wd = s * 64 + __builtin_ctzll(sb);
+			return wd * 64 + __builtin_ctzll(m->runnable[wd]);
+		}
+	}
+	return -1;
 }
 
 /* ---- barrier (language.md §4.2, semantics.md §6) -------------------------------- */
@@ -353,7 +407,7 @@ static void release_barrier(Machine *m)
 			m->model->release(m, w);
 			continue;
 		}
-		w->status = WARP_RUN;
+		sem_warp_status(m, w, WARP_RUN);
 		int32_t pc = w->pc;
 		m->model->go(m, w, pc, pc + 1);
 	}
@@ -385,7 +439,7 @@ static bool rule_barrier(Machine *m, Warp *w, int32_t pc)
 		buf_free(&b);
 		return false;
 	}
-	w->status = WARP_BARRIER;
+	sem_warp_status(m, w, WARP_BARRIER);
 	return true;
 }
 
@@ -447,6 +501,13 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		return m->status;
 	}
 	const Ins *ins = &m->prog->ins[pc];
+	if (MU_UNLIKELY(!m->tmp)) { /* the scratch rows of the data rules, once */
+		size_t n = (size_t)m->nthreads;
+		m->tmp = xmalloc(n * sizeof *m->tmp);
+		m->res = xmalloc(n * sizeof *m->res);
+		m->order = xmalloc(n * sizeof *m->order);
+		m->addr = xmalloc(n * sizeof *m->addr);
+	}
 	m->fx_nedge = m->fx_ncell = 0;
 	bits_copy(m->step_active, w->active, w->nw);
 	int32_t nactive = w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
@@ -552,17 +613,13 @@ int32_t sem_pick(const Machine *m)
 {
 	if (m->status != SEM_RUNNING)
 		return -1;
-	for (int32_t k = 0; k < m->nwarps; k++) {
-		int32_t w = (m->cursor + k) % m->nwarps;
-		if (m->warps[w].status == WARP_RUN)
-			return w;
-	}
-	return -1;
+	int32_t w = next_runnable(m, m->cursor);
+	return w >= 0 ? w : next_runnable(m, 0);
 }
 
 void sem_advance(Machine *m, int32_t w)
 {
-	m->cursor = (w + 1) % m->nwarps;
+	m->cursor = w + 1 < m->nwarps ? w + 1 : 0;
 }
 
 int32_t sem_schedule(Machine *m)

@@ -212,6 +212,8 @@ typedef struct Machine {
 	uint64_t outside_bytes; /* charged to the same --max-memory budget by the owner
 	                        ** of the machine (the REPL's copies for going back) */
 	Warp *warps;
+	uint64_t *runnable;     /* the ready set: a bit per warp whose status is WARP_RUN, */
+	uint64_t *runnable_sum; /* and a bit per non-zero word of it (sem_warp_status) */
 	int32_t cursor;         /* round robin */
 	int32_t nwarps_done;    /* warps whose status is WARP_DONE */
 	int32_t arrived;        /* threads waiting at the barrier */
@@ -234,6 +236,11 @@ typedef struct Machine {
 	int64_t *addr;          /* nthreads */
 	int32_t *hslot;         /* race detection table */
 	int32_t nhslot;
+	int32_t *chain;         /* nthreads × 2, made with hslot: the lanes of a store or an
+	                        ** atomic chained by cell (chain_cells in data.c) */
+	void *gsa_scratch;      /* a GSA group's parallel copy: its values (gsa_cap of them),
+	                        ** then whether each is unassigned */
+	size_t gsa_cap;
 	uint64_t rng;
 	/* the step's effects (StepInfo.edges, .stores), recorded when effects
 	** is set (by a driver that reads them: the oracle) */
@@ -259,6 +266,11 @@ Machine *sem_clone(const Machine *m);
 ** included): about what sem_clone allocates. */
 uint64_t sem_bytes(const Machine *m);
 
+/* Warp w's status becomes st (every change goes through here: the
+** scheduler's ready set follows). */
+void sem_warp_status(Machine *m, Warp *w, WarpStatus st);
+/* Rebuild the ready set from the warps' statuses (after setting them all). */
+void sem_ready_reset(Machine *m);
 /* The next warp the deterministic round-robin scheduler runs, or -1. */
 int32_t sem_pick(const Machine *m);
 /* THE step function: one warp instruction of warp w (semantics.md §2-§6).

@@ -133,13 +133,26 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	m->nbig = xcalloc(nv, sizeof *m->nbig);
 	m->def = xcalloc(nv * n, sizeof *m->def);
 	m->ndef = xcalloc(nv, sizeof *m->ndef);
-	m->spec[SPEC_TID] = xmalloc(n * sizeof(int64_t));
-	m->spec[SPEC_LANEID] = xmalloc(n * sizeof(int64_t));
-	m->spec[SPEC_WARPID] = xmalloc(n * sizeof(int64_t));
-	for (size_t t = 0; t < n; t++) {
-		m->spec[SPEC_TID][t] = (int64_t)t;
-		m->spec[SPEC_LANEID][t] = (int64_t)t % m->warpsize;
-		m->spec[SPEC_WARPID][t] = (int64_t)t / m->warpsize;
+	/* rows of tid, laneid, warpid for the lane loops, only for those the
+	** program reads (sem_special computes the others): a thread costs
+	** little before its first step */
+	bool used[SPEC__COUNT] = {0};
+	for (int32_t i = 0; i < p->nins; i++) {
+		const Ins *ins = &p->ins[i];
+		const Opnd *ops[3] = {&ins->a, &ins->b, &ins->c};
+		for (int k = 0; k < 3 + ins->nargs; k++) {
+			const Opnd *o = k < 3 ? ops[k] : &ins->args[k - 3];
+			if (o->kind == OPND_SPECIAL)
+				used[o->special] = true;
+		}
+	}
+	for (int sp = SPEC_TID; sp <= SPEC_WARPID; sp++) {
+		if (!used[sp])
+			continue;
+		int64_t *r = xmalloc(n * sizeof(int64_t));
+		for (size_t t = 0; t < n; t++)
+			r[t] = sem_special(m, (Special)sp, (int32_t)t); /* computed: no row yet */
+		m->spec[sp] = r;
 	}
 	m->from_block = xmalloc(n * sizeof *m->from_block);
 	for (size_t t = 0; t < n; t++)
@@ -155,10 +168,8 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	m->visits = xcalloc((size_t)p->nins + 1, sizeof *m->visits);
 	m->divergences = xcalloc((size_t)p->nins + 1, sizeof *m->divergences);
 	m->block_execs = xcalloc((size_t)m->cfg->nblocks + 1, sizeof *m->block_execs);
-	m->tmp = xcalloc(n, sizeof *m->tmp);
-	m->res = xcalloc(n, sizeof *m->res);
-	m->order = xcalloc(n, sizeof *m->order);
-	m->addr = xcalloc(n, sizeof *m->addr);
+	/* the scratch rows (tmp, res, order, addr) come with the first step
+	** (sem_step): copies kept for going back never step */
 	m->rng = opt->seed ^ 0x5DEECE66Dull;
 
 	/* parameters: the same value in every σ */
@@ -172,6 +183,14 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 				val = &opt->params[i].value;
 		if (!val)
 			continue; /* an error only if read (rule MV) */
+		if (!val->z) { /* a row of one int64 */
+			int64_t *r = m->val + (size_t)v * n;
+			for (size_t t = 0; t < n; t++)
+				r[t] = val->i;
+			memset(m->def + (size_t)v * n, 1, n);
+			m->ndef[v] = (int32_t)n;
+			continue;
+		}
 		for (size_t t = 0; t < n; t++)
 			sem_set_lane(m, v, (int32_t)t, num_copy(*val));
 	}
@@ -185,6 +204,8 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	int32_t maxnw = bits_words(sws);
 	m->step_active = xcalloc((size_t)maxnw * 3, sizeof *m->step_active);
 	m->warps = xcalloc((size_t)m->nwarps, sizeof *m->warps);
+	m->runnable = xcalloc((size_t)bits_words(m->nwarps), sizeof *m->runnable);
+	m->runnable_sum = xcalloc((size_t)bits_words(bits_words(m->nwarps)), sizeof *m->runnable_sum);
 	for (int32_t i = 0; i < m->nwarps; i++) {
 		Warp *w = &m->warps[i];
 		w->id = i;
@@ -205,6 +226,7 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 		if (m->model->start)
 			m->model->start(m, w);
 	}
+	sem_ready_reset(m);
 	return m;
 }
 
@@ -247,6 +269,8 @@ void sem_free(Machine *m)
 		free(w->idx);
 	}
 	free(m->warps);
+	free(m->runnable);
+	free(m->runnable_sum);
 	free(m->err.msg);
 	free(m->err.threads);
 	free(m->err.stack);
@@ -262,6 +286,8 @@ void sem_free(Machine *m)
 	free(m->order);
 	free(m->addr);
 	free(m->hslot);
+	free(m->chain);
+	free(m->gsa_scratch);
 	free(m->fx_edge);
 	free(m->fx_lanes);
 	free(m->fx_cell);
@@ -307,6 +333,8 @@ Machine *sem_clone(const Machine *s)
 			mem_clone(m->local[t], s->local[t]);
 		}
 	m->warps = dup_mem(s->warps, (size_t)s->nwarps * sizeof *m->warps);
+	m->runnable = dup_mem(s->runnable, (size_t)bits_words(s->nwarps) * sizeof *m->runnable);
+	m->runnable_sum = dup_mem(s->runnable_sum, (size_t)bits_words(bits_words(s->nwarps)) * sizeof *m->runnable_sum);
 	for (int32_t i = 0; i < s->nwarps; i++) {
 		Warp *w = &m->warps[i];
 		const Warp *sw = &s->warps[i];
@@ -333,12 +361,15 @@ Machine *sem_clone(const Machine *s)
 	}
 	int32_t maxnw = bits_words(s->sched_warpsize);
 	m->step_active = dup_mem(s->step_active, (size_t)maxnw * 3 * sizeof(uint64_t));
-	m->tmp = xcalloc(n, sizeof *m->tmp);
-	m->res = xcalloc(n, sizeof *m->res);
-	m->order = xcalloc(n, sizeof *m->order);
-	m->addr = xcalloc(n, sizeof *m->addr);
+	m->tmp = NULL; /* the scratch rows: with the first step (sem_step) */
+	m->res = NULL;
+	m->order = NULL;
+	m->addr = NULL;
 	m->hslot = NULL;
 	m->nhslot = 0;
+	m->chain = NULL;
+	m->gsa_scratch = NULL;
+	m->gsa_cap = 0;
 	/* the effects' scratch is the original's */
 	m->fx_edge = NULL;
 	m->fx_lanes = NULL;
@@ -678,6 +709,7 @@ bool sem_unpack(Machine *m, const void *p, size_t len)
 		m->nlive += bits_count(w->live, w->nw);
 		m->nwarps_done += w->status == WARP_DONE;
 	}
+	sem_ready_reset(m);
 	m->arrived = (int32_t)get_var(&r);
 	m->status = (SemStatus)get_byte(&r);
 	if (m->opt.lane_order == ORDER_RANDOM)

@@ -289,7 +289,7 @@ static void settle(Machine *m, Warp *w)
 		if (nst == 0)
 			sem_warp_done(m, w);
 		else
-			w->status = WARP_BARRIER;
+			sem_warp_status(m, w, WARP_BARRIER);
 		return;
 	}
 	if (ent(w, front(w))->bl) {
@@ -469,7 +469,7 @@ static void barrier(Machine *m, Warp *w, int32_t pc)
 /* The barrier completes: the blocked splits go on after it. */
 static void release(Machine *m, Warp *w)
 {
-	w->status = WARP_RUN;
+	sem_warp_status(m, w, WARP_RUN);
 	for (int32_t k = 0; k < w->ctl.n; k++) {
 		Entry *e = ent(w, k);
 		if (e->table != ST || !e->bl)

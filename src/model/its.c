@@ -123,7 +123,7 @@ static void resched(Machine *m, Warp *w, bool rr)
 		bits_clear(w->active, w->nw);
 		w->idx_ok = false;
 		if (waiting)
-			w->status = WARP_BARRIER;
+			sem_warp_status(m, w, WARP_BARRIER);
 		else
 			sem_warp_done(m, w);
 		return;
@@ -215,7 +215,7 @@ static void barrier_policy(Machine *m, Warp *w, int32_t pc, bool rr)
 /* Every waiting group goes on after its barrier. */
 static void release_policy(Machine *m, Warp *w, bool rr)
 {
-	w->status = WARP_RUN;
+	sem_warp_status(m, w, WARP_RUN);
 	for (int32_t k = 0; k < w->ctl.n; k++) {
 		Group *g = grp(w, k);
 		if (!g->waits)

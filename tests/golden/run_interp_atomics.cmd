@@ -1,0 +1,1 @@
+run tests/golden/interp_atomics.simd --all

@@ -1,0 +1,1 @@
+run tests/golden/interp_sched.simd --warpsize 1 --trace

@@ -1,0 +1,1 @@
+run tests/golden/interp_stores.simd --all
