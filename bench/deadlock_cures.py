@@ -71,6 +71,7 @@ def main():
     print("| program | threads | hand-fixed steps (SIMD eff.) | SSDE | AWARE, delays | "
           + " | ".join("AWARE, timeout %d" % t for t in timeouts) + " |")
     print("|---|---:|---:|---:|---:|" + "---:|" * len(timeouts))
+    measured = 0
     with tempfile.TemporaryDirectory() as d:
         for name, prog, fixed, threads in PAIRS:
             ssde = os.path.join(d, "ssde.simd")
@@ -91,8 +92,12 @@ def main():
                         raise SystemExit("%s, %d threads, %s: memory %s, hand-fixed %s"
                                          % (name, t, " ".join(extra), mem, m0))
                     cells.append("%+.1f %% (%.3f)" % (100.0 * (s - s0) / s0, e))
+                measured += 1
                 label = name + (", delays %s" % delays if delays and t == threads[0] else "")
                 print("| %s | %d | %s |" % (label, t, " | ".join(cells)))
+
+    if measured == 0:
+        raise SystemExit("no run measured (--max-threads below every thread count)")
 
 
 if __name__ == "__main__":

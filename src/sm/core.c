@@ -372,15 +372,13 @@ static void put_lanes(Buf *b, const uint64_t *set, int32_t nw, int32_t base)
 	buf_putc(b, '}');
 }
 
+/* A place of the program (ir_print_where), or the virtual exit. */
 static void put_pc(Buf *b, const Program *p, int32_t pc)
 {
-	const char *l = pc >= 0 && pc < p->nins ? ir_label_of(p, pc) : NULL;
 	if (pc < 0 || pc >= p->nins)
 		buf_puts(b, "the end");
-	else if (l)
-		buf_puts(b, l);
 	else
-		buf_printf(b, "@%d", (int)p->ins[pc].loc.line);
+		ir_print_where(b, p, pc);
 }
 
 /* The progress watchdog's report: the warps that kept issuing, their pcs

@@ -459,16 +459,6 @@ static bool ssde_round(const Program *p, const XformOptions *o, int round, Buf *
 ** still leaves a suspicion. */
 #define SSDE_MAX_ROUNDS 8
 
-/* Where an AWARE option names pc: its label, or @LINE. */
-static void put_place(Buf *b, const Program *p, int32_t pc)
-{
-	const char *l = ir_label_of(p, pc);
-	if (l)
-		buf_puts(b, l);
-	else
-		buf_printf(b, "@%d", (int)p->ins[pc].loc.line);
-}
-
 /* --delays: Algorithm 5's points as --aware-delay takes them, one line. */
 static bool aware_delays(const Program *p, const XformOptions *o, Buf *out, int32_t *changes, Diags *d)
 {
@@ -488,9 +478,9 @@ static bool aware_delays(const Program *p, const XformOptions *o, Buf *out, int3
 		}
 		if (*changes > 0)
 			buf_putc(out, ',');
-		put_place(out, p, pc);
+		ir_print_where(out, p, pc);
 		buf_putc(out, ':');
-		put_place(out, p, pt[pc]);
+		ir_print_where(out, p, pt[pc]);
 		++*changes;
 	}
 	buf_putc(out, '\n');
