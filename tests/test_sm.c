@@ -470,3 +470,166 @@ Test(sm, e7_stage_overhead_knob)
 	free(dep);
 	free(ind);
 }
+
+/* The pcs a run issues, in order (sm_run_traced's hook). */
+typedef struct Issued {
+	int32_t pc[256];
+	int32_t n;
+} Issued;
+
+static void record_issue(void *ctx, int64_t cycle, int32_t sched, const Machine *m, const StepInfo *s)
+{
+	(void)cycle, (void)sched, (void)m;
+	Issued *r = ctx;
+	if (r->n < 256)
+		r->pc[r->n++] = s->pc;
+}
+
+/* 23: in test 20's if/else, -musimd_path_order taken runs the taken side
+** (bz's target: the else side) first, as GPGPU-Sim does (it pushes the
+** not-taken entry first); fallthrough runs the then side first; with
+** latency-free sides of equal length the cycle counts are equal. */
+Test(sm, e23_path_order)
+{
+	Buf src = {0};
+	buf_puts(&src, ".threads 32\n       p = tid < 16\n       bz p, else\n");
+	for (int i = 0; i < 10; i++)
+		buf_printf(&src, "       a%d = tid + %d\n", i, i);
+	buf_puts(&src, "       jump join\n");
+	for (int i = 0; i < 10; i++)
+		buf_printf(&src, "%s b%d = tid - %d\n", i == 0 ? "else:  " : "       ", i, i);
+	buf_puts(&src, "join:  stop\n");
+	uint64_t cycles[2];
+	for (int taken = 0; taken < 2; taken++) {
+		SmConfig c = config();
+		c.taken_first = taken;
+		Prog t = load(buf_str(&src));
+		Diags d;
+		diag_init(&d, "t.simd", t.src, strlen(t.src));
+		SmCode *code = lower(t.p, &d);
+		cr_assert(code);
+		Issued is = {.n = 0};
+		SmResult *r = sm_run_traced(code, &c, &(SemOptions){0}, record_issue, &is, &d);
+		cr_assert(r && r->status == SM_OK);
+		cr_assert_gt(is.n, 2);
+		cr_expect_eq(is.pc[1], 1, "the branch issues second");
+		int32_t then_pc = 2, else_pc = 2 + 10 + 1; /* a0; b0 after the 10 a's and the jump */
+		cr_expect_eq(is.pc[2], taken ? else_pc : then_pc, "taken_first=%d: pc %d after the branch", taken,
+		             is.pc[2]);
+		cycles[taken] = r->cycles;
+		sm_result_free(r);
+		lower_free(code);
+		diag_free(&d);
+		unload(&t);
+	}
+	cr_expect_eq(cycles[0], cycles[1], "cycles %llu vs %llu", (unsigned long long)cycles[0],
+	             (unsigned long long)cycles[1]);
+	buf_free(&src);
+}
+
+/* What test 27 watches of AWARE's tables after each issue of warp 0. */
+typedef struct AwareLog {
+	int64_t cycle[512];
+	int32_t nst[512];       /* ST entries */
+	uint64_t rec[512], pend[512]; /* the RT entry's masks (4 threads: one word), 0 without one */
+	uint64_t last_st[512];  /* the mask of the ST entry with the highest slot */
+	int32_t n;
+} AwareLog;
+
+static int32_t field_index(const CtlTable *t, const char *key)
+{
+	for (int32_t i = 0; i < t->nfields; i++)
+		if (!strcmp(t->fields[i].key, key))
+			return i;
+	cr_assert_fail("no field %s", key);
+	return -1;
+}
+
+static void log_aware(void *ctx, int64_t cycle, int32_t sched, const Machine *m, const StepInfo *s)
+{
+	(void)sched, (void)s;
+	AwareLog *g = ctx;
+	if (g->n == 512)
+		return;
+	const Model *md = m->model;
+	const Warp *w = &m->warps[0];
+	int32_t i = g->n++, slot = field_index(&md->tables[0], "slot"), mask = field_index(&md->tables[0], "mask");
+	int32_t rec = field_index(&md->tables[1], "reconvergence"), pend = field_index(&md->tables[1], "pending");
+	g->cycle[i] = cycle;
+	g->nst[i] = 0;
+	g->rec[i] = g->pend[i] = 0;
+	int32_t best = -1;
+	for (int32_t k = 0; k < w->ctl.n; k++) {
+		CtlView v;
+		md->view(w, k, &v);
+		if (md->table_of(w, k) == 1) {
+			g->rec[i] = v.set[rec][0];
+			g->pend[i] = v.set[pend][0];
+		} else {
+			g->nst[i]++;
+			if (v.pc[slot] > best) {
+				best = v.pc[slot];
+				g->last_st[i] = v.set[mask][0];
+			}
+		}
+	}
+}
+
+/* 27: AWARE with TIMEOUT = T cycles (-gpgpu_simd_rec_time_out) and no
+** delayed reconvergence on the spin lock (T1): T cycles after the last
+** update of the RT entry's pending mask, the ST gains a split of the
+** threads that arrived and the entry's mask drops to the pending ones
+** (Fig. 5.5's before and after) — at the warp's first issue from then on,
+** and not before. */
+Test(sm, e27_aware_timeout_in_cycles)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/spin_lock.simd", examples_dir());
+	size_t len = 0;
+	char *src = read_file(path, &len);
+	cr_assert(src);
+	for (int64_t T = 10; T <= 1000; T *= 10) {
+		SmConfig c = config();
+		snprintf(c.reconvergence, sizeof c.reconvergence, "aware");
+		c.aware_timeout = T;
+		Prog t = load(src);
+		Diags d;
+		diag_init(&d, "t.simd", t.src, strlen(t.src));
+		SmCode *code = lower(t.p, &d);
+		AwareLog *g = calloc(1, sizeof *g);
+		SmResult *r = sm_run_traced(code, &c, &(SemOptions){0}, log_aware, g, &d);
+		cr_assert(r);
+		cr_expect_eq(r->status, SM_OK, "T=%lld: %s", (long long)T, sm_status_name(r->status));
+		int timeouts = 0;
+		int64_t update = -1; /* the cycle of the last pending-mask update */
+		for (int32_t i = 1; i < g->n; i++) {
+			if (g->pend[i] != g->pend[i - 1] || (g->rec[i] && !g->rec[i - 1])) {
+				update = g->cycle[i];
+				continue;
+			}
+			bool timed_out = g->rec[i - 1] && g->rec[i] == g->pend[i] && g->rec[i - 1] != g->pend[i - 1];
+			if (timed_out) {
+				timeouts++;
+				cr_expect_geq(g->cycle[i], update + T, "T=%lld: timed out at %lld, update at %lld", (long long)T,
+				              (long long)g->cycle[i], (long long)update);
+				cr_expect_lt(g->cycle[i - 1], update + T, "T=%lld: an issue at %lld did not time out",
+				             (long long)T, (long long)g->cycle[i - 1]);
+				cr_expect_eq(g->nst[i], g->nst[i - 1] + 1, "T=%lld: the ST gains a split", (long long)T);
+				cr_expect_eq(g->last_st[i] & ~g->last_st[i - 1], g->rec[i - 1] & ~g->pend[i - 1],
+				             "T=%lld: the new split holds the arrived threads", (long long)T);
+			} else if (g->rec[i - 1] && g->rec[i] != g->pend[i]) {
+				cr_expect_lt(g->cycle[i], update + T, "T=%lld: no timeout at %lld (update at %lld)", (long long)T,
+				             (long long)g->cycle[i], (long long)update);
+			}
+		}
+		cr_expect_eq(timeouts, 3, "T=%lld: %d timeouts (one per winner but the last)", (long long)T, timeouts);
+		Num v;
+		cr_expect(mem_get(&r->m->shared, 1, &v) && !v.z && v.i == 4, "T=%lld: the counter", (long long)T);
+		free(g);
+		sm_result_free(r);
+		lower_free(code);
+		diag_free(&d);
+		unload(&t);
+	}
+	free(src);
+}

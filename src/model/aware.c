@@ -51,7 +51,8 @@ typedef struct Entry {
 	int32_t rindex; /* the RT entry of the point rpc, or -1 */
 	int32_t fifo;   /* ST: place in the FIFO, 0 the front; RT: -1 */
 	int32_t bl;     /* ST: blocked at a barrier (its pc is past it) */
-	int32_t timer;  /* RT: TIMER_OFF, TIMER_ANY or steps since the last arrival */
+	int32_t timer;  /* RT: TIMER_OFF, TIMER_ANY or steps (cycles, m->clock) since the last arrival */
+	int32_t since;  /* RT, with m->clock: the cycle of the last arrival (its low 32 bits); else 0 */
 } Entry;
 
 /* mask 0: an ST entry's active mask, an RT entry's reconvergence mask;
@@ -116,7 +117,7 @@ static int32_t add(Machine *m, Warp *w, int32_t t, int32_t pc, int32_t rpc, int3
 {
 	int32_t slot = free_slot(w, t), fifo = t == ST ? fifo_end(w) : -1;
 	int32_t k = ctl_push(m, w);
-	*ent(w, k) = (Entry){t, slot, pc, rpc, rindex, fifo, 0, TIMER_OFF};
+	*ent(w, k) = (Entry){t, slot, pc, rpc, rindex, fifo, 0, TIMER_OFF, 0};
 	return k;
 }
 
@@ -151,6 +152,8 @@ static void rt_updated(const Machine *m, Warp *w, int32_t r)
 		e->timer = TIMER_OFF;
 	else
 		e->timer = m->opt.aware_timeout == SEM_TIMEOUT_ANY ? TIMER_ANY : 0;
+	if (m->clock && e->timer == 0)
+		e->since = (int32_t)(uint32_t)*m->clock;
 }
 
 /* The threads in lanes reach RT entry index. */
@@ -321,7 +324,9 @@ static bool chosen_timeout(Machine *m, Warp *w)
 
 /* A step of the warp begins: the timeout chosen for it fires first; with
 ** --aware-timeout T every entry some threads have reached counts the step
-** (an arrival in it sets the count back to 0). Whether the tables may
+** (an arrival in it sets the count back to 0). With a clock (the SM model)
+** the count is the cycles since the last arrival, and an entry whose T
+** cycles ran out before this step gives up now. Whether the tables may
 ** have changed. */
 static bool begin_step(Machine *m, Warp *w)
 {
@@ -329,7 +334,17 @@ static bool begin_step(Machine *m, Warp *w)
 	if (m->opt.aware_timeout > 0)
 		for (int32_t k = 0; k < w->ctl.n; k++)
 			if (is_rt(w, k) && ent(w, k)->timer >= 0) {
-				ent(w, k)->timer++;
+				Entry *e = ent(w, k);
+				if (m->clock) { /* the hardware's delay counter, T = 1 cycle (§5.7) */
+					uint32_t d = (uint32_t)*m->clock - (uint32_t)e->since;
+					e->timer = d > INT32_MAX ? INT32_MAX : (int32_t)d;
+					/* it ran out at cycle since + T, before this step: its
+					** split is queued behind the front one, as then */
+					if (e->timer >= m->opt.aware_timeout)
+						time_out(m, w, k);
+				} else {
+					e->timer++;
+				}
 				changed = true;
 			}
 	return changed;

@@ -162,6 +162,8 @@ typedef struct Run {
 	uint64_t *sleep_epoch;
 	uint64_t epoch;
 	BankWord *keys;      /* scratch: a part's (bank, word) pairs, sorted */
+	SmTraceFn *trace;    /* told of every issue, or NULL */
+	void *trace_ctx;
 	int32_t first;       /* the scheduler that goes first this cycle: now mod schedulers */
 	int64_t drain;       /* the last cycle an issued instruction completes */
 } Run;
@@ -316,6 +318,8 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	SmResult *r = x->r;
 	if (m->steps == steps)
 		return false; /* no rule applied (stuck, a barrier that cannot complete): not an issue */
+	if (x->trace)
+		x->trace(x->trace_ctx, c->now, s, m, &info);
 	r->warp_insn++;
 	r->thread_insn += (uint64_t)info.nactive;
 	r->warps[w].warp_insn++;
@@ -452,6 +456,15 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 		return false;
 	}
 	o.taken_first = o.taken_first || cfg->taken_first;
+	/* AWARE's timeout counts cycles here (the delay counter, §5.7):
+	** --aware-timeout T or -gpgpu_simd_rec_time_out T */
+	if (o.aware_timeout == SEM_TIMEOUT_ANY) {
+		diag_error(d, LOC_NONE, "--aware-timeout any is a choice of the explorer; the SM model needs a number "
+		           "of cycles (or -gpgpu_simd_rec_time_out)");
+		return false;
+	}
+	if (o.aware_timeout == 0)
+		o.aware_timeout = cfg->aware_timeout;
 	int64_t sched_param = 0;
 	const WarpSched *ws = warp_sched_find(cfg->scheduler, &sched_param);
 	if (!ws) {
@@ -487,6 +500,7 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	if (!m)
 		return false;
 	SmCore *c = &x->c;
+	m->clock = &c->now;
 	c->code = code;
 	c->cfg = cfg;
 	c->sched = ws;
@@ -793,7 +807,13 @@ static void run_free(Run *x)
 
 SmResult *sm_run(const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)
 {
-	Run x = {0};
+	return sm_run_traced(code, cfg, so, NULL, NULL, d);
+}
+
+SmResult *sm_run_traced(const SmCode *code, const SmConfig *cfg, const SemOptions *so, SmTraceFn *trace, void *ctx,
+                        Diags *d)
+{
+	Run x = {.trace = trace, .trace_ctx = ctx};
 	x.r = xcalloc(1, sizeof *x.r);
 	if (!setup(&x, code, cfg, so, d)) {
 		run_free(&x);

@@ -53,6 +53,8 @@ typedef struct SmConfig {
 	/* reconvergence: -musimd_reconvergence (a name of models[]), -musimd_path_order */
 	char reconvergence[32];
 	bool taken_first;
+	int64_t aware_timeout;        /* -gpgpu_simd_rec_time_out: AWARE gives up waiting after this many
+	                              ** cycles without an arrival (§5.7); 0 never (-1 in the file) */
 	int32_t stage_overhead;       /* -musimd_gpgpusim_stage_overhead */
 	int64_t kernel_launch_latency;
 } SmConfig;
@@ -166,9 +168,18 @@ typedef struct SmResult {
 ** threads, parameters, ...); c's reconvergence model is so->model when
 ** that is NULL. NULL with errors in d when the machine cannot be built. */
 SmResult *sm_run(const SmCode *code, const SmConfig *c, const SemOptions *so, Diags *d);
+/* The same, telling trace of every issue as it happens: the cycle, the
+** scheduler, and the step the interpreter would report (`musimd sm
+** --trace`); the machine is the one being run, after the step. */
+typedef void SmTraceFn(void *ctx, int64_t cycle, int32_t sched, const Machine *m, const StepInfo *s);
+SmResult *sm_run_traced(const SmCode *code, const SmConfig *c, const SemOptions *so, SmTraceFn *trace, void *ctx,
+                        Diags *d);
 void sm_result_free(SmResult *r);
 void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c);
 void sm_report_json(Json *j, const SmResult *r, const SmConfig *c);
+/* The keys of sm_report_json's object, into an object the caller opened
+** (`--json --trace` streams the trace first). */
+void sm_report_json_keys(Json *j, const SmResult *r, const SmConfig *c);
 
 /* ---- sweeps (sm/sweep.c) ------------------------------------------------ */
 

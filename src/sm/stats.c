@@ -63,8 +63,14 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 
 void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 {
-	const Machine *m = r->m;
 	json_obj(j);
+	sm_report_json_keys(j, r, c);
+	json_obj_end(j);
+}
+
+void sm_report_json_keys(Json *j, const SmResult *r, const SmConfig *c)
+{
+	const Machine *m = r->m;
 	json_key(j, "file");
 	json_str(j, m->prog->path);
 	json_key(j, "status");
@@ -126,5 +132,4 @@ void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 	json_arr_end(j);
 	json_key(j, "machine"); /* the final state, as `musimd run --json` prints it */
 	report_run_json(j, m, NULL);
-	json_obj_end(j);
 }
