@@ -633,3 +633,71 @@ Test(sm, e27_aware_timeout_in_cycles)
 	}
 	free(src);
 }
+
+/* The labelled instructions a run issues, in order: "A C B ..." */
+typedef struct Labels {
+	Buf b;
+} Labels;
+
+static void record_label(void *ctx, int64_t cycle, int32_t sched, const Machine *m, const StepInfo *s)
+{
+	(void)cycle, (void)sched;
+	Labels *l = ctx;
+	const char *name = ir_label_of(m->prog, s->pc);
+	if (name)
+		buf_printf(&l->b, "%s%s", l->b.len ? " " : "", name);
+}
+
+/* 24: Fig. 5.2's nested divergence (laid out as tests/test_aware.c has it,
+** whose tables that test checks step by step) runs under AWARE on the SM
+** in the figure's order C, B, E, D, F, G — the splits in FIFO order —
+** where the IPDOM stack runs C, E, D, F, B, G (depth first); with no
+** synchronisation the issue count is IPDOM's (only the order changes), and
+** the SM's issues are the interpreter's steps one for one. */
+Test(sm, e24_aware_nested_divergence_order)
+{
+	static const char fig52[] = ".threads 4\n"
+	                            "A:  p = tid % 2\n"
+	                            "    e = p == 0\n"
+	                            "    bnz e, B\n"
+	                            "C:  x = 10\n"
+	                            "    o = tid == 1\n"
+	                            "    bnz o, D\n"
+	                            "E:  y = 3\n"
+	                            "    jump F\n"
+	                            "D:  y = 1\n"
+	                            "F:  x = x + y\n"
+	                            "    jump G\n"
+	                            "B:  x = 20\n"
+	                            "G:  mem[tid] = x\n"
+	                            "    stop\n";
+	const char *order[] = {"A C B E D F G", "A C E D F B G"};
+	const char *model[] = {"aware", "ipdom"};
+	uint64_t issued[2];
+	for (int k = 0; k < 2; k++) {
+		SmConfig c = config();
+		Prog t = load(fig52);
+		Diags d;
+		diag_init(&d, "t.simd", t.src, strlen(t.src));
+		SmCode *code = lower(t.p, &d);
+		Labels l = {{0}};
+		SemOptions so = {.model = model_find(model[k])};
+		SmResult *r = sm_run_traced(code, &c, &so, record_label, &l, &d);
+		cr_assert(r && r->status == SM_OK);
+		cr_expect_str_eq(buf_str(&l.b), order[k], "%s", model[k]);
+		issued[k] = r->warp_insn;
+		/* the interpreter, step for step */
+		Machine *m = sem_new(t.p, &so, &d);
+		sem_run(m, NULL, NULL);
+		cr_expect_eq(m->steps, r->warp_insn, "%s: %llu steps, %llu issues", model[k], (unsigned long long)m->steps,
+		             (unsigned long long)r->warp_insn);
+		sem_free(m);
+		buf_free(&l.b);
+		sm_result_free(r);
+		lower_free(code);
+		diag_free(&d);
+		unload(&t);
+	}
+	cr_expect_eq(issued[0], issued[1], "AWARE %llu issues, IPDOM %llu", (unsigned long long)issued[0],
+	             (unsigned long long)issued[1]);
+}
