@@ -701,3 +701,147 @@ Test(sm, e24_aware_nested_divergence_order)
 	cr_expect_eq(issued[0], issued[1], "AWARE %llu issues, IPDOM %llu", (unsigned long long)issued[0],
 	             (unsigned long long)issued[1]);
 }
+
+/* A preset's configuration. */
+static SmConfig preset(const char *name)
+{
+	SmConfig c;
+	sm_config_default(&c);
+	const char *text = sm_config_preset(name);
+	cr_assert(text, "no preset %s", name);
+	Buf ignored = {0};
+	Diags d;
+	diag_init(&d, name, text, strlen(text));
+	cr_assert(sm_config_read(&c, name, text, strlen(text), &ignored, &d));
+	diag_free(&d);
+	buf_free(&ignored);
+	return c;
+}
+
+/* 31: occupancy, GPGPU-Sim's max_cta. QV100 (65536 registers, 2048
+** threads): 64 registers per thread fit 32 warps (50 %), 32 fit 64. The
+** Fermi preset (32768 registers, 1536 threads): full occupancy needs at
+** most 21 registers per thread when they are counted one by one (32768 /
+** 1536 = 21.3), and at most 20 with GPGPU-Sim's rounding up to a multiple
+** of 4 — which is Sampaio's "at most 20". */
+Test(sm, e31_occupancy)
+{
+	SmConfig q = preset("qv100");
+	SmOccupancy o;
+	for (int cta = 64; cta <= 1024; cta *= 2) {
+		cr_assert(sm_occupancy(&q, cta, 64, &o));
+		cr_expect_eq(o.ctas * cta / 32, 32, "CTA %d, 64 registers: %d warps", cta, o.ctas * cta / 32);
+		cr_expect(o.limited_by & SM_LIMIT_REGS);
+		cr_assert(sm_occupancy(&q, cta, 32, &o));
+		cr_expect_eq(o.ctas * cta / 32, 64, "CTA %d, 32 registers: %d warps", cta, o.ctas * cta / 32);
+	}
+	SmConfig f = preset("gtx480");
+	int cta_sizes[] = {192, 256, 512};
+	for (int unit = 1; unit <= 4; unit += 3) {
+		f.reg_alloc_unit = unit;
+		for (size_t k = 0; k < sizeof cta_sizes / sizeof *cta_sizes; k++) {
+			int most = 0;
+			for (int regs = 1; regs <= 63; regs++) {
+				cr_assert(sm_occupancy(&f, cta_sizes[k], regs, &o));
+				if (o.ctas * cta_sizes[k] == 1536)
+					most = regs;
+			}
+			cr_expect_eq(most, unit == 1 ? 21 : 20, "unit %d, CTA %d: full occupancy up to %d registers", unit,
+			             cta_sizes[k], most);
+		}
+	}
+	/* a CTA that fits nowhere */
+	cr_expect(!sm_occupancy(&q, 1024, 255, &o));
+	cr_expect_eq(o.ctas, 0);
+}
+
+/* CTAs in waves: 8 CTAs of one warp, each a dependent chain, with room
+** for 2 at a time take 4 waves, about 4 times as long as with room for all
+** 8; later CTAs wait not resident; the final state is the interpreter's. */
+Test(sm, ctas_run_in_waves)
+{
+	Buf src = {0};
+	buf_puts(&src, ".threads 256\n.warpsize 32\n       x = tid\n");
+	for (int i = 0; i < 200; i++)
+		buf_puts(&src, "       x = x + 1\n");
+	buf_puts(&src, "       mem[tid] = x\n       stop\n");
+	SmConfig c = config();
+	c.cta_threads = 32;
+	c.max_cta = 8;
+	Sim all = sim(buf_str(&src), &c, NULL);
+	c.max_cta = 2;
+	Sim two = sim(buf_str(&src), &c, NULL);
+	cr_assert_eq(all.r->status, SM_OK);
+	cr_assert_eq(two.r->status, SM_OK);
+	cr_expect_eq(all.r->ncta, 8);
+	cr_expect_eq(two.r->occupancy_limit.ctas, 2);
+	cr_expect(two.r->occupancy_limit.limited_by & SM_LIMIT_CTAS);
+	double ratio = (double)two.r->cycles / (double)all.r->cycles;
+	cr_expect(ratio > 3.8 && ratio < 4.2, "%llu vs %llu cycles", (unsigned long long)two.r->cycles,
+	          (unsigned long long)all.r->cycles);
+	cr_expect_eq(all.r->warps[7].cycles[WS_NOT_RESIDENT], 0u);
+	cr_expect_gt(two.r->warps[7].cycles[WS_NOT_RESIDENT], 3 * 200 * 4u, "the last CTA waits three waves");
+	cr_expect_eq(two.r->warps[0].cycles[WS_NOT_RESIDENT], 0u);
+	cr_expect_eq(two.r->warp_insn, all.r->warp_insn);
+	for (int64_t t = 0; t < 256; t++) {
+		Num a, b;
+		cr_assert(mem_get(&all.r->m->shared, t, &a) && mem_get(&two.r->m->shared, t, &b));
+		cr_expect(!a.z && !b.z && a.i == t + 200 && b.i == a.i);
+	}
+	/* achieved occupancy: 8 of 64 warps' worth of threads at first, 2 in waves */
+	cr_expect(all.r->achieved_occupancy > 0.9 * 256.0 / 2048 && all.r->achieved_occupancy <= 256.0 / 2048);
+	cr_expect(two.r->achieved_occupancy > 0.9 * 64.0 / 2048 && two.r->achieved_occupancy <= 64.0 / 2048);
+	done(&all);
+	done(&two);
+	buf_free(&src);
+}
+
+/* A kernel-wide barrier with CTAs that cannot all be resident never
+** completes: the commit watchdog says why. */
+Test(sm, barrier_across_waiting_ctas_deadlocks)
+{
+	SmConfig c = config();
+	c.cta_threads = 32;
+	c.max_cta = 1;
+	Sim x = sim(".threads 64\n.warpsize 32\n       barrier\n       stop\n", &c, NULL);
+	cr_expect_eq(x.r->status, SM_DEADLOCK);
+	const char *why = buf_str(&x.r->why);
+	cr_expect(strstr(why, "1 of 2 CTAs wait for room on the SM (1 fit at once)"), "%s", why);
+	done(&x);
+	c.max_cta = 2;
+	x = sim(".threads 64\n.warpsize 32\n       barrier\n       stop\n", &c, NULL);
+	cr_expect_eq(x.r->status, SM_OK);
+	done(&x);
+}
+
+/* A CTA that does not fit, or cuts a warp in two: an error that says why. */
+Test(sm, ctas_that_cannot_run)
+{
+	SmConfig c = config();
+	struct {
+		int32_t threads, cta, regs;
+		const char *says;
+	} bad[] = {{4096, 0, 0, "a CTA of 4096 threads does not fit on the SM: it needs 4096 threads"},
+	           {64, 48, 0, "-musimd_cta_threads 48 is not a multiple of the program's warp size 32"},
+	           {1024, 0, 255, "it needs 262144 registers (1024 threads × 256"}};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		c.cta_threads = bad[k].cta;
+		c.regs_per_thread = bad[k].regs;
+		char src[64];
+		snprintf(src, sizeof src, ".threads %d\n.warpsize 32\n       stop\n", (int)bad[k].threads);
+		Prog t = load(src);
+		Diags d;
+		diag_init(&d, "t.simd", t.src, strlen(t.src));
+		SmCode *code = lower(t.p, &d);
+		SmResult *r = sm_run(code, &c, &(SemOptions){0}, &d);
+		cr_expect_null(r);
+		Buf b = {0};
+		diag_render(&d, &b);
+		cr_expect(strstr(buf_str(&b), bad[k].says), "%s", buf_str(&b));
+		buf_free(&b);
+		sm_result_free(r);
+		lower_free(code);
+		diag_free(&d);
+		unload(&t);
+	}
+}

@@ -276,6 +276,8 @@ Test(sm_config, default_is_the_qv100_preset)
 	c.taken_first = true;
 	c.stage_overhead = 99;
 	c.kernel_launch_latency = 99;
+	c.registers_per_block = c.cta_threads = c.regs_per_thread = c.reg_alloc_unit = 99;
+	c.aware_timeout = 99;
 	ok(&c, sm_config_preset("qv100"));
 	char *a = printed(&dflt), *b = printed(&c);
 	cr_expect_str_eq(a, b);

@@ -367,6 +367,11 @@ static const Opt opts[] = {
 	CUSTOM("-gpgpu_shader_core_pipeline", parse_pipeline, print_pipeline, "2048:32"), /* QV100 */
 	I32("-gpgpu_shader_registers", registers, 1, SEM_MAX_THREADS, "65536"),          /* QV100 */
 	I32("-gpgpu_shader_cta", max_cta, 1, 65536, "32"),                               /* QV100 */
+	/* CTAs and occupancy */
+	I32("-gpgpu_registers_per_block", registers_per_block, 0, SEM_MAX_THREADS, "65536"), /* QV100; 0: none */
+	I32("-musimd_cta_threads", cta_threads, 0, SEM_MAX_THREADS, "0"),   /* musimd: one CTA of all the threads */
+	I32("-musimd_regs_per_thread", regs_per_thread, 0, 255, "0"),        /* musimd: the lowered program's */
+	I32("-musimd_reg_alloc_unit", reg_alloc_unit, 1, 256, "4"),          /* GPGPU-Sim's max_cta: (regs+3)&~3 */
 	/* clocks */
 	CUSTOM("-gpgpu_clock_domains", parse_clocks, print_clocks, "1132.0:1132.0:1132.0:850.0"), /* QV100 */
 	/* issue */
@@ -424,7 +429,7 @@ static const char *const known[] = {
 	"-gpgpu_concurrent_kernel_sm", "-gpgpu_heap_size_limit", "-gpgpu_ignore_resources_limitation",
 	"-gpgpu_max_completed_cta", "-gpgpu_max_concurrent_kernel", "-gpgpu_max_cta", "-gpgpu_n_clusters",
 	"-gpgpu_n_cores_per_cluster", "-gpgpu_num_cta_barriers", "-gpgpu_occupancy_sm_number",
-	"-gpgpu_registers_per_block", "-gpgpu_runtime_pending_launch_count_limit",
+	"-gpgpu_runtime_pending_launch_count_limit",
 	"-gpgpu_runtime_sync_depth_limit", "-gpgpu_simt_core_sim_order", "-gpgpu_stack_size_limit",
 	/* operand collectors, pipeline registers, other units and classes
 	** (μ-SIMD has no floating point, tensor or specialised ops) */

@@ -43,8 +43,8 @@ const char *sm_status_name(SmStatus s)
 
 const char *sm_warp_state_name(SmWarpState s)
 {
-	static const char *const n[WS__COUNT] = {"issued", "not_selected", "scoreboard", "structural", "barrier",
-	                                         "finished"};
+	static const char *const n[WS__COUNT] = {"issued",  "not_selected", "scoreboard", "structural",
+	                                         "barrier", "finished",     "not_resident"};
 	return (unsigned)s < WS__COUNT ? n[s] : "?";
 }
 
@@ -167,6 +167,20 @@ typedef struct Run {
 	int32_t first;       /* the scheduler that goes first this cycle: now mod schedulers */
 	int64_t drain;       /* the last cycle an issued instruction completes */
 } Run;
+
+static void note_state(Run *x, int32_t w, SmWarpState st, int64_t until);
+
+/* CTAs take the room there is (cta.c); their warps are ready from now on,
+** and sleeping schedulers look at them. */
+static void launch(Run *x)
+{
+	int32_t first = x->c.launched;
+	if (cta_launch(&x->c, x->r) == 0)
+		return;
+	for (int32_t w = first; w < x->c.launched; w++)
+		note_state(x, w, WS_NOT_SELECTED, NEVER);
+	x->epoch++;
+}
 
 /* Can warp w of scheduler s issue now? WS_ISSUED when it can; else why
 ** not, and *when the cycle it may (NEVER: not by waiting). */
@@ -347,6 +361,10 @@ static bool issue(Run *x, int32_t w, int32_t s)
 		progress_reset(&x->g, m->nwarps, c->now);
 	else
 		progress_note(&x->g, w, pc, info.active);
+	if (W->status == WARP_DONE) { /* its CTA may leave, and another come */
+		cta_warp_done(c, r, w);
+		launch(x);
+	}
 	return true;
 }
 
@@ -444,6 +462,11 @@ static void explain_deadlock(Run *x, int64_t since)
 	if (nbar)
 		buf_printf(b, "\n  %d warp%s wait at a barrier (%d of %d threads arrived)", (int)nbar,
 		           nbar == 1 ? "" : "s", (int)m->arrived, (int)m->nlive);
+	const SmCore *c = &x->c;
+	if (nbar && c->next_cta < c->ncta)
+		buf_printf(b, "\n  %d of %d CTAs wait for room on the SM (%d fit at once): the barrier waits for every "
+		           "live thread of the kernel, which needs every CTA resident",
+		           (int)(c->ncta - c->next_cta), (int)c->ncta, (int)x->r->occupancy_limit.ctas);
 }
 
 static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)
@@ -507,17 +530,19 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	c->sched_param = sched_param;
 	c->m = m;
 	c->nsched = cfg->num_sched > 0 ? cfg->num_sched : 1;
-	c->per = m->nwarps / c->nsched + 1;
+	SmResult *r = x->r;
+	r->m = m;
+	if (!cta_setup(c, r, d))
+		return false;
+	/* a scheduler's list holds the warps of resident CTAs at most */
+	int64_t resident = (int64_t)r->occupancy_limit.ctas * (c->cta_threads / (m->sched_warpsize > 0 ? m->sched_warpsize : 1));
+	c->per = (int32_t)(resident < m->nwarps ? resident : m->nwarps) + 1;
 	c->sched_warps = xmalloc((size_t)c->nsched * (size_t)c->per * sizeof *c->sched_warps);
 	c->sched_nwarps = xcalloc((size_t)c->nsched, sizeof *c->sched_nwarps);
 	c->last_issued = xmalloc((size_t)c->nsched * sizeof *c->last_issued);
 	c->last_pos = xmalloc((size_t)c->nsched * sizeof *c->last_pos);
 	for (int32_t s = 0; s < c->nsched; s++)
 		c->last_issued[s] = c->last_pos[s] = -1;
-	for (int32_t w = 0; w < m->nwarps; w++) {
-		int32_t s = w % c->nsched; /* GPGPU-Sim's create_schedulers */
-		c->sched_warps[s * c->per + c->sched_nwarps[s]++] = w;
-	}
 	c->reg_ready = xcalloc((size_t)m->nwarps * (size_t)code->nregs + 1, sizeof *c->reg_ready);
 	c->ready_pc = xmalloc(((size_t)m->nwarps + 1) * sizeof *c->ready_pc);
 	c->ready_at = xcalloc((size_t)m->nwarps + 1, sizeof *c->ready_at);
@@ -531,8 +556,6 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 			up->n = units_of(cfg, (SmUnit)u, c->npools);
 			up->free_at = xcalloc((size_t)up->n, sizeof *up->free_at);
 		}
-	SmResult *r = x->r;
-	r->m = m;
 	r->sched_name = ws->name;
 	r->warpsize = m->sched_warpsize > 0 ? m->sched_warpsize : 1;
 	r->occupancy = xcalloc((size_t)r->warpsize + 1, sizeof *r->occupancy);
@@ -543,7 +566,7 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->st_since = xcalloc((size_t)m->nwarps + 1, sizeof *x->st_since);
 	x->st_until = xmalloc(((size_t)m->nwarps + 1) * sizeof *x->st_until);
 	for (int32_t w = 0; w < m->nwarps; w++) {
-		x->st[w] = WS_NOT_SELECTED; /* until first looked at: ready */
+		x->st[w] = WS_NOT_RESIDENT; /* until its CTA's launch */
 		x->st_until[w] = NEVER;
 	}
 	x->category = xmalloc((size_t)c->nsched * sizeof *x->category);
@@ -566,6 +589,7 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->g.def = xmalloc((size_t)maxsize);
 	x->keys = xmalloc((size_t)maxsize * sizeof *x->keys);
 	progress_reset(&x->g, m->nwarps, 0);
+	launch(x);
 	return true;
 }
 
@@ -647,7 +671,7 @@ static int64_t cycle(Run *x)
 			                 : c->m->status == SEM_DEADLOCK ? WS_BARRIER
 			                                                : WS_FINISHED;
 			if (st == WS_ISSUED) {
-				x->pos = w / c->nsched; /* warps are dealt round the schedulers */
+				x->pos = c->pos_of[w];
 				if (issue(x, w, s)) {
 					chosen = w;
 					note_issue(x, w);
@@ -774,6 +798,7 @@ static void run(Run *x)
 	}
 	for (int32_t w = 0; w < m->nwarps; w++)
 		close_state(x, w, (int64_t)r->cycles);
+	cta_finish(c, r);
 }
 
 static void run_free(Run *x)
@@ -803,6 +828,7 @@ static void run_free(Run *x)
 	free(x->g.val);
 	free(x->g.def);
 	free(x->keys);
+	cta_free(c);
 }
 
 SmResult *sm_run(const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)
