@@ -845,3 +845,34 @@ Test(sm, ctas_that_cannot_run)
 		unload(&t);
 	}
 }
+
+/* MaxLive, the registers occupancy counts: the most variables live at one
+** point of the lowered program (liveness across blocks and round loops;
+** parameters and special variables take none). */
+Test(sm, lowering_max_live)
+{
+	struct {
+		const char *src;
+		int32_t regs, maxlive;
+	} t[] = {
+		{"a = 1\nb = 2\nc = a + b\nd = c + a\nmem[0] = d\nstop\n", 4, 2},
+		/* k lives through the loop: with i and p, three */
+		{"k = 5\ni = 0\nL: i = i + 1\np = i < 10\nbnz p, L\nmem[0] = k\nstop\n", 3, 3},
+		/* a dead result still takes a register for an instant */
+		{".param n = 3\nx = tid + n\ny = x * 2\nz = y\nstop\n", 3, 1},
+		/* live on one path only: b is live into the join from the left */
+		{"a = tid\nb = a + 1\nbz a, R\nc = b + a\nmem[0] = c\nR: mem[1] = b\nstop\n", 3, 2},
+	};
+	for (size_t k = 0; k < sizeof t / sizeof *t; k++) {
+		Prog p = load(t[k].src);
+		Diags d;
+		diag_init(&d, "t.simd", p.src, strlen(p.src));
+		SmCode *code = lower(p.p, &d);
+		cr_assert(code);
+		cr_expect_eq(code->nregs, t[k].regs, "%zu: %d registers", k, (int)code->nregs);
+		cr_expect_eq(code->maxlive, t[k].maxlive, "%zu: MaxLive %d", k, (int)code->maxlive);
+		lower_free(code);
+		diag_free(&d);
+		unload(&p);
+	}
+}
