@@ -375,13 +375,14 @@ static void move_front(Machine *m, Warp *w, int32_t from, int32_t to, bool branc
 {
 	bool changed = begin_step(m, w);
 	int32_t f = front(w);
+	bool rotate = branch || m->model == &model_mp; /* MP: round robin at every instruction */
 	sem_take_edge(m, w, from, to, w->active);
 	ent(w, f)->pc = to;
-	if (!changed && !branch && to != ent(w, f)->rpc) {
+	if (!changed && !rotate && to != ent(w, f)->rpc) {
 		w->pc = to; /* the split goes on: nothing else moves */
 		return;
 	}
-	if (branch)
+	if (rotate)
 		requeue(w, f);
 	end_step(m, w);
 }
@@ -524,6 +525,63 @@ static int32_t choice_key(const Warp *w, int32_t c)
 	return w->pc;
 }
 
+/* ---- MP: every split is an alternative (seed 004 §7.2) --------------------------- */
+
+/* The k-th split that can issue (not blocked at a barrier) in FIFO order:
+** its record, or -1. Between steps the positions are 0 .. splits-1. */
+static int32_t nth_split(const Warp *w, int32_t k)
+{
+	for (int32_t pos = 0; pos < w->ctl.n; pos++)
+		for (int32_t r = 0; r < w->ctl.n; r++)
+			if (is_st(w, r) && ent(w, r)->fifo == pos) {
+				if (!ent(w, r)->bl && k-- == 0)
+					return r;
+				break;
+			}
+	return -1;
+}
+
+static int32_t ngroups_mp(const Warp *w)
+{
+	int32_t n = 0;
+	for (int32_t k = 0; k < w->ctl.n; k++)
+		n += is_st(w, k) && !ent(w, k)->bl;
+	return n;
+}
+
+/* Split k issues next: it goes to the FIFO's front. */
+static void choose_mp(Machine *m, Warp *w, int32_t k)
+{
+	(void)m;
+	int32_t r = nth_split(w, k);
+	if (r < 0 || r == front(w))
+		return;
+	int32_t at = ent(w, r)->fifo; /* the ones ahead of it move back by one */
+	for (int32_t q = 0; q < w->ctl.n; q++)
+		if (is_st(w, q) && ent(w, q)->fifo < at)
+			ent(w, q)->fifo++;
+	ent(w, r)->fifo = 0;
+	if (!bits_eq(w->active, ent_mask(w, r), w->nw)) {
+		sem_set_active(w, ent_mask(w, r));
+		w->entered = true;
+	}
+	w->pc = ent(w, r)->pc;
+}
+
+/* A split is told apart by its ST slot. */
+static int32_t choice_key_mp(const Warp *w, int32_t k)
+{
+	int32_t r = nth_split(w, k);
+	return r < 0 ? w->pc : ent(w, r)->slot;
+}
+
+static void group_mp(const Warp *w, int32_t k, int32_t *pc, const uint64_t **lanes)
+{
+	int32_t r = nth_split(w, k);
+	*pc = r < 0 ? w->pc : ent(w, r)->pc;
+	*lanes = r < 0 ? w->active : ent_mask(w, r);
+}
+
 /* ---- reading the tables ------------------------------------------------------------ */
 
 enum { F_SLOT, F_PC, F_RPC, F_MASK, F_RINDEX, F_FIFO, F_BL };
@@ -652,6 +710,35 @@ const Model model_aware = {
 	.pending = pending,
 	.lane_held = lane_held,
 	.reconvergence_pc = reconvergence_point,
+};
+
+const Model model_mp = {
+	.name = "mp",
+	.summary = "ElTantawy's multi-path IPDOM: AWARE's tables, any split may issue at any "
+	           "instruction (round robin; the SM model picks a ready one), reconvergence at the "
+	           "immediate post-dominator",
+	.stack_name = "ST and RT",
+	.pushed_by = -1,
+	.rec_size = sizeof(Entry),
+	.nmask = 2,
+	.tables = tables,
+	.ntables = 2,
+	.table_of = table_of,
+	.alt_doc = "K: the K-th split in FIFO order (0 the front) issues",
+	.start = start,
+	.branch = rule_branch,
+	.sync = model_sync_nop,
+	.finish = rule_finish,
+	.go = go,
+	.barrier = barrier,
+	.release = release,
+	.ngroups = ngroups_mp,
+	.choose = choose_mp,
+	.choice_key = choice_key_mp,
+	.group = group_mp,
+	.view = view,
+	.pending = pending,
+	.lane_held = lane_held,
 };
 
 /* ---- --aware-delay ----------------------------------------------------------------- */

@@ -182,6 +182,60 @@ static void launch(Run *x)
 	x->epoch++;
 }
 
+/* When the registers instruction si reads and writes are ready in lanes
+** (MP's per-lane scoreboard). */
+static int64_t lanes_ready(const SmCore *c, int32_t w, const SmIns *si, const uint64_t *lanes, int32_t size)
+{
+	int64_t t = 0;
+	int32_t regs[LOWER_MAX_SRC + 1], n = 0;
+	for (int32_t i = 0; i < si->nsrc; i++)
+		regs[n++] = si->src[i];
+	if (si->dst >= 0)
+		regs[n++] = si->dst;
+	for (int32_t i = 0; i < n; i++) {
+		const int64_t *r = &c->lane_ready[((size_t)w * (size_t)c->code->nregs + (size_t)regs[i]) * (size_t)c->lanes];
+		for (int32_t l = 0; l < size; l++)
+			if (bit_get(lanes, l) && r[l] > t)
+				t = r[l];
+	}
+	return t;
+}
+
+/* A warp of several splits (MP): the first split in its model's order whose
+** lanes' registers are ready and whose unit is free (seed 004 §7.2: any
+** split may fill an issue slot). */
+static SmWarpState split_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
+{
+	const SmCore *c = &x->c;
+	const Warp *W = &c->m->warps[w];
+	const Model *md = c->m->model;
+	int32_t n = md->ngroups(W);
+	SmWarpState why = WS_SCOREBOARD;
+	for (int32_t k = 0; k < n; k++) {
+		int32_t pc;
+		const uint64_t *lanes;
+		md->group(W, k, &pc, &lanes);
+		const SmIns *si = &c->code->ins[pc];
+		int64_t t = lanes_ready(c, w, si, lanes, W->size);
+		if (t > c->now) {
+			if (t < *when)
+				*when = t;
+			continue;
+		}
+		const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
+		int64_t f = p->free_at[first_free(p)];
+		if (f > c->now) {
+			if (f < *when)
+				*when = f;
+			why = WS_STRUCTURAL;
+			continue;
+		}
+		c->alt[w] = k;
+		return WS_ISSUED;
+	}
+	return why;
+}
+
 /* Can warp w of scheduler s issue now? WS_ISSUED when it can; else why
 ** not, and *when the cycle it may (NEVER: not by waiting). */
 static SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
@@ -193,6 +247,8 @@ static SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
 		return WS_FINISHED;
 	if (W->status == WARP_BARRIER)
 		return WS_BARRIER;
+	if (c->lane_ready)
+		return split_ready(x, w, s, when);
 	const SmIns *si = &c->code->ins[W->pc];
 	if (c->ready_pc[w] != W->pc) { /* the scoreboard's answer for this instruction, once */
 		const int64_t *ready = &c->reg_ready[(size_t)w * (size_t)c->code->nregs];
@@ -319,6 +375,8 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	SmCore *c = &x->c;
 	Machine *m = c->m;
 	Warp *W = &m->warps[w];
+	if (c->lane_ready) /* MP: the split warp_ready picked issues */
+		m->model->choose(m, W, c->alt[w]);
 	int32_t pc = W->pc;
 	const SmIns *si = &c->code->ins[pc];
 	const Ins *ins = &m->prog->ins[pc];
@@ -343,6 +401,12 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	int64_t lat = unit_latency(c->cfg, si) + cost - 1;
 	if (si->dst >= 0)
 		c->reg_ready[(size_t)w * (size_t)c->code->nregs + (size_t)si->dst] = c->now + lat;
+	if (si->dst >= 0 && c->lane_ready) { /* reserve the destination in the split's lanes */
+		int64_t *r = &c->lane_ready[((size_t)w * (size_t)c->code->nregs + (size_t)si->dst) * (size_t)c->lanes];
+		for (int32_t l = 0; l < W->size; l++)
+			if (bit_get(info.active, l))
+				r[l] = c->now + lat;
+	}
 	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
 	p->free_at[first_free(p)] = c->now + unit_interval(c->cfg, si) + cost - 1;
 	r->bank_conflict_cycles += (uint64_t)(cost - 1);
@@ -486,7 +550,7 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 		           "of cycles (or -gpgpu_simd_rec_time_out)");
 		return false;
 	}
-	if (o.aware_timeout == 0)
+	if (o.aware_timeout == 0 && o.model == &model_aware)
 		o.aware_timeout = cfg->aware_timeout;
 	int64_t sched_param = 0;
 	const WarpSched *ws = warp_sched_find(cfg->scheduler, &sched_param);
@@ -548,6 +612,15 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	c->ready_at = xcalloc((size_t)m->nwarps + 1, sizeof *c->ready_at);
 	for (int32_t w = 0; w < m->nwarps; w++)
 		c->ready_pc[w] = -1;
+	if (m->model->group) {
+		c->lanes = 1;
+		for (int32_t w = 0; w < m->nwarps; w++)
+			if (m->warps[w].size > c->lanes)
+				c->lanes = m->warps[w].size;
+		c->lane_ready =
+			xcalloc((size_t)m->nwarps * (size_t)code->nregs * (size_t)c->lanes + 1, sizeof *c->lane_ready);
+		c->alt = xcalloc((size_t)m->nwarps + 1, sizeof *c->alt);
+	}
 	c->npools = cfg->sub_core ? c->nsched : 1;
 	c->pools = xcalloc((size_t)c->npools * UNIT__COUNT, sizeof *c->pools);
 	for (int32_t p = 0; p < c->npools; p++)
@@ -811,6 +884,8 @@ static void run_free(Run *x)
 	free(c->reg_ready);
 	free(c->ready_pc);
 	free(c->ready_at);
+	free(c->lane_ready);
+	free(c->alt);
 	for (int32_t p = 0; c->pools && p < c->npools * UNIT__COUNT; p++)
 		free(c->pools[p].free_at);
 	free(c->pools);

@@ -31,6 +31,12 @@ struct SmCore {
 	int64_t *ready_at;      /* per warp: when the scoreboard lets its instruction at ready_pc issue */
 	UnitPool *pools;        /* [pool index × UNIT__COUNT + unit] */
 	int32_t npools;         /* 1, or one per scheduler (-gpgpu_sub_core_model) */
+	/* MP's scoreboard (a model with several splits to pick from, Model.group):
+	** per warp × register × lane, the cycle its value is ready — the R-mask
+	** of seed 004 §7.3, which only the lanes of a split wait on */
+	int64_t *lane_ready;
+	int32_t lanes;          /* lanes per warp in lane_ready */
+	int32_t *alt;           /* per warp: the split warp_ready found ready */
 	/* CTAs (cta.c): resident ones, in the schedulers' lists */
 	int32_t cta_threads, ncta, next_cta, resident;
 	int32_t launched;       /* warps launched so far: 0 .. launched-1, CTAs go in order */
