@@ -41,6 +41,15 @@ static void out(const Buf *b)
 	fwrite(buf_str(b), 1, b->len, stdout);
 }
 
+/* A Sink to standard output. */
+static void write_out(const Buf *b, void *ctx)
+{
+	(void)ctx;
+	out(b);
+}
+
+static const Sink to_stdout = {write_out, NULL};
+
 static void err(const Buf *b)
 {
 	fwrite(buf_str(b), 1, b->len, stderr);
@@ -809,7 +818,7 @@ static int cmd_gsa(int argc, char **argv)
 	if (!g)
 		return status;
 	Buf b = {0};
-	ir_print(&b, g);
+	ir_print_to(&b, g, &to_stdout);
 	out(&b);
 	buf_free(&b);
 	ir_free(g);
@@ -2889,7 +2898,7 @@ static int cmd_analyze(int argc, char **argv)
 		else if (!summary_only) {
 			if (nfiles > 1 || verify)
 				buf_printf(&b, "%s:\n", g->path);
-			report_analysis_text(&b, g, r, ascii);
+			report_analysis_text_to(&b, g, r, ascii, &to_stdout);
 			if (vr)
 				report_verify(&b, vr, vo.models);
 			if (nfiles > 1)

@@ -833,6 +833,11 @@ static bool same_value(const AnaResult *r, int32_t x, int32_t y)
 
 void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool ascii)
 {
+	report_analysis_text_to(b, g, r, ascii, NULL);
+}
+
+void report_analysis_text_to(Buf *b, const Program *g, const AnaResult *r, bool ascii, const Sink *sink)
+{
 	int32_t *vars = NULL;
 	int32_t n = ana_listed_vars(g, &vars);
 	size_t w = 4;
@@ -860,6 +865,7 @@ void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool asc
 		prev_var = vars[i];
 		buf_putn(b, val.s, val.len);
 		buf_putc(b, '\n');
+		sink_line(b, sink);
 	}
 	buf_free(&val);
 	free(vars);
@@ -890,6 +896,7 @@ void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool asc
 		ir_print_ins(b, g, ins);
 		pad_gap(b, lw + 4 + iw + 2, 2);
 		buf_puts(b, r->branch_divergent[pc] ? "divergent\n" : "uniform\n");
+		sink_line(b, sink);
 	}
 }
 

@@ -82,6 +82,8 @@ void report_step_line(Buf *b, const ReportCols *c, const Machine *m, const StepI
 /* analyze's text report (cli.md): a line per listed variable (class and
 ** abstract value), then a line per conditional branch. */
 void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool ascii);
+/* The same, written out as it goes (Sink, util.h). */
+void report_analysis_text_to(Buf *b, const Program *g, const AnaResult *r, bool ascii, const Sink *sink);
 
 /* explore: the counterexample of r (deadlock, livelock), replayed from the
 ** initial state through sem_step, one trace line per step (the cycle
