@@ -17,6 +17,7 @@
 #include "cfg.h"
 #include "deadlock.h"
 #include "xform/xform.h"
+#include "frontier.h"
 #include "gen.h"
 #include "gsa.h"
 #include "llvm.h"
@@ -674,25 +675,41 @@ static int cmd_check(int argc, char **argv)
 /* ---- musimd cfg ------------------------------------------------------------------------ */
 
 static const char cfg_help[] =
-	"Usage: musimd cfg FILE [--dot]\n"
+	"Usage: musimd cfg FILE [--dot | --frontiers[=rpo|layout]]\n"
 	"Print the basic blocks (musimd-lang(7)), the edges, the dominator and\n"
 	"post-dominator trees (post-dominance with a virtual exit), the immediate\n"
 	"post-dominator of every conditional branch (its reconvergence point) and the\n"
 	"natural loops. With --dot, a Graphviz digraph (edges labelled fall-through and\n"
 	"taken; dotted: the reconvergence point of each branch).\n"
+	"With --frontiers, the thread frontiers of Diamos et al. (MICRO 2011,\n"
+	"Algorithm 1) instead: the block priorities (reverse post-order, the paper's;\n"
+	"=layout: program order), each block's frontier (the blocks where threads of\n"
+	"the warp may wait while it runs; every conditional branch counts as\n"
+	"divergent), the re-convergence checks (edges into a block of the source's\n"
+	"frontier) and their count against the branches' post-dominators.\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid file.\n";
 
 static int cmd_cfg(int argc, char **argv)
 {
-	static const struct option opts[] = {{"dot", 0, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"dot", 0, NULL, 0}, {"frontiers", 2, NULL, 0}, {"help", 0, NULL, 0},
+	                                     {NULL, 0, NULL, 0}};
+	static const char *const orders[] = {"rpo", "layout", NULL};
 	bool dot = false;
+	int frontiers = -1; /* a FrontierOrder, or -1: none */
 	const char *file = NULL;
 	int nfiles = 0;
+	char msg[256];
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--dot"))
 			dot = true;
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		else if (!strcmp(argv[i], "--frontiers"))
+			frontiers = FRONTIER_RPO;
+		else if (!strncmp(argv[i], "--frontiers=", 12)) {
+			frontiers = choice("--frontiers", argv[i] + 12, orders, msg, sizeof msg);
+			if (frontiers < 0)
+				return usage_error("cfg", "%s", msg);
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(cfg_help, stdout);
 			return EXIT_OK;
 		} else if (argv[i][0] == '-' && argv[i][1])
@@ -705,12 +722,19 @@ static int cmd_cfg(int argc, char **argv)
 	if (nfiles != 1)
 		return usage_error("cfg", nfiles ? "takes one FILE, got %s" : "needs a FILE%s",
 		                   nfiles ? "several" : "");
+	if (dot && frontiers >= 0)
+		return usage_error("cfg", "--dot draws the graph; --frontiers prints the thread frontiers: one %s",
+		                   "or the other");
 	int status = EXIT_OK;
 	Program *p = load(file, true, &status);
 	if (!p)
 		return status;
 	Buf b = {0};
-	if (dot)
+	if (frontiers >= 0) {
+		Frontiers *f = frontiers_build(p->cfg, (FrontierOrder)frontiers);
+		frontiers_print(&b, p, p->cfg, f);
+		frontiers_free(f);
+	} else if (dot)
 		cfg_print_dot(&b, p, p->cfg);
 	else
 		cfg_print(&b, p, p->cfg);
