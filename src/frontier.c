@@ -47,9 +47,12 @@ Frontiers *frontiers_build(const Cfg *g, FrontierOrder by)
 	f->rank = xmalloc(((size_t)nb + 1) * sizeof *f->rank);
 	for (int32_t b = 0; b <= nb; b++)
 		f->rank[b] = -1;
-	if (by == FRONTIER_RPO) {
-		for (int32_t i = 0; i < g->nrpo; i++)
-			f->order[f->norder++] = g->rpo[i];
+	if (by == FRONTIER_RPO) { /* Block.prio: the loop-aware reverse post-order */
+		for (int32_t b = 0; b < nb; b++)
+			if (g->blocks[b].prio >= 0)
+				f->order[g->blocks[b].prio] = b;
+		for (int32_t b = 0; b < nb; b++)
+			f->norder += g->blocks[b].prio >= 0;
 	} else {
 		for (int32_t b = 0; b < nb; b++)
 			if (g->blocks[b].reachable)

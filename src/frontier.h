@@ -9,7 +9,8 @@
 #include "cfg.h"
 
 typedef enum FrontierOrder {
-	FRONTIER_RPO,    /* reverse post-order: the paper's best-effort topological order */
+	FRONTIER_RPO,    /* reverse post-order, every loop's body before its exits (Block.prio):
+	                 ** the paper's best-effort topological order */
 	FRONTIER_LAYOUT, /* program order (the order Min-PC schedules by) */
 } FrontierOrder;
 

@@ -1741,7 +1741,7 @@ static const char sm_help[] =
 	"                       option, a line per value of the second\n"
 	"  --model M            the reconvergence hardware (-musimd_reconvergence):\n"
 	"                       ipdom (default), sync, aware, mp (a ready split issues:\n"
-	"                       a per-lane scoreboard), mimd, its\n"
+	"                       a per-lane scoreboard), tf, mimd, its\n"
 	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR=INT[,INT...],\n"
 	"  --aware-delay BRANCH:POINT, --aware-timeout T\n"
 	"                       as for run\n"

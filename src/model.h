@@ -130,8 +130,8 @@ struct Model {
 
 /* The models, NULL-terminated (model/model.c); model_names lists their
 ** names in the same order, for word completion and choice parsing. */
-#define MODEL_COUNT 7
-extern const Model model_sync, model_ipdom, model_mimd, model_its_rr, model_its_any, model_aware, model_mp;
+#define MODEL_COUNT 8
+extern const Model model_sync, model_ipdom, model_mimd, model_its_rr, model_its_any, model_aware, model_mp, model_tf;
 extern const Model *const models[];
 extern const char *const model_names[];
 /* The model called name ("its" is "its:rr"), or NULL. */

@@ -285,7 +285,7 @@ static bool check_model(const Ctx *x, const char *v)
 	if (g.n)
 		buf_puts(&hint, "; ");
 	suggest_print(&g, &hint, "");
-	bad(x, 0, strlen(v), "unknown reconvergence model '%.60s' (sync, ipdom, aware, mp, mimd, its)%s", v,
+	bad(x, 0, strlen(v), "unknown reconvergence model '%.60s' (sync, ipdom, aware, mp, tf, mimd, its)%s", v,
 	    buf_str(&hint));
 	buf_free(&hint);
 	return false;
