@@ -169,6 +169,10 @@ void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to);
 /* sync (and implicit syncs) under a model that ignores them: rule NOP, the
 ** model's go to the next instruction. */
 bool model_sync_nop(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule);
+/* stop and exit (SF, EX) for a model whose records keep their lanes in
+** mask 0: the active threads finish and leave every record; the caller
+** then settles its state. */
+void model_finish_lanes(Machine *m, Warp *w, bool stop, Rule *rule);
 /* Room for n records (growing as ctl_push does). */
 void ctl_reserve(Machine *m, Warp *w, int32_t n);
 

@@ -111,23 +111,7 @@ static int32_t field(const Machine *m, int32_t table, int32_t k_in_table, const 
 		free(got_);                                                                                    \
 	} while (0)
 
-/* Figure 5.2, laid out so that the not-taken side of each branch is the
-** side the figure runs first. */
-static const char fig52[] = ".threads 4\n"
-                            "A:  p = tid % 2\n"
-                            "    e = p == 0\n"
-                            "    bnz e, B\n"
-                            "C:  x = 10\n"
-                            "    o = tid == 1\n"
-                            "    bnz o, D\n"
-                            "E:  y = 3\n"
-                            "    jump F\n"
-                            "D:  y = 1\n"
-                            "F:  x = x + y\n"
-                            "    jump G\n"
-                            "B:  x = 20\n"
-                            "G:  mem[tid] = x\n"
-                            "    stop\n";
+static const char fig52[] = FIG_5_2;
 
 Test(aware, nested_divergence_gives_the_tables_of_figure_5_2)
 {

@@ -6,6 +6,19 @@
 */
 #include "smlib.h"
 
+/* Test 20's if/else: one warp of 32, `tid < 16`, ten independent
+** instructions a side, a jump over the else, and a sync at the join or not. */
+static void if_else_src(Buf *src, bool sync)
+{
+	buf_puts(src, ".threads 32\n       p = tid < 16\n       bz p, else\n");
+	for (int i = 0; i < 10; i++)
+		buf_printf(src, "       a%d = tid + %d\n", i, i);
+	buf_puts(src, "       jump join\n");
+	for (int i = 0; i < 10; i++)
+		buf_printf(src, "%s b%d = tid - %d\n", i == 0 ? "else:  " : "       ", i, i);
+	buf_puts(src, sync ? "join:  sync\n       stop\n" : "join:  stop\n");
+}
+
 /* 1: a dependent chain of N adds costs N × L (the configured latency is
 ** the dependent-issue latency, decision 2): the slope between N and 2N. */
 Test(sm, e1_dependent_chain_costs_n_times_latency)
@@ -154,13 +167,7 @@ Test(sm, e20_e30_if_else_cost)
 {
 	SmConfig c = config();
 	Buf src = {0};
-	buf_puts(&src, ".threads 32\n       p = tid < 16\n       bz p, else\n");
-	for (int i = 0; i < 10; i++)
-		buf_printf(&src, "       a%d = tid + %d\n", i, i);
-	buf_puts(&src, "       jump join\n");
-	for (int i = 0; i < 10; i++)
-		buf_printf(&src, "%s b%d = tid - %d\n", i == 0 ? "else:  " : "       ", i, i);
-	buf_puts(&src, "join:  sync\n       stop\n");
+	if_else_src(&src, true);
 	Sim x = sim(buf_str(&src), &c, NULL);
 	cr_assert_eq(x.r->status, SM_OK);
 	/* p, bz, 10 then + jump, 10 else, sync, stop */
@@ -492,13 +499,7 @@ static void record_issue(void *ctx, int64_t cycle, int32_t sched, const Machine 
 Test(sm, e23_path_order)
 {
 	Buf src = {0};
-	buf_puts(&src, ".threads 32\n       p = tid < 16\n       bz p, else\n");
-	for (int i = 0; i < 10; i++)
-		buf_printf(&src, "       a%d = tid + %d\n", i, i);
-	buf_puts(&src, "       jump join\n");
-	for (int i = 0; i < 10; i++)
-		buf_printf(&src, "%s b%d = tid - %d\n", i == 0 ? "else:  " : "       ", i, i);
-	buf_puts(&src, "join:  stop\n");
+	if_else_src(&src, false);
 	uint64_t cycles[2];
 	for (int taken = 0; taken < 2; taken++) {
 		SmConfig c = config();
@@ -656,21 +657,7 @@ static void record_label(void *ctx, int64_t cycle, int32_t sched, const Machine 
 ** the SM's issues are the interpreter's steps one for one. */
 Test(sm, e24_aware_nested_divergence_order)
 {
-	static const char fig52[] = ".threads 4\n"
-	                            "A:  p = tid % 2\n"
-	                            "    e = p == 0\n"
-	                            "    bnz e, B\n"
-	                            "C:  x = 10\n"
-	                            "    o = tid == 1\n"
-	                            "    bnz o, D\n"
-	                            "E:  y = 3\n"
-	                            "    jump F\n"
-	                            "D:  y = 1\n"
-	                            "F:  x = x + y\n"
-	                            "    jump G\n"
-	                            "B:  x = 20\n"
-	                            "G:  mem[tid] = x\n"
-	                            "    stop\n";
+	static const char fig52[] = FIG_5_2;
 	const char *order[] = {"A C B E D F G", "A C E D F B G"};
 	const char *model[] = {"aware", "ipdom"};
 	uint64_t issued[2];

@@ -25,6 +25,25 @@ void free_names(char **v, int n);
 Prog load(const char *src);
 void unload(Prog *r);
 
+/* ElTantawy 2018, Figure 5.2 (nested divergence), laid out so that the
+** not-taken side of each branch is the side the figure runs first. */
+#define FIG_5_2 \
+	".threads 4\n" \
+	"A:  p = tid % 2\n" \
+	"    e = p == 0\n" \
+	"    bnz e, B\n" \
+	"C:  x = 10\n" \
+	"    o = tid == 1\n" \
+	"    bnz o, D\n" \
+	"E:  y = 3\n" \
+	"    jump F\n" \
+	"D:  y = 1\n" \
+	"F:  x = x + y\n" \
+	"    jump G\n" \
+	"B:  x = 20\n" \
+	"G:  mem[tid] = x\n" \
+	"    stop\n"
+
 /* The reconstructed sumTriangle (seed 001 digest §5.2; Sampaio 2013,
 ** Figure 3.4), as in examples/sum_triangle.simd, without directives. */
 #define SUM_TRIANGLE \

@@ -684,31 +684,26 @@ static CtlWait lane_held(const Warp *w, int32_t l, int32_t *pc)
 	return CTL_NOT_HELD;
 }
 
+/* What AWARE and MP share: the tables, the rules, the views. */
+#define AWARE_TABLES                                                                                    \
+	.stack_name = "ST and RT", .pushed_by = -1, .rec_size = sizeof(Entry), .nmask = 2, .tables = tables, \
+	.ntables = 2, .table_of = table_of
+#define AWARE_RULES                                                                                      \
+	.start = start, .branch = rule_branch, .sync = model_sync_nop, .finish = rule_finish, .go = go,       \
+	.barrier = barrier, .release = release
+#define AWARE_VIEWS .view = view, .pending = pending, .lane_held = lane_held
+
 const Model model_aware = {
 	.name = "aware",
 	.summary = "ElTantawy's adaptive warp reconvergence: a splits table and a reconvergence "
 	           "table, the splits issued first in, first out; --aware-delay, --aware-timeout",
-	.stack_name = "ST and RT",
-	.pushed_by = -1,
-	.rec_size = sizeof(Entry),
-	.nmask = 2,
-	.tables = tables,
-	.ntables = 2,
-	.table_of = table_of,
+	AWARE_TABLES,
 	.alt_doc = "K, where K ≥ 1: the K-th reconvergence point some threads reached gives up first",
-	.start = start,
-	.branch = rule_branch,
-	.sync = model_sync_nop,
-	.finish = rule_finish,
-	.go = go,
-	.barrier = barrier,
-	.release = release,
+	AWARE_RULES,
 	.ngroups = ngroups,
 	.choose = choose,
 	.choice_key = choice_key,
-	.view = view,
-	.pending = pending,
-	.lane_held = lane_held,
+	AWARE_VIEWS,
 	.reconvergence_pc = reconvergence_point,
 };
 
@@ -717,28 +712,14 @@ const Model model_mp = {
 	.summary = "ElTantawy's multi-path IPDOM: AWARE's tables, any split may issue at any "
 	           "instruction (round robin; the SM model picks a ready one), reconvergence at the "
 	           "immediate post-dominator",
-	.stack_name = "ST and RT",
-	.pushed_by = -1,
-	.rec_size = sizeof(Entry),
-	.nmask = 2,
-	.tables = tables,
-	.ntables = 2,
-	.table_of = table_of,
+	AWARE_TABLES,
 	.alt_doc = "K: the K-th split in FIFO order (0 the front) issues",
-	.start = start,
-	.branch = rule_branch,
-	.sync = model_sync_nop,
-	.finish = rule_finish,
-	.go = go,
-	.barrier = barrier,
-	.release = release,
+	AWARE_RULES,
 	.ngroups = ngroups_mp,
 	.choose = choose_mp,
 	.choice_key = choice_key_mp,
 	.group = group_mp,
-	.view = view,
-	.pending = pending,
-	.lane_held = lane_held,
+	AWARE_VIEWS,
 };
 
 /* ---- --aware-delay ----------------------------------------------------------------- */

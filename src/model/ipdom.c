@@ -102,12 +102,7 @@ static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *r
 static bool rule_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 {
 	(void)pc;
-	*rule = stop ? RULE_SF : RULE_EX;
-	uint64_t *gone = m->step_active + w->nw;
-	bits_copy(gone, w->active, w->nw);
-	sem_finish_threads(m, w, gone);
-	for (int32_t k = 0; k < w->ctl.n; k++)
-		bits_andnot(ent_mask(w, k), gone, w->nw);
+	model_finish_lanes(m, w, stop, rule);
 	settle(m, w);
 	return true;
 }

@@ -96,3 +96,13 @@ int32_t ctl_push(Machine *m, Warp *w)
 		bits_clear(ctl_mask(w, k, 0), c->nmask * w->nw);
 	return k;
 }
+
+void model_finish_lanes(Machine *m, Warp *w, bool stop, Rule *rule)
+{
+	*rule = stop ? RULE_SF : RULE_EX;
+	uint64_t *gone = m->step_active + w->nw;
+	bits_copy(gone, w->active, w->nw);
+	sem_finish_threads(m, w, gone);
+	for (int32_t k = 0; k < w->ctl.n; k++)
+		bits_andnot(ctl_mask(w, k, 0), gone, w->nw);
+}
