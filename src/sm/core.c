@@ -43,8 +43,8 @@ const char *sm_status_name(SmStatus s)
 
 const char *sm_warp_state_name(SmWarpState s)
 {
-	static const char *const n[WS__COUNT] = {"issued", "not_selected", "scoreboard", "structural", "barrier",
-	                                         "finished"};
+	static const char *const n[WS__COUNT] = {"issued",  "not_selected", "scoreboard", "structural",
+	                                         "barrier", "finished",     "backed_off"};
 	return (unsigned)s < WS__COUNT ? n[s] : "?";
 }
 
@@ -177,6 +177,10 @@ static SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
 		return WS_FINISHED;
 	if (W->status == WARP_BARRIER)
 		return WS_BARRIER;
+	if (c->not_before && c->not_before[w] > c->now) { /* the scheduler holds it back (BOWS) */
+		*when = c->not_before[w];
+		return WS_BACKED_OFF;
+	}
 	const SmIns *si = &c->code->ins[W->pc];
 	if (c->ready_pc[w] != W->pc) { /* the scoreboard's answer for this instruction, once */
 		const int64_t *ready = &c->reg_ready[(size_t)w * (size_t)c->code->nregs];
@@ -296,6 +300,33 @@ static int32_t bank_cost(Run *x, const Warp *W, const Ins *ins)
 	return cost > 0 ? cost : 1;
 }
 
+/* A compare-and-swap's lanes are lock attempts; those whose old value
+** (now in dst) differs from the expected one (b, read before the step:
+** saved with dst when b is dst) failed. */
+static void count_lock_attempts(Run *x, const Warp *W, const Ins *ins, const StepInfo *info)
+{
+	const Machine *m = x->c.m;
+	x->r->lock_attempts += (uint64_t)info->nactive;
+	for (int32_t l = 0; l < W->size; l++) {
+		if (!bit_get(info->active, l))
+			continue;
+		int32_t t = W->base + l;
+		Num old, expect = NUM_I(0);
+		if (!sem_get(m, ins->dst, t, &old))
+			continue;
+		if (ins->b.kind == OPND_VAR && ins->b.var == ins->dst)
+			expect = NUM_I(x->g.val[l]);
+		else if (ins->b.kind == OPND_VAR)
+			sem_get(m, ins->b.var, t, &expect);
+		else if (ins->b.kind == OPND_SPECIAL)
+			expect = NUM_I(sem_special(m, (Special)ins->b.special, t));
+		else
+			expect = ir_lit(m->prog, &ins->b);
+		bool same = !old.z && !expect.z ? old.i == expect.i : old.z && expect.z && !mpz_cmp(old.z, expect.z);
+		x->r->lock_failures += !same;
+	}
+}
+
 /* Issue warp w's instruction: false when no rule applied (the machine is
 ** stuck or deadlocked now) and nothing issued. */
 static bool issue(Run *x, int32_t w, int32_t s)
@@ -311,6 +342,8 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	int32_t cost = si->unit == UNIT_MEM ? bank_cost(x, W, ins) : 1;
 	int32_t nlive = m->nlive;
 	uint64_t steps = m->steps;
+	if (c->sched->on_issue)
+		c->sched->on_issue(c, s, w);
 	StepInfo info;
 	sem_step(m, w, &info);
 	SmResult *r = x->r;
@@ -328,6 +361,8 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
 	p->free_at[first_free(p)] = c->now + unit_interval(c->cfg, si) + cost - 1;
 	r->bank_conflict_cycles += (uint64_t)(cost - 1);
+	if (ins->op == OP_ATOMCAS)
+		count_lock_attempts(x, W, ins, &info);
 	if (c->now + lat > x->drain)
 		x->drain = c->now + lat;
 	c->last_issued[s] = w;
@@ -452,45 +487,12 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 		return false;
 	}
 	o.taken_first = o.taken_first || cfg->taken_first;
-	int64_t sched_param = 0;
-	const WarpSched *ws = warp_sched_find(cfg->scheduler, &sched_param);
-	if (!ws) {
-		size_t len = strcspn(cfg->scheduler, ":");
-		for (int32_t i = 0; warp_scheds[i]; i++)
-			if (strlen(warp_scheds[i]->name) == len && !strncmp(warp_scheds[i]->name, cfg->scheduler, len)) {
-				if (warp_scheds[i]->param)
-					diag_error(d, LOC_NONE, "-gpgpu_scheduler %s: %s takes %s:N, N %s (a positive number)",
-					           cfg->scheduler, warp_scheds[i]->name, warp_scheds[i]->name, warp_scheds[i]->param);
-				else
-					diag_error(d, LOC_NONE, "-gpgpu_scheduler %s: %s takes no number", cfg->scheduler,
-					           warp_scheds[i]->name);
-				return false;
-			}
-		Buf names = {0};
-		Suggest g;
-		suggest_init(&g, cfg->scheduler, len);
-		for (int32_t i = 0; warp_scheds[i]; i++) {
-			buf_printf(&names, "%s%s%s", i ? ", " : "", warp_scheds[i]->name, warp_scheds[i]->param ? ":N" : "");
-			suggest_add(&g, warp_scheds[i]->name);
-		}
-		Buf hint = {0};
-		if (g.n)
-			buf_puts(&hint, "; ");
-		suggest_print(&g, &hint, "");
-		diag_error(d, LOC_NONE, "unknown warp scheduler '%s' (-gpgpu_scheduler; the SM model has %s)%s",
-		           cfg->scheduler, buf_str(&names), buf_str(&hint));
-		buf_free(&names);
-		buf_free(&hint);
-		return false;
-	}
 	Machine *m = sem_new(code->prog, &o, d);
 	if (!m)
 		return false;
 	SmCore *c = &x->c;
 	c->code = code;
 	c->cfg = cfg;
-	c->sched = ws;
-	c->sched_param = sched_param;
 	c->m = m;
 	c->nsched = cfg->num_sched > 0 ? cfg->num_sched : 1;
 	c->per = m->nwarps / c->nsched + 1;
@@ -519,7 +521,6 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 		}
 	SmResult *r = x->r;
 	r->m = m;
-	r->sched_name = ws->name;
 	r->warpsize = m->sched_warpsize > 0 ? m->sched_warpsize : 1;
 	r->occupancy = xcalloc((size_t)r->warpsize + 1, sizeof *r->occupancy);
 	r->nwarps = m->nwarps;
@@ -552,7 +553,14 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->g.def = xmalloc((size_t)maxsize);
 	x->keys = xmalloc((size_t)maxsize * sizeof *x->keys);
 	progress_reset(&x->g, m->nwarps, 0);
-	return true;
+	c->result = r;
+	Buf why = {0};
+	bool ok = warp_sched_setup(c, cfg->scheduler, &why);
+	if (!ok)
+		diag_error(d, LOC_NONE, "%s", buf_str(&why));
+	buf_free(&why);
+	r->sched_name = ok ? c->sched->name : NULL;
+	return ok;
 }
 
 /* Per-warp stall causes, as intervals: a scheduler stops looking at its
@@ -567,7 +575,7 @@ static void close_state(Run *x, int32_t w, int64_t now)
 	SmWarpStats *ws = &x->r->warps[w];
 	SmWarpState st = x->st[w];
 	int64_t since = x->st_since[w], until = x->st_until[w];
-	if ((st == WS_SCOREBOARD || st == WS_STRUCTURAL) && until < now) {
+	if ((st == WS_SCOREBOARD || st == WS_STRUCTURAL || st == WS_BACKED_OFF) && until < now) {
 		ws->cycles[st] += (uint64_t)(until - since);
 		ws->cycles[WS_NOT_SELECTED] += (uint64_t)(now - until);
 	} else {
@@ -619,7 +627,7 @@ static int64_t cycle(Run *x)
 		if (c->sched->rotation) {
 			at = c->sched->rotation(c, s, n);
 		} else {
-			c->sched->order(c, s, list, n, x->order);
+			n = c->sched->order(c, s, list, n, x->order);
 			list = x->order;
 		}
 		int32_t chosen = -1;
@@ -648,6 +656,10 @@ static int64_t cycle(Run *x)
 			note_state(x, w, st, when);
 		}
 		x->category[s] = chosen >= 0 ? -1 : structural ? 0 : scoreboard ? 1 : 2;
+		if (chosen < 0 && c->sched->wake) {
+			int64_t wk = c->sched->wake(c, s);
+			mine = wk < mine ? wk : mine;
+		}
 		if (chosen < 0) {
 			x->sleep_until[s] = mine;
 			x->sleep_cat[s] = x->category[s];
@@ -765,6 +777,7 @@ static void run(Run *x)
 static void run_free(Run *x)
 {
 	SmCore *c = &x->c;
+	warp_sched_free(c);
 	free(c->sched_warps);
 	free(c->sched_nwarps);
 	free(c->last_issued);

@@ -31,6 +31,24 @@ struct SmCore {
 	int64_t *ready_at;      /* per warp: when the scoreboard lets its instruction at ready_pc issue */
 	UnitPool *pools;        /* [pool index × UNIT__COUNT + unit] */
 	int32_t npools;         /* 1, or one per scheduler (-gpgpu_sub_core_model) */
+	/* the warp scheduler's own state (WarpSched init/fini), and what it
+	** adds to the statistics */
+	void *sched_state;
+	SmResult *result;
+	/* per warp: the first cycle it may issue, whatever else holds (BOWS's
+	** back-off delay); NULL: no policy delays warps */
+	int64_t *not_before;
 };
+
+/* Is ins a long-latency operation (GPGPU-Sim's Scoreboard::islongop: a
+** global, local, param or texture load)? A load of local memory; mem[]
+** is shared memory. */
+bool sm_long_latency(const SmCore *c, const Ins *ins);
+
+/* A stateless policy (NAME or NAME:N) by spec, set into c (sched_param):
+** BOWS's inner policy. NULL with a message in why. */
+const WarpSched *warp_sched_plain(SmCore *c, const char *spec, Buf *why);
+
+extern const WarpSched sched_bows; /* bows.c */
 
 #endif
