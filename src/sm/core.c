@@ -605,6 +605,10 @@ static void note_issue(Run *x, int32_t w)
 	x->st_since[w] = now + 1;
 	x->st_until[w] = NEVER;
 	x->st[w] = W->status == WARP_DONE ? WS_FINISHED : W->status == WARP_BARRIER ? WS_BARRIER : WS_NOT_SELECTED;
+	if (x->st[w] == WS_NOT_SELECTED && x->c.not_before && x->c.not_before[w] > now + 1) {
+		x->st[w] = WS_BACKED_OFF; /* its scheduler backed it off at this issue (BOWS) */
+		x->st_until[w] = x->c.not_before[w];
+	}
 }
 
 /* One cycle's decisions: each scheduler issues its first ready warp. The
