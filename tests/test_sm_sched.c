@@ -79,6 +79,22 @@ Test(sm_sched, glrr_order)
 		cr_expect_eq(out[i], i);
 }
 
+/* The c2050-aware preset runs GLRR, as the thesis's Table 5.3 and the
+** fork's AWARE test configurations (-gpgpu_scheduler glrr) do. */
+Test(sm_sched, c2050_aware_preset_runs_glrr)
+{
+	SmConfig c;
+	sm_config_default(&c);
+	Diags d;
+	const char *text = sm_config_preset("c2050-aware");
+	diag_init(&d, "c2050-aware", text, strlen(text));
+	Buf ignored = {0};
+	cr_assert(sm_config_read(&c, "c2050-aware", text, strlen(text), &ignored, &d));
+	cr_expect_str_eq(c.scheduler, "glrr");
+	buf_free(&ignored);
+	diag_free(&d);
+}
+
 /* GLRR is fair where strict GTO starves (expectation 29's kernel: the
 ** reason the thesis used GLRR for AWARE, seed 004 §1.5): it terminates. */
 Test(sm_sched, glrr_ends_gto_starvation)
