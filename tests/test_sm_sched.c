@@ -362,7 +362,8 @@ Test(sm_sched, e28_bows_fewer_instructions_and_lock_attempts)
 }
 
 /* The back-off delay: none under mode 1 (BOWS only deprioritises); under
-** a fixed delay the per-warp backed_off cycles add up to the total. */
+** a fixed delay the per-warp backed_off cycles (those in which the delay
+** alone held a warp: no data or structural hazard) are part of it. */
 Test(sm_sched, bows_backoff_delay)
 {
 	Sim n = run_ht("bows:gto", 1, 1000), f = run_ht("bows:gto", 2, 200);
@@ -372,8 +373,9 @@ Test(sm_sched, bows_backoff_delay)
 	cr_expect_eq(f.r->delay_limit, 200);
 	uint64_t sum = 0;
 	for (int32_t w = 0; w < f.r->nwarps; w++)
-		sum += f.r->warps[w].cycles[WS_BACKED_OFF];
-	cr_expect_eq(sum, f.r->backoff_cycles);
+		sum += f.r->backed_off[w];
+	cr_expect_gt(sum, 0u);
+	cr_expect_leq(sum, f.r->backoff_cycles);
 	done(&n);
 	done(&f);
 }

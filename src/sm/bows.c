@@ -403,6 +403,7 @@ static bool init_bows(SmCore *c, const char *args, Buf *why)
 	c->not_before = xcalloc((size_t)nw + 1, sizeof *c->not_before);
 	c->sched_state = b;
 	c->result->bows = true;
+	c->result->backed_off = xcalloc((size_t)nw + 1, sizeof *c->result->backed_off);
 	c->result->delay_limit = b->limit;
 	return true;
 }

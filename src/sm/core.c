@@ -32,6 +32,14 @@
 
 #include "model.h"
 
+/* The cycle loop is compiled twice, with and without the warp
+** scheduler's hooks (cycle_with's constant argument): inline it into both. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 #define SM_WATCHDOG_PERIOD 50000 /* GPGPU-Sim's deadlock check (gpu-sim.cc) */
 #define NEVER INT64_MAX
 
@@ -43,9 +51,9 @@ const char *sm_status_name(SmStatus s)
 
 const char *sm_warp_state_name(SmWarpState s)
 {
-	static const char *const n[WS__COUNT] = {"issued",  "not_selected", "scoreboard", "structural",
-	                                         "barrier", "finished",     "backed_off"};
-	return (unsigned)s < WS__COUNT ? n[s] : "?";
+	static const char *const n[WS__COUNT + 1] = {"issued",  "not_selected", "scoreboard", "structural",
+	                                             "barrier", "finished",     "backed_off"};
+	return (unsigned)s <= WS_BACKED_OFF ? n[s] : "?";
 }
 
 /* ---- units and timing -------------------------------------------------- */
@@ -164,11 +172,14 @@ typedef struct Run {
 	BankWord *keys;      /* scratch: a part's (bank, word) pairs, sorted */
 	int32_t first;       /* the scheduler that goes first this cycle: now mod schedulers */
 	int64_t drain;       /* the last cycle an issued instruction completes */
+	bool hooks;          /* the warp scheduler has hooks (WarpSched on_issue, wake; SmCore not_before) */
 } Run;
 
 /* Can warp w of scheduler s issue now? WS_ISSUED when it can; else why
-** not, and *when the cycle it may (NEVER: not by waiting). */
-static SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
+** not, and *when the cycle it may (NEVER: not by waiting). hooks: the
+** policy has hooks (on_issue, wake, not_before; a constant, so that the
+** cycle loop of the policies without them is compiled without them). */
+static ALWAYS_INLINE SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when, bool hooks)
 {
 	const SmCore *c = &x->c;
 	const Warp *W = &c->m->warps[w];
@@ -177,10 +188,6 @@ static SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
 		return WS_FINISHED;
 	if (W->status == WARP_BARRIER)
 		return WS_BARRIER;
-	if (c->not_before && c->not_before[w] > c->now) { /* the scheduler holds it back (BOWS) */
-		*when = c->not_before[w];
-		return WS_BACKED_OFF;
-	}
 	const SmIns *si = &c->code->ins[W->pc];
 	if (c->ready_pc[w] != W->pc) { /* the scoreboard's answer for this instruction, once */
 		const int64_t *ready = &c->reg_ready[(size_t)w * (size_t)c->code->nregs];
@@ -203,11 +210,15 @@ static SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
 		*when = f;
 		return WS_STRUCTURAL;
 	}
+	if (hooks && c->not_before && c->not_before[w] > c->now) { /* its scheduler holds it back (BOWS) */
+		*when = c->not_before[w];
+		return WS_BACKED_OFF;
+	}
 	return WS_ISSUED;
 }
 
 /* Did the step change the destination's lanes? (before: saved by save_dst) */
-static bool dst_changed(const Run *x, const Warp *W, int32_t v)
+static ALWAYS_INLINE bool dst_changed(const Run *x, const Warp *W, int32_t v)
 {
 	const Machine *m = x->c.m;
 	if (m->nbig[v] > 0)
@@ -217,7 +228,7 @@ static bool dst_changed(const Run *x, const Warp *W, int32_t v)
 	       memcmp(x->g.def, &m->def[base], (size_t)W->size) != 0;
 }
 
-static void save_dst(Run *x, const Warp *W, int32_t v)
+static ALWAYS_INLINE void save_dst(Run *x, const Warp *W, int32_t v)
 {
 	const Machine *m = x->c.m;
 	size_t base = (size_t)v * (size_t)m->nthreads + (size_t)W->base;
@@ -303,7 +314,7 @@ static int32_t bank_cost(Run *x, const Warp *W, const Ins *ins)
 /* A compare-and-swap's lanes are lock attempts; those whose old value
 ** (now in dst) differs from the expected one (b, read before the step:
 ** saved with dst when b is dst) failed. */
-static void count_lock_attempts(Run *x, const Warp *W, const Ins *ins, const StepInfo *info)
+__attribute__((noinline)) static void count_lock_attempts(Run *x, const Warp *W, const Ins *ins, const StepInfo *info)
 {
 	const Machine *m = x->c.m;
 	x->r->lock_attempts += (uint64_t)info->nactive;
@@ -329,7 +340,7 @@ static void count_lock_attempts(Run *x, const Warp *W, const Ins *ins, const Ste
 
 /* Issue warp w's instruction: false when no rule applied (the machine is
 ** stuck or deadlocked now) and nothing issued. */
-static bool issue(Run *x, int32_t w, int32_t s)
+static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 {
 	SmCore *c = &x->c;
 	Machine *m = c->m;
@@ -342,7 +353,7 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	int32_t cost = si->unit == UNIT_MEM ? bank_cost(x, W, ins) : 1;
 	int32_t nlive = m->nlive;
 	uint64_t steps = m->steps;
-	if (c->sched->on_issue)
+	if (hooks && c->sched->on_issue) /* the policy sees it before it executes */
 		c->sched->on_issue(c, s, w);
 	StepInfo info;
 	sem_step(m, w, &info);
@@ -361,7 +372,7 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
 	p->free_at[first_free(p)] = c->now + unit_interval(c->cfg, si) + cost - 1;
 	r->bank_conflict_cycles += (uint64_t)(cost - 1);
-	if (ins->op == OP_ATOMCAS)
+	if (MU_UNLIKELY(ins->op == OP_ATOMCAS))
 		count_lock_attempts(x, W, ins, &info);
 	if (c->now + lat > x->drain)
 		x->drain = c->now + lat;
@@ -560,6 +571,7 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 		diag_error(d, LOC_NONE, "%s", buf_str(&why));
 	buf_free(&why);
 	r->sched_name = ok ? c->sched->name : NULL;
+	x->hooks = ok && (c->sched->on_issue || c->sched->wake || c->not_before);
 	return ok;
 }
 
@@ -570,12 +582,17 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 ** was seen, and after that the warp was ready while its scheduler issued
 ** others: not selected. (Exact in every cycle in which its scheduler did
 ** not issue: then it looked at all its warps.) */
-static void close_state(Run *x, int32_t w, int64_t now)
+static ALWAYS_INLINE void close_state(Run *x, int32_t w, int64_t now, bool hooks)
 {
 	SmWarpStats *ws = &x->r->warps[w];
 	SmWarpState st = x->st[w];
 	int64_t since = x->st_since[w], until = x->st_until[w];
-	if ((st == WS_SCOREBOARD || st == WS_STRUCTURAL || st == WS_BACKED_OFF) && until < now) {
+	if (hooks && st == WS_BACKED_OFF) { /* a hazard too, counted apart */
+		x->r->backed_off[w] += (uint64_t)((until < now ? until : now) - since);
+		ws->cycles[WS_NOT_SELECTED] += (uint64_t)(until < now ? now - until : 0);
+		return;
+	}
+	if ((st == WS_SCOREBOARD || st == WS_STRUCTURAL) && until < now) {
 		ws->cycles[st] += (uint64_t)(until - since);
 		ws->cycles[WS_NOT_SELECTED] += (uint64_t)(now - until);
 	} else {
@@ -583,11 +600,11 @@ static void close_state(Run *x, int32_t w, int64_t now)
 	}
 }
 
-static void note_state(Run *x, int32_t w, SmWarpState st, int64_t until)
+static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks)
 {
 	int64_t now = x->c.now;
 	if (st != x->st[w]) {
-		close_state(x, w, now);
+		close_state(x, w, now, hooks);
 		x->st[w] = st;
 		x->st_since[w] = now;
 	}
@@ -596,16 +613,16 @@ static void note_state(Run *x, int32_t w, SmWarpState st, int64_t until)
 
 /* After warp w issued at now: that cycle, then the hazard its next
 ** instruction waits for (or ready). */
-static void note_issue(Run *x, int32_t w)
+static ALWAYS_INLINE void note_issue(Run *x, int32_t w, bool hooks)
 {
 	int64_t now = x->c.now;
-	close_state(x, w, now);
+	close_state(x, w, now, hooks);
 	x->r->warps[w].cycles[WS_ISSUED]++;
 	const Warp *W = &x->c.m->warps[w];
 	x->st_since[w] = now + 1;
 	x->st_until[w] = NEVER;
 	x->st[w] = W->status == WARP_DONE ? WS_FINISHED : W->status == WARP_BARRIER ? WS_BARRIER : WS_NOT_SELECTED;
-	if (x->st[w] == WS_NOT_SELECTED && x->c.not_before && x->c.not_before[w] > now + 1) {
+	if (hooks && x->c.not_before && x->st[w] == WS_NOT_SELECTED && x->c.not_before[w] > now + 1) {
 		x->st[w] = WS_BACKED_OFF; /* its scheduler backed it off at this issue (BOWS) */
 		x->st_until[w] = x->c.not_before[w];
 	}
@@ -613,7 +630,7 @@ static void note_issue(Run *x, int32_t w)
 
 /* One cycle's decisions: each scheduler issues its first ready warp. The
 ** earliest cycle at which a warp may issue, when none did (NEVER: none). */
-static int64_t cycle(Run *x)
+static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 {
 	SmCore *c = &x->c;
 	int64_t next = NEVER;
@@ -641,14 +658,14 @@ static int64_t cycle(Run *x)
 			int32_t w = list[at];
 			int64_t when = NEVER;
 			/* a machine stopped at a barrier that cannot complete: its warps wait there */
-			SmWarpState st = c->m->status == SEM_RUNNING    ? warp_ready(x, w, s, &when)
+			SmWarpState st = c->m->status == SEM_RUNNING    ? warp_ready(x, w, s, &when, hooks)
 			                 : c->m->status == SEM_DEADLOCK ? WS_BARRIER
 			                                                : WS_FINISHED;
 			if (st == WS_ISSUED) {
 				x->pos = w / c->nsched; /* warps are dealt round the schedulers */
-				if (issue(x, w, s)) {
+				if (issue(x, w, s, hooks)) {
 					chosen = w;
-					note_issue(x, w);
+					note_issue(x, w, hooks);
 					break;
 				}
 				st = c->m->status == SEM_DEADLOCK ? WS_BARRIER : WS_FINISHED; /* the machine stopped */
@@ -657,14 +674,14 @@ static int64_t cycle(Run *x)
 			scoreboard |= st == WS_SCOREBOARD;
 			if (when < mine)
 				mine = when;
-			note_state(x, w, st, when);
+			note_state(x, w, st, when, hooks);
 		}
 		x->category[s] = chosen >= 0 ? -1 : structural ? 0 : scoreboard ? 1 : 2;
-		if (chosen < 0 && c->sched->wake) {
-			int64_t wk = c->sched->wake(c, s);
-			mine = wk < mine ? wk : mine;
-		}
 		if (chosen < 0) {
+			if (hooks && c->sched->wake) { /* the policy's order may change by itself */
+				int64_t wk = c->sched->wake(c, s);
+				mine = wk < mine ? wk : mine;
+			}
 			x->sleep_until[s] = mine;
 			x->sleep_cat[s] = x->category[s];
 			x->sleep_epoch[s] = x->epoch;
@@ -673,6 +690,17 @@ static int64_t cycle(Run *x)
 		}
 	}
 	return next;
+}
+
+/* The policies without hooks (lrr, gto, ...), and those with. */
+static int64_t cycle_plain(Run *x)
+{
+	return cycle_with(x, false);
+}
+
+static int64_t cycle_hooked(Run *x)
+{
+	return cycle_with(x, true);
 }
 
 static void count(Run *x, int64_t span)
@@ -712,7 +740,7 @@ static void run(Run *x)
 			break;
 		}
 		uint64_t before = r->warp_insn;
-		int64_t next = cycle(x);
+		int64_t next = x->hooks ? cycle_hooked(x) : cycle_plain(x);
 		if (m->status != SEM_RUNNING && m->status != SEM_DEADLOCK) {
 			count(x, 1); /* finished, stuck or at the step limit: said at the top */
 			c->now++;
@@ -775,7 +803,7 @@ static void run(Run *x)
 		r->cycles = (uint64_t)x->drain;
 	}
 	for (int32_t w = 0; w < m->nwarps; w++)
-		close_state(x, w, (int64_t)r->cycles);
+		close_state(x, w, (int64_t)r->cycles, true);
 }
 
 static void run_free(Run *x)
@@ -829,6 +857,7 @@ void sm_result_free(SmResult *r)
 	sem_free(r->m);
 	free(r->occupancy);
 	free(r->warps);
+	free(r->backed_off);
 	buf_free(&r->why);
 	free(r);
 }

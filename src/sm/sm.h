@@ -159,8 +159,11 @@ typedef enum SmWarpState {
 	WS_STRUCTURAL,   /* its unit cannot accept an instruction yet */
 	WS_BARRIER,      /* waiting at a barrier */
 	WS_FINISHED,     /* all its threads finished */
-	WS_BACKED_OFF,   /* BOWS: backed off after a spin-inducing branch, its back-off delay pending */
-	WS__COUNT
+	WS__COUNT,
+	/* BOWS: backed off after a spin-inducing branch, its back-off delay
+	** pending; counted apart (SmResult.backed_off): SmWarpStats stays as
+	** small as the hot loop wants it */
+	WS_BACKED_OFF = WS__COUNT
 } SmWarpState;
 
 const char *sm_warp_state_name(SmWarpState s);
@@ -201,6 +204,7 @@ typedef struct SmResult {
 	uint64_t sib_executions;    /* executions of a confirmed SIB: the warp backed off */
 	uint64_t backoff_cycles;    /* warp-cycles a backed-off warp waited for its back-off delay */
 	int64_t delay_limit;        /* the back-off delay limit at the end (adaptive: the last window's) */
+	uint64_t *backed_off;       /* per warp: its cycles in WS_BACKED_OFF (NULL: not BOWS) */
 } SmResult;
 
 /* Run code on one SM configured by c, the machine built from so (its model,

@@ -21,11 +21,6 @@ static double simd_efficiency(const SmResult *r)
 	return ratio(r->thread_insn, r->warp_insn * (uint64_t)r->warpsize);
 }
 
-/* The per-warp states reported: backed_off only under BOWS. */
-static int32_t nstates(const SmResult *r)
-{
-	return r->bows ? WS__COUNT : WS_BACKED_OFF;
-}
 
 /* BOWS and DDOS (sm/bows.c): the spin-inducing branches DDOS confirmed,
 ** the back-offs and the delay they imposed. */
@@ -104,17 +99,22 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 		buf_printf(b, "\tW%d:%llu", (int)k, (unsigned long long)r->occupancy[k]);
 	buf_putc(b, '\n');
 	buf_puts(b, "warp  warp_insn  thread_insn");
-	for (int32_t s = 0; s < nstates(r); s++)
+	for (int32_t s = 0; s < WS__COUNT; s++)
 		buf_printf(b, "  %s", sm_warp_state_name((SmWarpState)s));
+	if (r->bows)
+		buf_printf(b, "  %s", sm_warp_state_name(WS_BACKED_OFF));
 	buf_putc(b, '\n');
 	for (int32_t w = 0; w < r->nwarps; w++) {
 		const SmWarpStats *ws = &r->warps[w];
 		buf_printf(b, "%4d  %9llu  %11llu", (int)w, (unsigned long long)ws->warp_insn,
 		           (unsigned long long)ws->thread_insn);
-		for (int32_t s = 0; s < nstates(r); s++) {
+		for (int32_t s = 0; s < WS__COUNT; s++) {
 			int width = (int)strlen(sm_warp_state_name((SmWarpState)s));
 			buf_printf(b, "  %*llu", width, (unsigned long long)ws->cycles[s]);
 		}
+		if (r->bows)
+			buf_printf(b, "  %*llu", (int)strlen(sm_warp_state_name(WS_BACKED_OFF)),
+			           (unsigned long long)r->backed_off[w]);
 		buf_putc(b, '\n');
 	}
 }
@@ -180,9 +180,13 @@ void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 		json_int(j, (int64_t)ws->thread_insn);
 		json_key(j, "cycles");
 		json_obj(j);
-		for (int32_t s = 0; s < nstates(r); s++) {
+		for (int32_t s = 0; s < WS__COUNT; s++) {
 			json_key(j, sm_warp_state_name((SmWarpState)s));
 			json_int(j, (int64_t)ws->cycles[s]);
+		}
+		if (r->bows) {
+			json_key(j, sm_warp_state_name(WS_BACKED_OFF));
+			json_int(j, (int64_t)r->backed_off[w]);
 		}
 		json_obj_end(j);
 		json_obj_end(j);
