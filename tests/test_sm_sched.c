@@ -95,26 +95,6 @@ Test(sm_sched, c2050_aware_preset_runs_glrr)
 	diag_free(&d);
 }
 
-/* GLRR is fair where strict GTO starves (expectation 29's kernel: the
-** reason the thesis used GLRR for AWARE, seed 004 §1.5): it terminates. */
-Test(sm_sched, glrr_ends_gto_starvation)
-{
-	SmConfig c = config();
-	c.num_sched = 1;
-	c.sub_core = false;
-	const char *src = ".warpsize 32\n.threads 640\n.memory zero\n       w = warpid\n       p = w == 19\n"
-	                  "       bnz p, setter\nspin:  f = mem[0]\n       q = f == 0\n       bnz q, spin\n"
-	                  "       jump end\nsetter: x = 1\n       mem[0] = x\nend:   sync\n       stop\n";
-	set_sched(&c, "glrr");
-	Sim x = sim(src, &c, NULL);
-	cr_expect_eq(x.r->status, SM_OK, "glrr: %s", sm_status_name(x.r->status));
-	done(&x);
-	set_sched(&c, "gto");
-	x = sim(src, &c, NULL);
-	cr_expect_eq(x.r->status, SM_LIVELOCK, "gto: %s", sm_status_name(x.r->status));
-	done(&x);
-}
-
 /* ---- two_level_active --------------------------------------------------- */
 
 /* 17: with no long-latency loads (global, local or param) and N at least
