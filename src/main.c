@@ -1732,6 +1732,8 @@ static const char sm_help[] =
 	"                       file: `-option value` lines as GPGPU-Sim reads them\n"
 	"  --set -OPTION=VALUE  override one option (repeatable), e.g.\n"
 	"                       --set -gpgpu_scheduler=gto --set -gpgpu_num_sched_per_core=1\n"
+	"                       (schedulers: lrr, gto, old, gto_rotate:N, glrr,\n"
+	"                       two_level_active:N:0:1, bows:INNER)\n"
 	"  --print-config       print the configuration in effect and exit\n"
 	"  --sweep OPTION=V1,V2,...\n"
 	"                       run once per value of a GPGPU-Sim option (or threads)\n"

@@ -442,7 +442,8 @@ Test(sm, e12_atomic_serialisation)
 ** alone keep the scheduler busy while each waits for its load, so greedy
 ** then oldest never reaches warp 19: the progress watchdog reports a
 ** livelock (oldest-first too); loose round robin reaches it and ends, and
-** so does GTO with its ages rotated every 500 cycles (ElTantawy's remedy). */
+** so do GTO with its ages rotated every 500 cycles and GLRR (ElTantawy's
+** remedies, seed 004 §1.5). */
 Test(sm, e29_gto_starvation)
 {
 	SmConfig c = config();
@@ -451,8 +452,8 @@ Test(sm, e29_gto_starvation)
 	const char *src = ".warpsize 32\n.threads 640\n.memory zero\n       w = warpid\n       p = w == 19\n"
 	                  "       bnz p, setter\nspin:  f = mem[0]\n       q = f == 0\n       bnz q, spin\n"
 	                  "       jump end\nsetter: x = 1\n       mem[0] = x\nend:   sync\n       stop\n";
-	const char *scheds[] = {"gto", "old", "lrr", "gto_rotate:500"};
-	for (int k = 0; k < 4; k++) {
+	const char *scheds[] = {"gto", "old", "lrr", "gto_rotate:500", "glrr"};
+	for (int k = 0; k < 5; k++) {
 		snprintf(c.scheduler, sizeof c.scheduler, "%s", scheds[k]);
 		Sim x = sim(src, &c, NULL);
 		cr_expect_eq(x.r->status, k < 2 ? SM_LIVELOCK : SM_OK, "%s: %s", scheds[k], sm_status_name(x.r->status));

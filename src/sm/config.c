@@ -413,6 +413,19 @@ static const Opt opts[] = {
 	/* launch, and the stage overhead of GPGPU-Sim's pipeline */
 	I64("-gpgpu_kernel_launch_latency", kernel_launch_latency, 0, INT32_MAX, "5000"), /* QV100 */
 	I32("-musimd_gpgpusim_stage_overhead", stage_overhead, 0, BIG, "0"),     /* note §5: off */
+	/* BOWS and DDOS (bows:INNER schedulers): ElTantawy's fork's names
+	** (mimd_to_simt 1f3f1d8, BOWS_DDOS gpu-sim.cc); the defaults are the
+	** thesis's chosen configuration (seed 004 §6.2, §6.4: XOR, t = 4,
+	** m = k = 8, l = 8; adaptive limit from 1000 cycles, window 1000) */
+	I32("-gpgpu_spin_detection_limit", ddos_threshold, 1, 1000000, "4"),             /* thesis §6.4 */
+	I32("-gpgpu_path_history_length_per_instance", ddos_path_bits, 1, 32, "8"),       /* thesis §6.4 */
+	I32("-gpgpu_path_history_instances", ddos_path_len, 2, 64, "8"),                  /* thesis §6.4 */
+	I32("-gpgpu_value_history_length_per_instance", ddos_value_bits, 2, 64, "16"),    /* thesis: k = 8 */
+	I32("-gpgpu_value_history_instances", ddos_value_len, 2, 64, "8"),                /* thesis §6.4 */
+	I32("-gpgpu_hashing_function", ddos_hash, 0, 1, "1"),                             /* thesis: XOR */
+	I32("-gpgpu_synchronization_backoff_mode", bows_backoff_mode, 1, 3, "3"),         /* thesis: adaptive */
+	I32("-gpgpu_backoff_per_thread", bows_delay, 0, BIG, "1000"),                     /* thesis: MinLimit */
+	I32("-gpgpu_contention_epoch", bows_window, 1, BIG, "1000"),                      /* thesis: T */
 };
 #define NOPTS ((int)(sizeof opts / sizeof *opts))
 
@@ -510,20 +523,16 @@ static const char *const known[] = {
 	"-gpgpu_warpdistro_shader", "-liveness_message_freq", "-trace", "-trace_components",
 	"-trace_enabled", "-trace_sampling_core", "-trace_sampling_memory_partition",
 	"-visualizer_enabled", "-visualizer_outputfile", "-visualizer_zlevel",
-	/* ElTantawy's fork (AWARE's tables, BOWS and DDOS): modelled by musimd's
-	** own options when they come */
-	"-gpgpu_backoff_per_thread", "-gpgpu_contention_epoch", "-gpgpu_enable_hql",
-	"-gpgpu_hashing_function", "-gpgpu_history_timeshare", "-gpgpu_initial_weighted_backoff_ratio",
+	/* ElTantawy's fork (AWARE's tables, BOWS and DDOS) beyond what
+	** bows:INNER models: modelled by musimd's own options when they come */
+	"-gpgpu_enable_hql", "-gpgpu_history_timeshare", "-gpgpu_initial_weighted_backoff_ratio",
 	"-gpgpu_lock_acquire_holding_register:lahr", "-gpgpu_locking_score_mode",
-	"-gpgpu_locking_score_weight", "-gpgpu_path_history_instances",
-	"-gpgpu_path_history_length_per_instance", "-gpgpu_predicate_history_length_per_thread",
+	"-gpgpu_locking_score_weight", "-gpgpu_predicate_history_length_per_thread",
 	"-gpgpu_predicate_history_table_size", "-gpgpu_sched_time_out", "-gpgpu_simd_rec_replacement",
 	"-gpgpu_simd_rec_size", "-gpgpu_simd_st_replacement",
-	"-gpgpu_simd_st_size", "-gpgpu_spin_detection_limit", "-gpgpu_spinning_detection",
-	"-gpgpu_synchronization_backoff_mode", "-gpgpu_synchronization_blocking_granuality",
+	"-gpgpu_simd_st_size", "-gpgpu_spinning_detection", "-gpgpu_synchronization_blocking_granuality",
 	"-gpgpu_synchronization_blocking_mode", "-gpgpu_synchronization_blocking_type",
-	"-gpgpu_synchronization_scheduling_mode", "-gpgpu_value_history_instances",
-	"-gpgpu_value_history_length_per_instance",
+	"-gpgpu_synchronization_scheduling_mode",
 	/* older GPGPU-Sim (3.x) spellings still found in configs */
 	"-gmem_skip_L1D", "-gpgpu_cache:dl1PreShared", "-gpuwattch_xml_file", "-rop_latency",
 	"-smem_latency",

@@ -32,6 +32,14 @@
 
 #include "model.h"
 
+/* The cycle loop is compiled twice, with and without the warp
+** scheduler's hooks (cycle_with's constant argument): inline it into both. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 #define SM_WATCHDOG_PERIOD 50000 /* GPGPU-Sim's deadlock check (gpu-sim.cc) */
 #define NEVER INT64_MAX
 
@@ -43,9 +51,9 @@ const char *sm_status_name(SmStatus s)
 
 const char *sm_warp_state_name(SmWarpState s)
 {
-	static const char *const n[WS__COUNT] = {"issued",  "not_selected", "scoreboard", "structural",
-	                                         "barrier", "finished",     "not_resident"};
-	return (unsigned)s < WS__COUNT ? n[s] : "?";
+	static const char *const n[WS__COUNT + 1] = {"issued",   "not_selected", "scoreboard",  "structural",
+	                                             "barrier",  "finished",     "not_resident", "backed_off"};
+	return (unsigned)s <= WS_BACKED_OFF ? n[s] : "?";
 }
 
 /* ---- units and timing -------------------------------------------------- */
@@ -166,19 +174,20 @@ typedef struct Run {
 	void *trace_ctx;
 	int32_t first;       /* the scheduler that goes first this cycle: now mod schedulers */
 	int64_t drain;       /* the last cycle an issued instruction completes */
+	bool hooks;          /* the warp scheduler has hooks (WarpSched on_issue, wake; SmCore not_before) */
 } Run;
 
-static void note_state(Run *x, int32_t w, SmWarpState st, int64_t until);
+static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks);
 
 /* CTAs take the room there is (cta.c); their warps are ready from now on,
 ** and sleeping schedulers look at them. */
-static void launch(Run *x)
+static void launch(Run *x, bool hooks)
 {
 	int32_t first = x->c.launched;
 	if (cta_launch(&x->c, x->r) == 0)
 		return;
 	for (int32_t w = first; w < x->c.launched; w++)
-		note_state(x, w, WS_NOT_SELECTED, NEVER);
+		note_state(x, w, WS_NOT_SELECTED, NEVER, hooks);
 	x->epoch++;
 }
 
@@ -237,8 +246,10 @@ static SmWarpState split_ready(const Run *x, int32_t w, int32_t s, int64_t *when
 }
 
 /* Can warp w of scheduler s issue now? WS_ISSUED when it can; else why
-** not, and *when the cycle it may (NEVER: not by waiting). */
-static SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
+** not, and *when the cycle it may (NEVER: not by waiting). hooks: the
+** policy has hooks (on_issue, wake, not_before; a constant, so that the
+** cycle loop of the policies without them is compiled without them). */
+static ALWAYS_INLINE SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when, bool hooks)
 {
 	const SmCore *c = &x->c;
 	const Warp *W = &c->m->warps[w];
@@ -271,11 +282,15 @@ static SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
 		*when = f;
 		return WS_STRUCTURAL;
 	}
+	if (hooks && c->not_before && c->not_before[w] > c->now) { /* its scheduler holds it back (BOWS) */
+		*when = c->not_before[w];
+		return WS_BACKED_OFF;
+	}
 	return WS_ISSUED;
 }
 
 /* Did the step change the destination's lanes? (before: saved by save_dst) */
-static bool dst_changed(const Run *x, const Warp *W, int32_t v)
+static ALWAYS_INLINE bool dst_changed(const Run *x, const Warp *W, int32_t v)
 {
 	const Machine *m = x->c.m;
 	if (m->nbig[v] > 0)
@@ -285,7 +300,7 @@ static bool dst_changed(const Run *x, const Warp *W, int32_t v)
 	       memcmp(x->g.def, &m->def[base], (size_t)W->size) != 0;
 }
 
-static void save_dst(Run *x, const Warp *W, int32_t v)
+static ALWAYS_INLINE void save_dst(Run *x, const Warp *W, int32_t v)
 {
 	const Machine *m = x->c.m;
 	size_t base = (size_t)v * (size_t)m->nthreads + (size_t)W->base;
@@ -368,9 +383,36 @@ static int32_t bank_cost(Run *x, const Warp *W, const Ins *ins)
 	return cost > 0 ? cost : 1;
 }
 
+/* A compare-and-swap's lanes are lock attempts; those whose old value
+** (now in dst) differs from the expected one (b, read before the step:
+** saved with dst when b is dst) failed. */
+__attribute__((noinline)) static void count_lock_attempts(Run *x, const Warp *W, const Ins *ins, const StepInfo *info)
+{
+	const Machine *m = x->c.m;
+	x->r->lock_attempts += (uint64_t)info->nactive;
+	for (int32_t l = 0; l < W->size; l++) {
+		if (!bit_get(info->active, l))
+			continue;
+		int32_t t = W->base + l;
+		Num old, expect = NUM_I(0);
+		if (!sem_get(m, ins->dst, t, &old))
+			continue;
+		if (ins->b.kind == OPND_VAR && ins->b.var == ins->dst)
+			expect = NUM_I(x->g.val[l]);
+		else if (ins->b.kind == OPND_VAR)
+			sem_get(m, ins->b.var, t, &expect);
+		else if (ins->b.kind == OPND_SPECIAL)
+			expect = NUM_I(sem_special(m, (Special)ins->b.special, t));
+		else
+			expect = ir_lit(m->prog, &ins->b);
+		bool same = !old.z && !expect.z ? old.i == expect.i : old.z && expect.z && !mpz_cmp(old.z, expect.z);
+		x->r->lock_failures += !same;
+	}
+}
+
 /* Issue warp w's instruction: false when no rule applied (the machine is
 ** stuck or deadlocked now) and nothing issued. */
-static bool issue(Run *x, int32_t w, int32_t s)
+static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 {
 	SmCore *c = &x->c;
 	Machine *m = c->m;
@@ -385,6 +427,8 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	int32_t cost = si->unit == UNIT_MEM ? bank_cost(x, W, ins) : 1;
 	int32_t nlive = m->nlive;
 	uint64_t steps = m->steps;
+	if (hooks && c->sched->on_issue) /* the policy sees it before it executes */
+		c->sched->on_issue(c, s, w);
 	StepInfo info;
 	sem_step(m, w, &info);
 	SmResult *r = x->r;
@@ -410,6 +454,8 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
 	p->free_at[first_free(p)] = c->now + unit_interval(c->cfg, si) + cost - 1;
 	r->bank_conflict_cycles += (uint64_t)(cost - 1);
+	if (MU_UNLIKELY(ins->op == OP_ATOMCAS))
+		count_lock_attempts(x, W, ins, &info);
 	if (c->now + lat > x->drain)
 		x->drain = c->now + lat;
 	c->last_issued[s] = w;
@@ -427,7 +473,7 @@ static bool issue(Run *x, int32_t w, int32_t s)
 		progress_note(&x->g, w, pc, info.active);
 	if (W->status == WARP_DONE) { /* its CTA may leave, and another come */
 		cta_warp_done(c, r, w);
-		launch(x);
+		launch(x, hooks);
 	}
 	return true;
 }
@@ -552,37 +598,6 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	}
 	if (o.aware_timeout == 0 && o.model == &model_aware)
 		o.aware_timeout = cfg->aware_timeout;
-	int64_t sched_param = 0;
-	const WarpSched *ws = warp_sched_find(cfg->scheduler, &sched_param);
-	if (!ws) {
-		size_t len = strcspn(cfg->scheduler, ":");
-		for (int32_t i = 0; warp_scheds[i]; i++)
-			if (strlen(warp_scheds[i]->name) == len && !strncmp(warp_scheds[i]->name, cfg->scheduler, len)) {
-				if (warp_scheds[i]->param)
-					diag_error(d, LOC_NONE, "-gpgpu_scheduler %s: %s takes %s:N, N %s (a positive number)",
-					           cfg->scheduler, warp_scheds[i]->name, warp_scheds[i]->name, warp_scheds[i]->param);
-				else
-					diag_error(d, LOC_NONE, "-gpgpu_scheduler %s: %s takes no number", cfg->scheduler,
-					           warp_scheds[i]->name);
-				return false;
-			}
-		Buf names = {0};
-		Suggest g;
-		suggest_init(&g, cfg->scheduler, len);
-		for (int32_t i = 0; warp_scheds[i]; i++) {
-			buf_printf(&names, "%s%s%s", i ? ", " : "", warp_scheds[i]->name, warp_scheds[i]->param ? ":N" : "");
-			suggest_add(&g, warp_scheds[i]->name);
-		}
-		Buf hint = {0};
-		if (g.n)
-			buf_puts(&hint, "; ");
-		suggest_print(&g, &hint, "");
-		diag_error(d, LOC_NONE, "unknown warp scheduler '%s' (-gpgpu_scheduler; the SM model has %s)%s",
-		           cfg->scheduler, buf_str(&names), buf_str(&hint));
-		buf_free(&names);
-		buf_free(&hint);
-		return false;
-	}
 	Machine *m = sem_new(code->prog, &o, d);
 	if (!m)
 		return false;
@@ -590,8 +605,6 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	m->clock = &c->now;
 	c->code = code;
 	c->cfg = cfg;
-	c->sched = ws;
-	c->sched_param = sched_param;
 	c->m = m;
 	c->nsched = cfg->num_sched > 0 ? cfg->num_sched : 1;
 	SmResult *r = x->r;
@@ -629,7 +642,6 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 			up->n = units_of(cfg, (SmUnit)u, c->npools);
 			up->free_at = xcalloc((size_t)up->n, sizeof *up->free_at);
 		}
-	r->sched_name = ws->name;
 	r->warpsize = m->sched_warpsize > 0 ? m->sched_warpsize : 1;
 	r->occupancy = xcalloc((size_t)r->warpsize + 1, sizeof *r->occupancy);
 	r->nwarps = m->nwarps;
@@ -662,8 +674,16 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->g.def = xmalloc((size_t)maxsize);
 	x->keys = xmalloc((size_t)maxsize * sizeof *x->keys);
 	progress_reset(&x->g, m->nwarps, 0);
-	launch(x);
-	return true;
+	launch(x, true);
+	c->result = r;
+	Buf why = {0};
+	bool ok = warp_sched_setup(c, cfg->scheduler, &why);
+	if (!ok)
+		diag_error(d, LOC_NONE, "%s", buf_str(&why));
+	buf_free(&why);
+	r->sched_name = ok ? c->sched->name : NULL;
+	x->hooks = ok && (c->sched->on_issue || c->sched->wake || c->not_before);
+	return ok;
 }
 
 /* Per-warp stall causes, as intervals: a scheduler stops looking at its
@@ -673,11 +693,16 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 ** was seen, and after that the warp was ready while its scheduler issued
 ** others: not selected. (Exact in every cycle in which its scheduler did
 ** not issue: then it looked at all its warps.) */
-static void close_state(Run *x, int32_t w, int64_t now)
+static ALWAYS_INLINE void close_state(Run *x, int32_t w, int64_t now, bool hooks)
 {
 	SmWarpStats *ws = &x->r->warps[w];
 	SmWarpState st = x->st[w];
 	int64_t since = x->st_since[w], until = x->st_until[w];
+	if (hooks && st == WS_BACKED_OFF) { /* a hazard too, counted apart */
+		x->r->backed_off[w] += (uint64_t)((until < now ? until : now) - since);
+		ws->cycles[WS_NOT_SELECTED] += (uint64_t)(until < now ? now - until : 0);
+		return;
+	}
 	if ((st == WS_SCOREBOARD || st == WS_STRUCTURAL) && until < now) {
 		ws->cycles[st] += (uint64_t)(until - since);
 		ws->cycles[WS_NOT_SELECTED] += (uint64_t)(now - until);
@@ -686,11 +711,11 @@ static void close_state(Run *x, int32_t w, int64_t now)
 	}
 }
 
-static void note_state(Run *x, int32_t w, SmWarpState st, int64_t until)
+static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks)
 {
 	int64_t now = x->c.now;
 	if (st != x->st[w]) {
-		close_state(x, w, now);
+		close_state(x, w, now, hooks);
 		x->st[w] = st;
 		x->st_since[w] = now;
 	}
@@ -699,20 +724,24 @@ static void note_state(Run *x, int32_t w, SmWarpState st, int64_t until)
 
 /* After warp w issued at now: that cycle, then the hazard its next
 ** instruction waits for (or ready). */
-static void note_issue(Run *x, int32_t w)
+static ALWAYS_INLINE void note_issue(Run *x, int32_t w, bool hooks)
 {
 	int64_t now = x->c.now;
-	close_state(x, w, now);
+	close_state(x, w, now, hooks);
 	x->r->warps[w].cycles[WS_ISSUED]++;
 	const Warp *W = &x->c.m->warps[w];
 	x->st_since[w] = now + 1;
 	x->st_until[w] = NEVER;
 	x->st[w] = W->status == WARP_DONE ? WS_FINISHED : W->status == WARP_BARRIER ? WS_BARRIER : WS_NOT_SELECTED;
+	if (hooks && x->c.not_before && x->st[w] == WS_NOT_SELECTED && x->c.not_before[w] > now + 1) {
+		x->st[w] = WS_BACKED_OFF; /* its scheduler backed it off at this issue (BOWS) */
+		x->st_until[w] = x->c.not_before[w];
+	}
 }
 
 /* One cycle's decisions: each scheduler issues its first ready warp. The
 ** earliest cycle at which a warp may issue, when none did (NEVER: none). */
-static int64_t cycle(Run *x)
+static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 {
 	SmCore *c = &x->c;
 	int64_t next = NEVER;
@@ -730,7 +759,7 @@ static int64_t cycle(Run *x)
 		if (c->sched->rotation) {
 			at = c->sched->rotation(c, s, n);
 		} else {
-			c->sched->order(c, s, list, n, x->order);
+			n = c->sched->order(c, s, list, n, x->order);
 			list = x->order;
 		}
 		int32_t chosen = -1;
@@ -740,14 +769,14 @@ static int64_t cycle(Run *x)
 			int32_t w = list[at];
 			int64_t when = NEVER;
 			/* a machine stopped at a barrier that cannot complete: its warps wait there */
-			SmWarpState st = c->m->status == SEM_RUNNING    ? warp_ready(x, w, s, &when)
+			SmWarpState st = c->m->status == SEM_RUNNING    ? warp_ready(x, w, s, &when, hooks)
 			                 : c->m->status == SEM_DEADLOCK ? WS_BARRIER
 			                                                : WS_FINISHED;
 			if (st == WS_ISSUED) {
 				x->pos = c->pos_of[w];
-				if (issue(x, w, s)) {
+				if (issue(x, w, s, hooks)) {
 					chosen = w;
-					note_issue(x, w);
+					note_issue(x, w, hooks);
 					break;
 				}
 				st = c->m->status == SEM_DEADLOCK ? WS_BARRIER : WS_FINISHED; /* the machine stopped */
@@ -756,10 +785,14 @@ static int64_t cycle(Run *x)
 			scoreboard |= st == WS_SCOREBOARD;
 			if (when < mine)
 				mine = when;
-			note_state(x, w, st, when);
+			note_state(x, w, st, when, hooks);
 		}
 		x->category[s] = chosen >= 0 ? -1 : structural ? 0 : scoreboard ? 1 : 2;
 		if (chosen < 0) {
+			if (hooks && c->sched->wake) { /* the policy's order may change by itself */
+				int64_t wk = c->sched->wake(c, s);
+				mine = wk < mine ? wk : mine;
+			}
 			x->sleep_until[s] = mine;
 			x->sleep_cat[s] = x->category[s];
 			x->sleep_epoch[s] = x->epoch;
@@ -768,6 +801,17 @@ static int64_t cycle(Run *x)
 		}
 	}
 	return next;
+}
+
+/* The policies without hooks (lrr, gto, ...), and those with. */
+static int64_t cycle_plain(Run *x)
+{
+	return cycle_with(x, false);
+}
+
+static int64_t cycle_hooked(Run *x)
+{
+	return cycle_with(x, true);
 }
 
 static void count(Run *x, int64_t span)
@@ -807,7 +851,7 @@ static void run(Run *x)
 			break;
 		}
 		uint64_t before = r->warp_insn;
-		int64_t next = cycle(x);
+		int64_t next = x->hooks ? cycle_hooked(x) : cycle_plain(x);
 		if (m->status != SEM_RUNNING && m->status != SEM_DEADLOCK) {
 			count(x, 1); /* finished, stuck or at the step limit: said at the top */
 			c->now++;
@@ -870,13 +914,14 @@ static void run(Run *x)
 		r->cycles = (uint64_t)x->drain;
 	}
 	for (int32_t w = 0; w < m->nwarps; w++)
-		close_state(x, w, (int64_t)r->cycles);
+		close_state(x, w, (int64_t)r->cycles, true);
 	cta_finish(c, r);
 }
 
 static void run_free(Run *x)
 {
 	SmCore *c = &x->c;
+	warp_sched_free(c);
 	free(c->sched_warps);
 	free(c->sched_nwarps);
 	free(c->last_issued);
@@ -933,6 +978,7 @@ void sm_result_free(SmResult *r)
 	sem_free(r->m);
 	free(r->occupancy);
 	free(r->warps);
+	free(r->backed_off);
 	buf_free(&r->why);
 	free(r);
 }

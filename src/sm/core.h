@@ -49,6 +49,13 @@ struct SmCore {
 	int64_t live_threads;   /* threads of resident CTAs not finished */
 	double occ_area;        /* Σ live_threads × cycles, up to occ_since */
 	int64_t occ_since;
+	/* the warp scheduler's own state (WarpSched init/fini), and what it
+	** adds to the statistics */
+	void *sched_state;
+	SmResult *result;
+	/* per warp: the first cycle it may issue, whatever else holds (BOWS's
+	** back-off delay); NULL: no policy delays warps */
+	int64_t *not_before;
 };
 
 /* CTAs (cta.c): setup (the occupancy; false with an error in d when a CTA
@@ -61,5 +68,16 @@ int32_t cta_launch(SmCore *c, SmResult *r);
 void cta_warp_done(SmCore *c, SmResult *r, int32_t w);
 void cta_finish(SmCore *c, SmResult *r);
 void cta_free(SmCore *c);
+
+/* Is ins a long-latency operation (GPGPU-Sim's Scoreboard::islongop: a
+** global, local, param or texture load)? A load of local memory; mem[]
+** is shared memory. */
+bool sm_long_latency(const SmCore *c, const Ins *ins);
+
+/* A stateless policy (NAME or NAME:N) by spec, set into c (sched_param):
+** BOWS's inner policy. NULL with a message in why. */
+const WarpSched *warp_sched_plain(SmCore *c, const char *spec, Buf *why);
+
+extern const WarpSched sched_bows; /* bows.c */
 
 #endif

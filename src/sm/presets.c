@@ -13,6 +13,7 @@
 **   C2050    ElTantawy/mimd_to_simt 1f3f1d8, AWARE/distribution/configs/
 **            TeslaC2050/gpgpusim.config (GPGPU-Sim 3.2.2), and Table 5.3
 **            of ElTantawy's thesis (the design note's §2.1)
+**   THESIS   ElTantawy's thesis (the seed 004 digest), chapter 6: BOWS, DDOS
 **   TV-ubench  the Accel-Sim tuner's microbenchmarks on a TITAN V
 **            (accel-sim-framework util/tuner/GPU_Microbenchmark, output.file;
 **            the design note's §3)
@@ -79,7 +80,18 @@ static const char qv100[] =
 	"-gpgpu_max_cycle 0                    # GS-dflt: no limit\n"
 	"-gpgpu_max_insn 0                     # GS-dflt: no limit\n"
 	"-musimd_progress_window 100000        # note §5, decision 5\n"
-	"-musimd_gpgpusim_stage_overhead 0     # note §5\n";
+	"-musimd_gpgpusim_stage_overhead 0     # note §5\n"
+	"# BOWS and DDOS (bows:INNER schedulers), ElTantawy's fork's names: the\n"
+	"# thesis's chosen configuration (THESIS §6.3-6.4, Fig. 6.4)\n"
+	"-gpgpu_spin_detection_limit 4         # THESIS: SIB-PT threshold t = 4\n"
+	"-gpgpu_path_history_length_per_instance 8   # THESIS: m = 8\n"
+	"-gpgpu_path_history_instances 8       # THESIS: l = 8\n"
+	"-gpgpu_value_history_length_per_instance 16 # THESIS: k = 8, two per entry\n"
+	"-gpgpu_value_history_instances 8      # THESIS: l = 8\n"
+	"-gpgpu_hashing_function 1             # THESIS: XOR (the fork's default: 0, MODULO)\n"
+	"-gpgpu_synchronization_backoff_mode 3 # THESIS: the adaptive delay limit (fork: 1, none)\n"
+	"-gpgpu_backoff_per_thread 1000        # THESIS: MinLimit 1000 (MaxLimit 10000 = 10x)\n"
+	"-gpgpu_contention_epoch 1000          # THESIS: window T = 1000 cycles\n";
 
 /* qv100 with the latencies measured on Volta hardware (note §3): the
 ** model's latency is the dependent-issue latency (note, decision 2). */
@@ -137,7 +149,7 @@ static const char c2050_aware[] =
 	"-gpgpu_simd_model 2                   # AWARE (the fork's value)\n"
 	"-musimd_path_order fallthrough        # AWARE queues the not-taken side first (note §2.1)\n"
 	"-gpgpu_num_sched_per_core 2           # C2050\n"
-	"-gpgpu_scheduler gto                  # C2050 file; Table 5.3 says GLRR (musimd's glrr is to come)\n"
+	"-gpgpu_scheduler glrr                 # Table 5.3: GLRR; the fork's AWARE/tests configs: glrr\n"
 	"-gpgpu_max_insn_issue_per_warp 1      # C2050\n"
 	"-gpgpu_dual_issue_diff_exec_units 1   # GS-dflt\n"
 	"-gpgpu_sub_core_model 0               # GS-dflt (GPGPU-Sim 3.x has none)\n"

@@ -63,6 +63,17 @@ typedef struct SmConfig {
 	                              ** cycles without an arrival (§5.7); 0 never (-1 in the file) */
 	int32_t stage_overhead;       /* -musimd_gpgpusim_stage_overhead */
 	int64_t kernel_launch_latency;
+	/* BOWS and DDOS (sm/bows.c, seed 004 §6), under ElTantawy's fork's
+	** option names; used by a bows:INNER scheduler */
+	int32_t ddos_threshold;       /* -gpgpu_spin_detection_limit: t, SIB-PT confidence to confirm */
+	int32_t ddos_path_bits;       /* -gpgpu_path_history_length_per_instance: m, bits per path entry */
+	int32_t ddos_path_len;        /* -gpgpu_path_history_instances: l, path entries */
+	int32_t ddos_value_bits;      /* -gpgpu_value_history_length_per_instance: 2k, bits per value entry */
+	int32_t ddos_value_len;       /* -gpgpu_value_history_instances: value entries */
+	int32_t ddos_hash;            /* -gpgpu_hashing_function: 0 MODULO, 1 XOR */
+	int32_t bows_backoff_mode;    /* -gpgpu_synchronization_backoff_mode: 1 none, 2 fixed, 3 adaptive */
+	int32_t bows_delay;           /* -gpgpu_backoff_per_thread: the delay limit (fixed), its minimum (adaptive) */
+	int32_t bows_window;          /* -gpgpu_contention_epoch: T, the adaptive limit's window in cycles */
 } SmConfig;
 
 /* The default configuration (QV100-like: the note's §1.9 values). */
@@ -96,25 +107,42 @@ int sm_config_known_count(void);
 
 typedef struct SmCore SmCore;
 
-/* A warp-scheduling policy (-gpgpu_scheduler NAME, or NAME:N for one that
-** takes a number): one line of warp_scheds[]. */
+/* A warp-scheduling policy (-gpgpu_scheduler NAME, or NAME:ARGS for one
+** that takes arguments): one line of warp_scheds[]. */
 typedef struct WarpSched {
 	const char *name;
 	const char *summary;
-	const char *param;  /* what NAME:N's number is, or NULL: none */
+	const char *args;   /* the arguments' syntax after NAME: ("N", "N:0:1", "INNER"), or NULL: none */
+	const char *param;  /* what they are */
 	/* The warps of scheduler s (their indexes, ascending: the oldest first)
-	** in the order this cycle tries them, into out. */
-	void (*order)(const SmCore *core, int32_t s, const int32_t *warps, int32_t n, int32_t *out);
+	** in the order this cycle tries them, into out; how many (n, or fewer
+	** for a policy that offers only some: two_level_active's active set). */
+	int32_t (*order)(const SmCore *core, int32_t s, const int32_t *warps, int32_t n, int32_t *out);
 	/* For a policy whose order is a rotation of that list (round robin):
 	** where it starts this cycle; the core then walks the list without
 	** copying it. NULL: order. */
 	int32_t (*rotation)(const SmCore *core, int32_t s, int32_t n);
+	/* Optional (NULL for the stateless policies). init: read ARGS and set
+	** up core->sched_state (false with why in why); fini: free it. */
+	bool (*init)(SmCore *core, const char *args, Buf *why);
+	void (*fini)(SmCore *core);
+	/* Warp w of scheduler s issues the instruction at its pc, before it
+	** executes (its sources hold the values it reads). */
+	void (*on_issue)(SmCore *core, int32_t s, int32_t w);
+	/* The first cycle at which the order may change with no issue (the
+	** core's sleeping schedulers wake then); NULL: only at an issue. */
+	int64_t (*wake)(const SmCore *core, int32_t s);
 } WarpSched;
 
 extern const WarpSched *const warp_scheds[]; /* NULL-terminated */
-/* The policy -gpgpu_scheduler names, and its number (*param, 0 without);
-** NULL when it names none or the number is not a positive one. */
-const WarpSched *warp_sched_find(const char *name, int64_t *param);
+/* Set up core's scheduler from spec (-gpgpu_scheduler NAME[:ARGS]):
+** core->sched, sched_param, sched_state. false with a message in why when
+** no policy has that name (the names, the closest) or ARGS are wrong. */
+bool warp_sched_setup(SmCore *core, const char *spec, Buf *why);
+void warp_sched_free(SmCore *core);
+
+/* The SIB prediction table's entries (seed 004 §6.4, Table 6.2: 16 per SM). */
+#define SM_SIBPT_SIZE 16
 
 /* ---- occupancy (sm/cta.c) ------------------------------------------------ */
 
@@ -159,7 +187,11 @@ typedef enum SmWarpState {
 	WS_BARRIER,      /* waiting at a barrier */
 	WS_FINISHED,     /* all its threads finished */
 	WS_NOT_RESIDENT, /* its CTA waits for room on the SM */
-	WS__COUNT
+	WS__COUNT,
+	/* BOWS: backed off after a spin-inducing branch, its back-off delay
+	** pending; counted apart (SmResult.backed_off): SmWarpStats stays as
+	** small as the hot loop wants it */
+	WS_BACKED_OFF = WS__COUNT
 } SmWarpState;
 
 const char *sm_warp_state_name(SmWarpState s);
@@ -192,6 +224,19 @@ typedef struct SmResult {
 	int32_t cta_threads, ncta;
 	double achieved_occupancy;  /* gpu_occupancy: live resident threads / the SM's, averaged over cycles */
 	Buf why;                    /* deadlock / livelock / stuck: what the watchdog saw */
+	/* lock attempts (ElTantawy's lock statistics, seed 004 §6.7): thread
+	** executions of atomcas, and those that found the cell not holding the
+	** expected value (a failed acquire) */
+	uint64_t lock_attempts, lock_failures;
+	/* BOWS and DDOS (sm/bows.c, seed 004 §6), under a bows:INNER scheduler */
+	bool bows;                  /* the scheduler is BOWS: the fields below are its */
+	int32_t nsibs;              /* spin-inducing branches DDOS confirmed (SIB-PT entries) */
+	int32_t sib_pc[SM_SIBPT_SIZE];      /* their pcs, in the order confirmed */
+	uint64_t sib_confirmed_at[SM_SIBPT_SIZE]; /* the cycle each was confirmed */
+	uint64_t sib_executions;    /* executions of a confirmed SIB: the warp backed off */
+	uint64_t backoff_cycles;    /* warp-cycles a backed-off warp waited for its back-off delay */
+	int64_t delay_limit;        /* the back-off delay limit at the end (adaptive: the last window's) */
+	uint64_t *backed_off;       /* per warp: its cycles in WS_BACKED_OFF (NULL: not BOWS) */
 } SmResult;
 
 /* Run code on one SM configured by c, the machine built from so (its model,

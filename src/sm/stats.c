@@ -58,11 +58,57 @@ static void occupancy_json(Json *j, const SmResult *r)
 	json_obj_end(j);
 }
 
+/* BOWS and DDOS (sm/bows.c): the spin-inducing branches DDOS confirmed,
+** the back-offs and the delay they imposed. */
+static void bows_text(Buf *b, const SmResult *r)
+{
+	const Program *p = r->m->prog;
+	buf_printf(b, "ddos_sibs_confirmed = %d\n", (int)r->nsibs);
+	for (int32_t i = 0; i < r->nsibs; i++) {
+		buf_puts(b, "ddos_sib = ");
+		ir_print_where(b, p, r->sib_pc[i]);
+		buf_printf(b, ", confirmed at cycle %llu\n", (unsigned long long)r->sib_confirmed_at[i]);
+	}
+	buf_printf(b, "bows_sib_executions = %llu\n", (unsigned long long)r->sib_executions);
+	buf_printf(b, "bows_backoff_cycles = %llu\n", (unsigned long long)r->backoff_cycles);
+	buf_printf(b, "bows_delay_limit = %lld\n", (long long)r->delay_limit);
+}
+
+static void bows_json(Json *j, const SmResult *r)
+{
+	const Program *p = r->m->prog;
+	json_key(j, "bows");
+	json_obj(j);
+	json_key(j, "sibs");
+	json_arr(j);
+	for (int32_t i = 0; i < r->nsibs; i++) {
+		Buf where = {0};
+		ir_print_where(&where, p, r->sib_pc[i]);
+		json_obj(j);
+		json_key(j, "pc");
+		json_int(j, r->sib_pc[i]);
+		json_key(j, "where");
+		json_str(j, buf_str(&where));
+		json_key(j, "confirmed_at");
+		json_int(j, (int64_t)r->sib_confirmed_at[i]);
+		json_obj_end(j);
+		buf_free(&where);
+	}
+	json_arr_end(j);
+	json_key(j, "sib_executions");
+	json_int(j, (int64_t)r->sib_executions);
+	json_key(j, "backoff_cycles");
+	json_int(j, (int64_t)r->backoff_cycles);
+	json_key(j, "delay_limit");
+	json_int(j, r->delay_limit);
+	json_obj_end(j);
+}
+
 void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 {
 	const Machine *m = r->m;
 	buf_printf(b, "%s: %s (model %s, scheduler %s, %d scheduler%s, ", m->prog->path, sm_status_name(r->status),
-	           sem_model_name(m->model), r->sched_name, (int)c->num_sched, c->num_sched == 1 ? "" : "s");
+	           sem_model_name(m->model), c->scheduler, (int)c->num_sched, c->num_sched == 1 ? "" : "s");
 	report_shape(b, m);
 	buf_puts(b, ")\n");
 	if (r->why.len) {
@@ -77,6 +123,12 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 	buf_printf(b, "simd_efficiency = %.4f\n", simd_efficiency(r));
 	buf_printf(b, "gpgpu_stall_shd_mem[s_mem][bk_conf] = %llu\n", (unsigned long long)r->bank_conflict_cycles);
 	occupancy_text(b, r);
+	if (r->lock_attempts) {
+		buf_printf(b, "lock_attempts = %llu\n", (unsigned long long)r->lock_attempts);
+		buf_printf(b, "lock_failures = %llu\n", (unsigned long long)r->lock_failures);
+	}
+	if (r->bows)
+		bows_text(b, r);
 	buf_puts(b, "Warp Occupancy Distribution:\n");
 	buf_printf(b, "Stall:%llu\tW0_Idle:%llu\tW0_Scoreboard:%llu", (unsigned long long)r->stall,
 	           (unsigned long long)r->idle, (unsigned long long)r->scoreboard);
@@ -86,6 +138,8 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 	buf_puts(b, "warp  warp_insn  thread_insn");
 	for (int32_t s = 0; s < WS__COUNT; s++)
 		buf_printf(b, "  %s", sm_warp_state_name((SmWarpState)s));
+	if (r->bows)
+		buf_printf(b, "  %s", sm_warp_state_name(WS_BACKED_OFF));
 	buf_putc(b, '\n');
 	for (int32_t w = 0; w < r->nwarps; w++) {
 		const SmWarpStats *ws = &r->warps[w];
@@ -95,6 +149,9 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 			int width = (int)strlen(sm_warp_state_name((SmWarpState)s));
 			buf_printf(b, "  %*llu", width, (unsigned long long)ws->cycles[s]);
 		}
+		if (r->bows)
+			buf_printf(b, "  %*llu", (int)strlen(sm_warp_state_name(WS_BACKED_OFF)),
+			           (unsigned long long)r->backed_off[w]);
 		buf_putc(b, '\n');
 	}
 }
@@ -118,7 +175,7 @@ void sm_report_json_keys(Json *j, const SmResult *r, const SmConfig *c)
 	json_key(j, "model");
 	json_str(j, sem_model_name(m->model));
 	json_key(j, "scheduler");
-	json_str(j, r->sched_name);
+	json_str(j, c->scheduler);
 	json_key(j, "num_sched");
 	json_int(j, c->num_sched);
 	json_key(j, "gpu_sim_cycle");
@@ -136,6 +193,12 @@ void sm_report_json_keys(Json *j, const SmResult *r, const SmConfig *c)
 	json_key(j, "bank_conflict_cycles");
 	json_int(j, (int64_t)r->bank_conflict_cycles);
 	occupancy_json(j, r);
+	json_key(j, "lock_attempts");
+	json_int(j, (int64_t)r->lock_attempts);
+	json_key(j, "lock_failures");
+	json_int(j, (int64_t)r->lock_failures);
+	if (r->bows)
+		bows_json(j, r);
 	json_key(j, "stalls");
 	json_obj(j);
 	json_key(j, "Stall");
@@ -164,6 +227,10 @@ void sm_report_json_keys(Json *j, const SmResult *r, const SmConfig *c)
 		for (int32_t s = 0; s < WS__COUNT; s++) {
 			json_key(j, sm_warp_state_name((SmWarpState)s));
 			json_int(j, (int64_t)ws->cycles[s]);
+		}
+		if (r->bows) {
+			json_key(j, sm_warp_state_name(WS_BACKED_OFF));
+			json_int(j, (int64_t)r->backed_off[w]);
 		}
 		json_obj_end(j);
 		json_obj_end(j);

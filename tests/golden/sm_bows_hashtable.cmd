@@ -1,0 +1,2 @@
+# BOWS with DDOS on ElTantawy's hashtable kernel (2 schedulers, 16 buckets): DDOS confirms the loop's backward branch, the spinning warps back off (fixed 200-cycle delay); the lock statistics and the per-warp backed_off cycles
+sm bench/sm_hashtable.simd --param buckets=16 --set -gpgpu_num_sched_per_core=2 --set -gpgpu_scheduler=bows:gto --set -gpgpu_synchronization_backoff_mode=2 --set -gpgpu_backoff_per_thread=200

@@ -1,0 +1,2 @@
+# --sweep over every warp scheduler on the hashtable kernel (2 schedulers, 16 buckets): BOWS issues about half the warp instructions of its inner policy (its default adaptive delay, at least 1000 cycles, makes so short a kernel slower); two_level_active:2 keeps half the spinners out of the active sets
+sm bench/sm_hashtable.simd --param buckets=16 --set -gpgpu_num_sched_per_core=2 --sweep -gpgpu_scheduler=lrr,gto,old,glrr,gto_rotate:50000,two_level_active:2:0:1,bows:gto,bows:lrr,bows:gto_rotate:50000
