@@ -20,10 +20,13 @@
 ** memory cell, a thread's end, a barrier arrival — while instructions issue
 ** is a livelock, the SIMT spin lock's case, which GPGPU-Sim never sees).
 **
+** Memory instructions go to the LD/ST unit (ldst.c): shared-memory bank
+** conflicts, coalescing, the L1 with its MSHRs, L2 and DRAM decide how
+** long it is held and when the result is ready.
+**
 ** Not modelled yet (the issue's later steps): fetch and the I-buffer
-** (perfect), register banks and operand collectors, shared-memory bank
-** conflicts and the L1 (every memory instruction takes the LD/ST unit one
-** cycle and -gpgpu_smem_latency), dual issue, several CTAs.
+** (perfect), register banks and operand collectors, dual issue, several
+** CTAs; in the memory system, the interconnect and DRAM timing (ldst.c).
 */
 #include "core.h"
 #include "ldst.h"
