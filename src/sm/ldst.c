@@ -580,14 +580,15 @@ static int64_t l1_load(LdSt *u, const Trans *t, int64_t T, int type, SmResult *r
 			}
 		}
 		if (need > 0) {
+			/* enough free entries? else wait for the next to free */
 			int32_t freeable = 0;
-			for (int32_t e = 0; e < u->nmshr && freeable < need; e++)
-				freeable += u->mshrs[e].release <= T;
+			for (int32_t k2 = 0; k2 < u->nmshr && freeable < need; k2++)
+				freeable += u->mshrs[(u->cursor + k2) % u->nmshr].release <= T;
 			if (freeable < need) {
 				stuck = true;
-				mshr_free(u, T, &v);
-				if (v < until)
-					until = v;
+				for (int32_t e = 0; e < u->nmshr; e++)
+					if (u->mshrs[e].release > T && u->mshrs[e].release < until)
+						until = u->mshrs[e].release;
 			}
 		}
 		if (stuck && until != NEVER && until > T) {
