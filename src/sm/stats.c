@@ -64,14 +64,23 @@ static int mem_stats(const SmResult *r, MemStat *out)
 	return n;
 }
 
+/* A cache's counts, GPGPU-Sim's NAME_total_cache_* (the miss rate, a
+** ratio, apart). */
+static const char *const cache_counts[] = {"accesses", "misses", "pending_hits", "reservation_fails"};
+
+static uint64_t cache_count(const SmCacheStats *c, int i)
+{
+	const uint64_t v[] = {c->accesses, c->misses, c->pending_hits, c->reservation_fails};
+	return v[i];
+}
+
 static void cache_text(Buf *b, const char *name, const SmCacheStats *c)
 {
-	buf_printf(b, "%s_total_cache_accesses = %llu\n", name, (unsigned long long)c->accesses);
-	buf_printf(b, "%s_total_cache_misses = %llu\n", name, (unsigned long long)c->misses);
-	if (c->accesses > 0) /* as GPGPU-Sim: no rate without accesses */
-		buf_printf(b, "%s_total_cache_miss_rate = %.4f\n", name, ratio(c->misses, c->accesses));
-	buf_printf(b, "%s_total_cache_pending_hits = %llu\n", name, (unsigned long long)c->pending_hits);
-	buf_printf(b, "%s_total_cache_reservation_fails = %llu\n", name, (unsigned long long)c->reservation_fails);
+	for (int i = 0; i < 4; i++) {
+		buf_printf(b, "%s_total_cache_%s = %llu\n", name, cache_counts[i], (unsigned long long)cache_count(c, i));
+		if (i == 1 && c->accesses > 0) /* as GPGPU-Sim: no rate without accesses */
+			buf_printf(b, "%s_total_cache_miss_rate = %.4f\n", name, ratio(c->misses, c->accesses));
+	}
 }
 
 /* The memory hierarchy's lines: printed when the program went through the
@@ -96,21 +105,16 @@ static void mem_text(Buf *b, const SmResult *r)
 static void cache_json(Json *j, const char *name, const SmCacheStats *c)
 {
 	char key[64];
-	snprintf(key, sizeof key, "%s_total_cache_accesses", name);
-	json_key(j, key);
-	json_int(j, (int64_t)c->accesses);
-	snprintf(key, sizeof key, "%s_total_cache_misses", name);
-	json_key(j, key);
-	json_int(j, (int64_t)c->misses);
-	snprintf(key, sizeof key, "%s_total_cache_miss_rate", name);
-	json_key(j, key);
-	json_real(j, ratio(c->misses, c->accesses));
-	snprintf(key, sizeof key, "%s_total_cache_pending_hits", name);
-	json_key(j, key);
-	json_int(j, (int64_t)c->pending_hits);
-	snprintf(key, sizeof key, "%s_total_cache_reservation_fails", name);
-	json_key(j, key);
-	json_int(j, (int64_t)c->reservation_fails);
+	for (int i = 0; i < 4; i++) {
+		snprintf(key, sizeof key, "%s_total_cache_%s", name, cache_counts[i]);
+		json_key(j, key);
+		json_int(j, (int64_t)cache_count(c, i));
+		if (i == 1) {
+			snprintf(key, sizeof key, "%s_total_cache_miss_rate", name);
+			json_key(j, key);
+			json_real(j, ratio(c->misses, c->accesses));
+		}
+	}
 }
 
 static void mem_json(Json *j, const SmResult *r)
