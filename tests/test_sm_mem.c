@@ -179,6 +179,23 @@ Test(sm_mem, e14_hierarchy_plateaus)
 		cr_expect_eq(s, 64u * cases[i].per_load, "%d lines: %llu per load, want %llu", cases[i].lines,
 		             (unsigned long long)(s / 64), (unsigned long long)cases[i].per_load);
 	}
+	/* qv100-hw's latencies (the TITAN V microbenchmarks, sm-model.md §3: L1
+	** 33.7, L2 211, DRAM 313 cycles) on the same small caches: 33 / 211 /
+	** 211 + round(77 × 1132 / 850) = 314 */
+	SmConfig h;
+	sm_config_default(&h);
+	const char *hw = sm_config_preset("qv100-hw");
+	Diags d;
+	diag_init(&d, "qv100-hw", hw, strlen(hw));
+	cr_assert(sm_config_read(&h, "qv100-hw", hw, strlen(hw), NULL, &d));
+	diag_free(&d);
+	h.sigma_global = true;
+	h.l1 = c.l1;
+	h.l2 = c.l2;
+	h.n_mem = h.n_sub_partition = 1;
+	cr_expect_eq(slope(chase, 4, 64, 1, &h), 64u * 33u);
+	cr_expect_eq(slope(chase, 8, 64, 1, &h), 64u * 211u);
+	cr_expect_eq(slope(chase, 16, 64, 1, &h), 64u * 314u);
 	/* the statistics say why: a chase within the L2 misses the L1 every
 	** time and hits the L2 after its first round */
 	char *p = chase(8, 64, 1);
