@@ -236,7 +236,7 @@ Test(sm_config, bad_values)
 	fails("-gpgpu_clock_domains nan:1:1:1\n", "'nan' is not a number", NULL);
 	fails("-gpgpu_sub_core_model 2\n", "expected 0 or 1, not '2'", NULL);
 	fails("-gpgpu_simd_model 3\n", "3 is too large (at most 2)", NULL);
-	fails("-musimd_reconvergence ipdomm\n", "unknown reconvergence model 'ipdomm' (sync, ipdom, aware, mimd, its); did you mean 'ipdom'?", NULL);
+	fails("-musimd_reconvergence ipdomm\n", "unknown reconvergence model 'ipdomm' (sync, ipdom, aware, mp, mimd, its); did you mean 'ipdom'?", NULL);
 	fails("-musimd_path_order nottaken\n", "expected 'fallthrough' or 'taken'", NULL);
 	fails("-gpgpu_max_cycle 99999999999999999999\n", "is not an integer", NULL);
 	fails("-gpgpu_num_sched_per_core 0\n", "0 is too small (at least 1)", NULL);
@@ -276,6 +276,8 @@ Test(sm_config, default_is_the_qv100_preset)
 	c.taken_first = true;
 	c.stage_overhead = 99;
 	c.kernel_launch_latency = 99;
+	c.registers_per_block = c.cta_threads = c.regs_per_thread = c.reg_alloc_unit = 99;
+	c.aware_timeout = 99;
 	c.sigma_global = true, c.coalesce_arch = 99;
 	c.l1 = c.l2 = (SmCacheConfig){.nsets = 99};
 	c.l1_latency = c.l1_banks = c.l1_banks_byte_interleaving = c.n_mem = c.n_sub_partition = 9;

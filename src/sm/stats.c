@@ -22,6 +22,43 @@ static double simd_efficiency(const SmResult *r)
 	return ratio(r->thread_insn, r->warp_insn * (uint64_t)r->warpsize);
 }
 
+/* The CTAs and how many fit at once, as GPGPU-Sim prints its max_cta
+** ("CTA/core = N, limited by: regs"), and the achieved occupancy. */
+static void occupancy_text(Buf *b, const SmResult *r)
+{
+	const SmOccupancy *o = &r->occupancy_limit;
+	buf_printf(b, "ctas = %d of %d threads (%d registers per thread); CTA/core = %d, limited by: ", (int)r->ncta,
+	           (int)r->cta_threads, (int)o->regs, (int)o->ctas);
+	for (int i = 0, any = 0; sm_limit_names[i]; i++)
+		if (o->limited_by & (1u << i))
+			buf_printf(b, "%s%s", any++ ? " " : "", sm_limit_names[i]);
+	buf_printf(b, "\ngpu_occupancy = %.4f%%\n", 100.0 * r->achieved_occupancy);
+}
+
+static void occupancy_json(Json *j, const SmResult *r)
+{
+	const SmOccupancy *o = &r->occupancy_limit;
+	json_key(j, "gpu_occupancy");
+	json_real(j, r->achieved_occupancy);
+	json_key(j, "ctas");
+	json_obj(j);
+	json_key(j, "count");
+	json_int(j, r->ncta);
+	json_key(j, "threads");
+	json_int(j, r->cta_threads);
+	json_key(j, "regs_per_thread");
+	json_int(j, o->regs);
+	json_key(j, "cta_per_core");
+	json_int(j, o->ctas);
+	json_key(j, "limited_by");
+	json_arr(j);
+	for (int i = 0; sm_limit_names[i]; i++)
+		if (o->limited_by & (1u << i))
+			json_str(j, sm_limit_names[i]);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 /* ---- the memory hierarchy's statistics (sm/ldst.c) ---------------------- */
 
 static const char *const access_names[SM_NACCESS] = {"g_mem_ld", "g_mem_st", "l_mem_ld", "l_mem_st"};
@@ -161,6 +198,7 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 	buf_printf(b, "warp_ipc = %.4f\n", ratio(r->warp_insn, r->cycles));
 	buf_printf(b, "simd_efficiency = %.4f\n", simd_efficiency(r));
 	buf_printf(b, "gpgpu_stall_shd_mem[s_mem][bk_conf] = %llu\n", (unsigned long long)r->bank_conflict_cycles);
+	occupancy_text(b, r);
 	mem_text(b, r);
 	buf_puts(b, "Warp Occupancy Distribution:\n");
 	buf_printf(b, "Stall:%llu\tW0_Idle:%llu\tW0_Scoreboard:%llu", (unsigned long long)r->stall,
@@ -186,8 +224,14 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 
 void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 {
-	const Machine *m = r->m;
 	json_obj(j);
+	sm_report_json_keys(j, r, c);
+	json_obj_end(j);
+}
+
+void sm_report_json_keys(Json *j, const SmResult *r, const SmConfig *c)
+{
+	const Machine *m = r->m;
 	json_key(j, "file");
 	json_str(j, m->prog->path);
 	json_key(j, "status");
@@ -214,6 +258,7 @@ void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 	json_real(j, simd_efficiency(r));
 	json_key(j, "bank_conflict_cycles");
 	json_int(j, (int64_t)r->bank_conflict_cycles);
+	occupancy_json(j, r);
 	mem_json(j, r);
 	json_key(j, "stalls");
 	json_obj(j);
@@ -250,5 +295,4 @@ void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 	json_arr_end(j);
 	json_key(j, "machine"); /* the final state, as `musimd run --json` prints it */
 	report_run_json(j, m, NULL);
-	json_obj_end(j);
 }
