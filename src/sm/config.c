@@ -349,6 +349,173 @@ static void print_rec_time_out(const SmConfig *c, Buf *b)
 	buf_printf(b, "%lld", c->aware_timeout > 0 ? (long long)c->aware_timeout : -1LL);
 }
 
+/* -musimd_sigma shared|global: where μ-SIMD's mem[] lives */
+static bool parse_sigma(SmConfig *c, const Ctx *x, const char *v)
+{
+	if (!strcmp(v, "shared") || !strcmp(v, "global")) {
+		c->sigma_global = v[0] == 'g';
+		return true;
+	}
+	return bad(x, 0, strlen(v), "expected 'shared' or 'global' (where mem[] lives), not '%s'", v);
+}
+
+static void print_sigma(const SmConfig *c, Buf *b)
+{
+	buf_puts(b, c->sigma_global ? "global" : "shared");
+}
+
+/* One letter of a cache string among those of what; the field's name for
+** the message. */
+static bool cache_letter(const Ctx *x, const char *v, size_t at, size_t n, const char *what, const char *letters,
+                         char *out)
+{
+	if (n != 1 || !v[at] || !strchr(letters, v[at]))
+		return bad(x, at, n, "the %s is one of %s, not '%.*s' (a cache is [N|S:]nsets:line:assoc,"
+		           "repl:write:alloc:write_alloc:set_index,mshr:entries:merge[,miss_queue:result_fifo[,port]])",
+		           what, letters, (int)(n > 20 ? 20 : n), v + at);
+	*out = v[at];
+	return true;
+}
+
+/* A cache of -gpgpu_cache:dl1 / :dl2, in GPGPU-Sim's syntax (gpu-cache.h,
+** cache_config::init): "none", or
+** [N|S:]nsets:line:assoc,repl:write:alloc:write_alloc:set_index,
+** mshr:entries:max_merge[,miss_queue[:result_fifo][,data_port_width]]; the
+** type letter is GPGPU-Sim 4's (3.x strings have none: not sectored). */
+static bool parse_cache(const Ctx *x, const char *v, SmCacheConfig *out)
+{
+	SmCacheConfig k;
+	memset(&k, 0, sizeof k);
+	size_t gat[5], gn[5];
+	if (!strcmp(v, "none")) {
+		memcpy(out, &k, sizeof k); /* disabled */
+		return true;
+	}
+	int ng = split(v, ',', gat, gn, 5);
+	if (ng < 3 || ng > 5)
+		return bad(x, 0, strlen(v),
+		           "expected [N|S:]nsets:line:assoc,repl:write:alloc:write_alloc:set_index,mshr:entries:merge"
+		           "[,miss_queue:result_fifo[,data_port_width]] (as S:4:128:64,L:T:m:L:L,A:512:8,16:0,32) or none, "
+		           "found %d comma-separated group%s", ng, ng == 1 ? "" : "s");
+	size_t at[6], n[6];
+	char *g = xstrndup(v + gat[0], gn[0]); /* a group on its own, offsets relative to it */
+	int nf = split(g, ':', at, n, 4);
+	free(g);
+	int f0 = 0;
+	int64_t r[3];
+	k.enabled = true;
+	if (nf == 4) {
+		char type;
+		if (!cache_letter(x, v, gat[0] + at[0], n[0], "cache type (N normal, S sectored)", "NS", &type))
+			return false;
+		k.sectored = type == 'S';
+		f0 = 1;
+	} else if (nf != 3) {
+		return bad(x, gat[0], gn[0], "expected [N|S:]nsets:line:assoc, found %d field%s", nf, nf == 1 ? "" : "s");
+	}
+	if (!get_int(x, v, gat[0] + at[f0], n[f0], 1, 1 << 20, &r[0]) ||
+	    !get_int(x, v, gat[0] + at[f0 + 1], n[f0 + 1], 32, 128, &r[1]) ||
+	    !get_int(x, v, gat[0] + at[f0 + 2], n[f0 + 2], 1, 4096, &r[2]))
+		return false;
+	if (r[1] & (r[1] - 1))
+		return bad(x, gat[0] + at[f0 + 1], n[f0 + 1], "the line size %lld is not a power of two (32, 64 or 128 bytes)",
+		           (long long)r[1]);
+	if (k.sectored && r[1] != 128)
+		return bad(x, gat[0] + at[f0 + 1], n[f0 + 1],
+		           "a sectored cache has 128-byte lines (4 sectors of 32 bytes, as GPGPU-Sim), not %lld", (long long)r[1]);
+	if (r[0] * r[2] > (1 << 22))
+		return bad(x, gat[0], gn[0], "%lld sets × %lld ways: at most 4194304 lines", (long long)r[0], (long long)r[2]);
+	k.nsets = (int32_t)r[0];
+	k.line = (int32_t)r[1];
+	k.assoc = (int32_t)r[2];
+	/* policies */
+	g = xstrndup(v + gat[1], gn[1]);
+	nf = split(g, ':', at, n, 5);
+	free(g);
+	if (nf != 5)
+		return bad(x, gat[1], gn[1], "expected repl:write:alloc:write_alloc:set_index (as L:T:m:L:L), found %d field%s",
+		           nf, nf == 1 ? "" : "s");
+	if (!cache_letter(x, v, gat[1] + at[0], n[0], "replacement policy (L LRU, F FIFO)", "LF", &k.repl) ||
+	    !cache_letter(x, v, gat[1] + at[1], n[1],
+	                  "write policy (R read-only, B write-back, T write-through, E write-evict, L local write-back "
+	                  "global write-through)", "RBTEL", &k.write) ||
+	    !cache_letter(x, v, gat[1] + at[2], n[2], "allocation policy (m on miss, f on fill, s streaming)", "mfs",
+	                  &k.alloc) ||
+	    !cache_letter(x, v, gat[1] + at[3], n[3],
+	                  "write-allocate policy (N none, W write-allocate, F fetch on write, L lazy fetch on read)", "NWFL",
+	                  &k.write_alloc) ||
+	    !cache_letter(x, v, gat[1] + at[4], n[4], "set-index function (L linear, H Fermi hash, P IPOLY, C custom, X xor)",
+	                  "LHPCX", &k.set_index))
+		return false;
+	/* GPGPU-Sim refuses these (gpu-cache.h) */
+	if (k.alloc != 'm' && k.write == 'B')
+		return bad(x, gat[1] + at[2], n[2], "a write-back cache (B) must allocate on miss (m): on fill it deadlocks "
+		           "(GPGPU-Sim refuses it)");
+	if (k.alloc != 'm' && (k.write_alloc == 'F' || k.write_alloc == 'L'))
+		return bad(x, gat[1] + at[3], n[3], "write-allocate %c needs allocation on miss (m), not %c (GPGPU-Sim refuses it)",
+		           k.write_alloc, k.alloc);
+	/* MSHRs */
+	g = xstrndup(v + gat[2], gn[2]);
+	nf = split(g, ':', at, n, 3);
+	free(g);
+	if (nf != 3)
+		return bad(x, gat[2], gn[2], "expected mshr_type:entries:max_merge (as A:512:8), found %d field%s", nf,
+		           nf == 1 ? "" : "s");
+	if (!cache_letter(x, v, gat[2] + at[0], n[0], "MSHR type (A associative, S sectored, F fifo, T sectored fifo)",
+	                  "ASFT", &k.mshr_type) ||
+	    !get_int(x, v, gat[2] + at[1], n[1], 1, 1 << 20, &r[0]) || !get_int(x, v, gat[2] + at[2], n[2], 1, 1 << 20, &r[1]))
+		return false;
+	k.mshr_entries = (int32_t)r[0];
+	k.mshr_max_merge = (int32_t)r[1];
+	if (ng >= 4) {
+		g = xstrndup(v + gat[3], gn[3]);
+		nf = split(g, ':', at, n, 2);
+		free(g);
+		if (nf > 2)
+			return bad(x, gat[3], gn[3], "expected miss_queue[:result_fifo] (as 16:0), found %d fields", nf);
+		if (!get_int(x, v, gat[3] + at[0], n[0], 0, 1 << 20, &r[0]) ||
+		    (nf == 2 && !get_int(x, v, gat[3] + at[1], n[1], 0, 1 << 20, &r[1])))
+			return false;
+		k.miss_queue = (int32_t)r[0];
+		k.result_fifo = nf == 2 ? (int32_t)r[1] : 0;
+	}
+	if ((k.mshr_type == 'F' || k.mshr_type == 'T') && (ng < 4 || nf < 2))
+		return bad(x, gat[2] + at[0], 1, "MSHR type %c needs the miss_queue:result_fifo group (GPGPU-Sim asserts it)",
+		           k.mshr_type);
+	if (ng == 5) {
+		if (!get_int(x, v, gat[4], gn[4], 0, k.line, &r[0]))
+			return false;
+		if (r[0] && k.line % r[0])
+			return bad(x, gat[4], gn[4], "the data port width %lld does not divide the line (%d bytes)",
+			           (long long)r[0], k.line);
+		k.data_port_width = (int32_t)r[0];
+	}
+	memcpy(out, &k, sizeof k);
+	return true;
+}
+
+static void print_cache(const SmCacheConfig *k, Buf *b)
+{
+	if (!k->enabled) {
+		buf_puts(b, "none");
+		return;
+	}
+	buf_printf(b, "%c:%d:%d:%d,%c:%c:%c:%c:%c,%c:%d:%d,%d:%d,%d", k->sectored ? 'S' : 'N', k->nsets, k->line, k->assoc,
+	           k->repl, k->write, k->alloc, k->write_alloc, k->set_index, k->mshr_type, k->mshr_entries,
+	           k->mshr_max_merge, k->miss_queue, k->result_fifo, k->data_port_width);
+}
+
+static bool parse_dl1(SmConfig *c, const Ctx *x, const char *v)
+{
+	return parse_cache(x, v, &c->l1);
+}
+static bool parse_dl2(SmConfig *c, const Ctx *x, const char *v)
+{
+	return parse_cache(x, v, &c->l2);
+}
+static void print_dl1(const SmConfig *c, Buf *b) { print_cache(&c->l1, b); }
+static void print_dl2(const SmConfig *c, Buf *b) { print_cache(&c->l2, b); }
+
 #define F(field) offsetof(SmConfig, field)
 #define I32(nm, field, lo, hi, d) {nm, K_I32, F(field), 0, lo, hi, NULL, NULL, d}
 #define I64(nm, field, lo, hi, d) {nm, K_I64, F(field), 0, lo, hi, NULL, NULL, d}
@@ -410,6 +577,22 @@ static const Opt opts[] = {
 	CUSTOM("-musimd_reconvergence", parse_reconvergence, print_reconvergence, "ipdom"), /* QV100: simd_model 1 */
 	CUSTOM("-musimd_path_order", parse_path_order, print_path_order, "fallthrough"), /* musimd's --path-order default */
 	CUSTOM("-gpgpu_simd_rec_time_out", parse_rec_time_out, print_rec_time_out, "-1"), /* the fork: never */
+	/* the memory hierarchy behind the LD/ST unit (sm/ldst.c) */
+	CUSTOM("-musimd_sigma", parse_sigma, print_sigma, "shared"),            /* note §7: mem[] is the papers' shared Σ */
+	I32("-gpgpu_coalesce_arch", coalesce_arch, 13, 1000, "70"),                     /* QV100 */
+	CUSTOM("-gpgpu_cache:dl1", parse_dl1, print_dl1, "S:4:128:64,L:T:m:L:L,A:512:8,16:0,32"), /* QV100 */
+	I32("-gpgpu_l1_latency", l1_latency, 1, BIG, "20"),                             /* QV100 */
+	I32("-gpgpu_l1_banks", l1_banks, 1, 64, "4"),                                   /* QV100 */
+	I32("-gpgpu_l1_banks_byte_interleaving", l1_banks_byte_interleaving, 1, BIG, "32"), /* GPGPU-Sim */
+	BOOL("-gpgpu_gmem_skip_L1D", gmem_skip_l1d, "0"),                               /* QV100 */
+	BOOL("-gmem_skip_L1D", gmem_skip_l1d, NULL),                      /* GPGPU-Sim 3.x spelling */
+	BOOL("-gpgpu_local_mem_map", local_mem_map, "1"),                               /* GPGPU-Sim */
+	CUSTOM("-gpgpu_cache:dl2", parse_dl2, print_dl2, "S:32:128:24,L:B:m:L:P,A:192:4,32:0,32"), /* QV100 */
+	I32("-gpgpu_n_mem", n_mem, 1, 1024, "32"),                                      /* QV100 */
+	I32("-gpgpu_n_sub_partition_per_mchannel", n_sub_partition, 1, 64, "2"),        /* QV100 */
+	I32("-gpgpu_l2_rop_latency", l2_rop_latency, 0, BIG, "160"),                    /* QV100 */
+	I32("-rop_latency", l2_rop_latency, 0, BIG, NULL),                /* GPGPU-Sim 3.x spelling */
+	I32("-dram_latency", dram_latency, 0, BIG, "100"),                              /* QV100 */
 	/* launch, and the stage overhead of GPGPU-Sim's pipeline */
 	I64("-gpgpu_kernel_launch_latency", kernel_launch_latency, 0, INT32_MAX, "5000"), /* QV100 */
 	I32("-musimd_gpgpusim_stage_overhead", stage_overhead, 0, BIG, "0"),     /* note §5: off */
@@ -470,27 +653,28 @@ static const char *const known[] = {
 	"-trace_opcode_latency_initiation_spec_op_5", "-trace_opcode_latency_initiation_spec_op_6",
 	"-trace_opcode_latency_initiation_spec_op_7", "-trace_opcode_latency_initiation_spec_op_8",
 	"-trace_opcode_latency_initiation_tensor",
-	/* caches, L1, shared-memory carve-out and the global-memory path
-	** (modelled with the memory hierarchy, later) */
-	"-gpgpu_adaptive_cache_config", "-gpgpu_cache:dl1", "-gpgpu_cache:dl1PrefL1",
-	"-gpgpu_cache:dl1PrefShared", "-gpgpu_cache:dl2", "-gpgpu_cache:dl2_texture_only",
-	"-gpgpu_cache:il1", "-gpgpu_coalesce_arch", "-gpgpu_const_cache:l1", "-gpgpu_flush_l1_cache",
-	"-gpgpu_gmem_skip_L1D", "-gpgpu_inst_fetch_throughput", "-gpgpu_l1_banks",
-	"-gpgpu_l1_banks_byte_interleaving", "-gpgpu_l1_banks_hashing_function",
-	"-gpgpu_l1_cache_write_ratio", "-gpgpu_l1_latency", "-gpgpu_local_mem_map", "-gpgpu_mem_unit_ports",
+	/* the rest of the caches and the global-memory path: the I-cache and
+	** constant/texture caches, the L1/shared carve-out, L1 bank hashing,
+	** ports and queues (sm/ldst.c models the L1, L2 and DRAM latencies) */
+	"-gpgpu_adaptive_cache_config", "-gpgpu_cache:dl1PrefL1",
+	"-gpgpu_cache:dl1PrefShared", "-gpgpu_cache:dl2_texture_only",
+	"-gpgpu_cache:il1", "-gpgpu_const_cache:l1", "-gpgpu_flush_l1_cache",
+	"-gpgpu_inst_fetch_throughput",
+	"-gpgpu_l1_banks_hashing_function",
+	"-gpgpu_l1_cache_write_ratio", "-gpgpu_mem_unit_ports",
 	"-gpgpu_n_ldst_response_buffer_size", "-gpgpu_num_mem_units", "-gpgpu_perfect_inst_const_cache",
 	"-gpgpu_perfect_mem", "-gpgpu_shmem_option", "-gpgpu_shmem_per_block", "-gpgpu_shmem_size",
 	"-gpgpu_shmem_sizeDefault", "-gpgpu_shmem_size_PrefL1", "-gpgpu_shmem_size_PrefShared",
 	"-gpgpu_tex_cache:l1", "-gpgpu_unified_l1d_size",
-	/* memory partitions, L2 and DRAM */
+	/* memory partitions and DRAM timing */
 	"-dram_bnk_indexing_policy", "-dram_bnkgrp_indexing_policy", "-dram_data_command_freq_ratio",
-	"-dram_dual_bus_interface", "-dram_elimnate_rw_turnaround", "-dram_latency",
+	"-dram_dual_bus_interface", "-dram_elimnate_rw_turnaround",
 	"-dram_seperate_write_queue_enable", "-dram_write_queue_size", "-gpgpu_dram_burst_length",
 	"-gpgpu_dram_buswidth", "-gpgpu_dram_partition_queues", "-gpgpu_dram_return_queue_size",
 	"-gpgpu_dram_scheduler", "-gpgpu_dram_timing_opt", "-gpgpu_flush_l2_cache",
-	"-gpgpu_frfcfs_dram_sched_queue_size", "-gpgpu_l2_rop_latency", "-gpgpu_mem_addr_mapping",
+	"-gpgpu_frfcfs_dram_sched_queue_size", "-gpgpu_mem_addr_mapping",
 	"-gpgpu_mem_addr_test", "-gpgpu_mem_address_mask", "-gpgpu_memory_partition_indexing",
-	"-gpgpu_n_mem", "-gpgpu_n_mem_per_ctrlr", "-gpgpu_n_sub_partition_per_mchannel",
+	"-gpgpu_n_mem_per_ctrlr",
 	"-gpgpu_perf_sim_memcpy", "-gpgpu_simple_dram_model", "-l2_ideal",
 	/* interconnect */
 	"-gpgpu_n_cluster_ejection_buffer_size", "-icnt_arbiter_algo", "-icnt_flit_size",
@@ -534,7 +718,7 @@ static const char *const known[] = {
 	"-gpgpu_synchronization_blocking_mode", "-gpgpu_synchronization_blocking_type",
 	"-gpgpu_synchronization_scheduling_mode",
 	/* older GPGPU-Sim (3.x) spellings still found in configs */
-	"-gmem_skip_L1D", "-gpgpu_cache:dl1PreShared", "-gpuwattch_xml_file", "-rop_latency",
+	"-gpgpu_cache:dl1PreShared", "-gpuwattch_xml_file",
 	"-smem_latency",
 };
 #define NKNOWN ((int)(sizeof known / sizeof *known))

@@ -20,12 +20,16 @@
 ** memory cell, a thread's end, a barrier arrival — while instructions issue
 ** is a livelock, the SIMT spin lock's case, which GPGPU-Sim never sees).
 **
+** Memory instructions go to the LD/ST unit (ldst.c): shared-memory bank
+** conflicts, coalescing, the L1 with its MSHRs, L2 and DRAM decide how
+** long it is held and when the result is ready.
+**
 ** Not modelled yet (the issue's later steps): fetch and the I-buffer
-** (perfect), register banks and operand collectors, shared-memory bank
-** conflicts and the L1 (every memory instruction takes the LD/ST unit one
-** cycle and -gpgpu_smem_latency), dual issue, several CTAs.
+** (perfect), register banks and operand collectors, dual issue, several
+** CTAs; in the memory system, the interconnect and DRAM timing (ldst.c).
 */
 #include "core.h"
+#include "ldst.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -142,10 +146,6 @@ static void progress_note(Progress *g, int32_t w, int32_t pc, const uint64_t *ac
 	memcpy(&g->lanes[(size_t)w * g->nw], active, (size_t)g->nw * sizeof *active);
 }
 
-typedef struct BankWord {
-	int64_t bank, word;
-} BankWord;
-
 /* ---- one run ----------------------------------------------------------- */
 
 typedef struct Run {
@@ -169,9 +169,9 @@ typedef struct Run {
 	int32_t *sleep_cat;
 	uint64_t *sleep_epoch;
 	uint64_t epoch;
-	BankWord *keys;      /* scratch: a part's (bank, word) pairs, sorted */
 	SmTraceFn *trace;    /* told of every issue, or NULL */
 	void *trace_ctx;
+	LdSt *ldst;          /* the LD/ST unit and the memory hierarchy (ldst.c) */
 	int32_t first;       /* the scheduler that goes first this cycle: now mod schedulers */
 	int64_t drain;       /* the last cycle an issued instruction completes */
 	bool hooks;          /* the warp scheduler has hooks (WarpSched on_issue, wake; SmCore not_before) */
@@ -308,81 +308,6 @@ static ALWAYS_INLINE void save_dst(Run *x, const Warp *W, int32_t v)
 	memcpy(x->g.def, &m->def[base], (size_t)W->size);
 }
 
-static int cmp_bank_word(const void *a, const void *b)
-{
-	const BankWord *x = a, *y = b;
-	if (x->bank != y->bank)
-		return x->bank < y->bank ? -1 : 1;
-	return (x->word > y->word) - (x->word < y->word);
-}
-
-/* Cycles the LD/ST unit spends on a shared-memory access of warp W
-** (sm-model.md §1.5, GPGPU-Sim's shared-memory bank conflicts): the
-** address operand's value in each active lane, read at issue as the
-** address generation does; Σ's cells are 4-byte words in bank
-** (address mod banks); per part of the warp (-gpgpu_shmem_warp_parts) the
-** most distinct words any bank serves (one word read by many lanes is a
-** broadcast; with -gpgpu_shmem_limited_broadcast only one such word per
-** access is free), summed over the parts. An atomic serialises the lanes
-** that meet in a bank, words alike or not. Local memory (per thread,
-** interleaved) and addresses beyond int64 cost one cycle. */
-static int32_t bank_cost(Run *x, const Warp *W, const Ins *ins)
-{
-	const Machine *m = x->c.m;
-	const SmConfig *cfg = x->c.cfg;
-	bool atomic = ir_is_atomic((Op)ins->op);
-	if (ins->op != OP_LOAD && ins->op != OP_STORE && !atomic)
-		return 1;
-	const Opnd *a = &ins->a;
-	int64_t banks = cfg->shmem_num_banks > 0 ? cfg->shmem_num_banks : 1;
-	int32_t parts = cfg->shmem_warp_parts > 0 ? cfg->shmem_warp_parts : 1;
-	int32_t per = (W->size + parts - 1) / parts;
-	int32_t cost = 0;
-	for (int32_t part = 0; part < parts; part++) {
-		int32_t n = 0;
-		for (int32_t l = part * per; l < W->size && l < (part + 1) * per; l++) {
-			if (!bit_get(W->active, l))
-				continue;
-			int32_t t = W->base + l;
-			int64_t addr;
-			if (a->kind == OPND_VAR) {
-				if (m->nbig[a->var] > 0 && m->big[a->var] && m->big[a->var][t])
-					continue;
-				addr = m->val[(size_t)a->var * (size_t)m->nthreads + (size_t)t];
-			} else if (a->kind == OPND_SPECIAL) {
-				addr = sem_special(m, (Special)a->special, t);
-			} else {
-				Num v = ir_lit(m->prog, a);
-				if (v.z)
-					continue;
-				addr = v.i;
-			}
-			int64_t bank = ((addr % banks) + banks) % banks;
-			/* an atomic's lanes all count: each its own "word" */
-			x->keys[n] = (BankWord){bank, atomic ? (int64_t)n : addr};
-			n++;
-		}
-		if (n == 0)
-			continue;
-		qsort(x->keys, (size_t)n, sizeof *x->keys, cmp_bank_word);
-		int32_t worst = 0, run = 0, broadcasts = 0;
-		for (int32_t i = 0; i < n; i++) {
-			bool same_bank = i > 0 && x->keys[i].bank == x->keys[i - 1].bank;
-			if (same_bank && x->keys[i].word == x->keys[i - 1].word) {
-				broadcasts++; /* another lane reads the same word */
-				continue;
-			}
-			run = same_bank ? run + 1 : 1;
-			if (run > worst)
-				worst = run;
-		}
-		if (cfg->shmem_limited_broadcast && broadcasts > 1)
-			worst += broadcasts - 1; /* only one broadcast word is free */
-		cost += worst;
-	}
-	return cost > 0 ? cost : 1;
-}
-
 /* A compare-and-swap's lanes are lock attempts; those whose old value
 ** (now in dst) differs from the expected one (b, read before the step:
 ** saved with dst when b is dst) failed. */
@@ -424,7 +349,8 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	const Ins *ins = &m->prog->ins[pc];
 	if (ins->dst >= 0)
 		save_dst(x, W, ins->dst);
-	int32_t cost = si->unit == UNIT_MEM ? bank_cost(x, W, ins) : 1;
+	if (si->unit == UNIT_MEM) /* the addresses, before the step may overwrite them */
+		ldst_prepare(x->ldst, m, W, ins);
 	int32_t nlive = m->nlive;
 	uint64_t steps = m->steps;
 	if (hooks && c->sched->on_issue) /* the policy sees it before it executes */
@@ -441,8 +367,15 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	r->warps[w].warp_insn++;
 	r->warps[w].thread_insn += (uint64_t)info.nactive;
 	x->issued_k[s] = info.nactive < r->warpsize ? info.nactive : r->warpsize;
-	/* a bank conflict holds the LD/ST unit (dispatch delay) and delays the result */
-	int64_t lat = unit_latency(c->cfg, si) + cost - 1;
+	int64_t lat, busy;
+	if (si->unit == UNIT_MEM) { /* the memory system: its dispatch delay and when the result is ready */
+		LdStCost mc = ldst_access(x->ldst, c->now, r);
+		lat = mc.latency + c->cfg->stage_overhead;
+		busy = mc.busy;
+	} else {
+		lat = unit_latency(c->cfg, si);
+		busy = unit_interval(c->cfg, si);
+	}
 	if (si->dst >= 0)
 		c->reg_ready[(size_t)w * (size_t)c->code->nregs + (size_t)si->dst] = c->now + lat;
 	if (si->dst >= 0 && c->lane_ready) { /* reserve the destination in the split's lanes */
@@ -452,8 +385,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 				r[l] = c->now + lat;
 	}
 	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-	p->free_at[first_free(p)] = c->now + unit_interval(c->cfg, si) + cost - 1;
-	r->bank_conflict_cycles += (uint64_t)(cost - 1);
+	p->free_at[first_free(p)] = c->now + busy;
 	if (MU_UNLIKELY(ins->op == OP_ATOMCAS))
 		count_lock_attempts(x, W, ins, &info);
 	if (c->now + lat > x->drain)
@@ -598,6 +530,8 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	}
 	if (o.aware_timeout == 0 && o.model == &model_aware)
 		o.aware_timeout = cfg->aware_timeout;
+	if (!ldst_check(cfg, d))
+		return false;
 	Machine *m = sem_new(code->prog, &o, d);
 	if (!m)
 		return false;
@@ -672,7 +606,7 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->g.lanes = xcalloc((size_t)m->nwarps * (size_t)maxnw + 1, sizeof *x->g.lanes);
 	x->g.val = xmalloc((size_t)maxsize * sizeof *x->g.val);
 	x->g.def = xmalloc((size_t)maxsize);
-	x->keys = xmalloc((size_t)maxsize * sizeof *x->keys);
+	x->ldst = ldst_new(cfg, m);
 	progress_reset(&x->g, m->nwarps, 0);
 	launch(x, true);
 	c->result = r;
@@ -947,7 +881,7 @@ static void run_free(Run *x)
 	free(x->g.lanes);
 	free(x->g.val);
 	free(x->g.def);
-	free(x->keys);
+	ldst_free(x->ldst);
 	cta_free(c);
 }
 

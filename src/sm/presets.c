@@ -18,8 +18,9 @@
 **            (accel-sim-framework util/tuner/GPU_Microbenchmark, output.file;
 **            the design note's §3)
 **   note     ../shared/notes/sm-model.md, the design of `musimd sm`
-** Options the model does not use yet (caches, DRAM, topology) are written
-** where the source has them: they are accepted and named in a note.
+** Options the model does not use (topology, the I-cache, DRAM timing)
+** are written where the source has them: they are accepted and named in a
+** note.
 */
 #include <string.h>
 
@@ -64,11 +65,15 @@ static const char qv100[] =
 	"-gpgpu_smem_latency 20                # QV100\n"
 	"-gpgpu_shmem_size 98304               # QV100\n"
 	"-gpgpu_shmem_per_block 65536          # QV100\n"
-	"-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,16:0,32   # QV100\n"
+	"-musimd_sigma shared                  # note §7: mem[] is the papers' shared Σ\n"
+	"-gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,16:0,32   # QV100: 32 KB, sectored, 64-way, 512 MSHRs\n"
 	"-gpgpu_l1_latency 20                  # QV100\n"
+	"-gpgpu_l1_banks 4                     # QV100\n"
+	"-gpgpu_l1_banks_byte_interleaving 32  # GS-dflt: 32-byte sectors round the banks\n"
 	"-gpgpu_gmem_skip_L1D 0                # QV100\n"
+	"-gpgpu_local_mem_map 1                # GS-dflt\n"
 	"-gpgpu_coalesce_arch 70               # QV100\n"
-	"-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32  # QV100\n"
+	"-gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32  # QV100: 96 KB per sub-partition, x 64 = 6 MB\n"
 	"-gpgpu_n_mem 32                       # QV100\n"
 	"-gpgpu_n_sub_partition_per_mchannel 2 # QV100\n"
 	"-gpgpu_l2_rop_latency 160             # QV100\n"
@@ -126,9 +131,9 @@ static const char qv100_hw[] =
 	"-gpgpu_shmem_limited_broadcast 0      # QV100\n"
 	"-gpgpu_shmem_warp_parts 1             # QV100\n"
 	"-gpgpu_smem_latency 27                # TV-ubench: shared load 27.0 clk\n"
-	"-gpgpu_l1_latency 33                  # TV-ubench: L1 hit 33.7 clk (not modelled yet)\n"
-	"-gpgpu_l2_rop_latency 178             # TV-ubench: L2 hit 211 clk = L1 33 + 178 (not modelled yet)\n"
-	"-dram_latency 77                      # TV-ubench: DRAM 313 clk = 211 + 77 x 1132/850 (not modelled yet)\n"
+	"-gpgpu_l1_latency 33                  # TV-ubench: L1 hit 33.7 clk\n"
+	"-gpgpu_l2_rop_latency 178             # TV-ubench: L2 hit 211 clk = L1 33 + 178\n"
+	"-dram_latency 77                      # TV-ubench: DRAM 313 clk = 211 + 77 x 1132/850 (102.5)\n"
 	"-gpgpu_kernel_launch_latency 7258     # TV-ubench: 7257.6 clk\n"
 	"-gpgpu_deadlock_detect 1              # GS-dflt\n"
 	"-gpgpu_max_cycle 0                    # GS-dflt\n"
@@ -169,9 +174,18 @@ static const char c2050_aware[] =
 	"-gpgpu_shmem_warp_parts 1             # C2050\n"
 	"-gpgpu_smem_latency 3                 # GS-dflt (GPGPU-Sim 3.2.2 has no such option)\n"
 	"-gpgpu_shmem_size 49152               # C2050, Table 5.3: 48 KB\n"
+	"-musimd_sigma shared                  # note §7: mem[] is the papers' shared Σ\n"
+	"-gpgpu_coalesce_arch 13               # GS-dflt of GPGPU-Sim 3.x: 128-byte segments\n"
 	"-gpgpu_cache:dl1 32:128:4,L:L:m:N:H,A:32:8,8   # C2050, Table 5.3: 16 KB, 128 B lines, 4-way LRU\n"
+	"-gpgpu_l1_latency 1                   # GPGPU-Sim 3.x: L1 hits in 1 cycle (no such option)\n"
+	"-gpgpu_l1_banks 1                     # GS-dflt\n"
+	"-gpgpu_l1_banks_byte_interleaving 32  # GS-dflt\n"
+	"-gpgpu_gmem_skip_L1D 0                # GS-dflt\n"
+	"-gpgpu_local_mem_map 1                # GS-dflt\n"
+	"# the file's L2: 64 KB per channel (Table 5.3 says 128 KB, 16-way)\n"
 	"-gpgpu_cache:dl2 64:128:8,L:B:m:W:L,A:32:4,4:0,32   # C2050\n"
 	"-gpgpu_n_mem 6                        # C2050, Table 5.3: 6 channels\n"
+	"-gpgpu_n_sub_partition_per_mchannel 1 # GPGPU-Sim 3.x: one L2 per channel\n"
 	"-rop_latency 120                      # C2050 (GPGPU-Sim 3.x spelling)\n"
 	"-dram_latency 100                     # C2050\n"
 	"-gpgpu_kernel_launch_latency 0        # GS-dflt (GPGPU-Sim 3.x has none)\n"
@@ -214,7 +228,17 @@ static const char gtx480[] =
 	"-gpgpu_shmem_warp_parts 1             # GTX480\n"
 	"-gpgpu_smem_latency 26                # GTX480\n"
 	"-gpgpu_shmem_size 49152               # GTX480\n"
+	"-musimd_sigma shared                  # note §7: mem[] is the papers' shared Σ\n"
+	"-gpgpu_coalesce_arch 20               # GTX480\n"
+	"-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,S:64:8,8   # GTX480: 16 KB (48 KB shared)\n"
 	"-gpgpu_l1_latency 35                  # GTX480\n"
+	"-gpgpu_l1_banks 1                     # GS-dflt\n"
+	"-gpgpu_l1_banks_byte_interleaving 32  # GS-dflt\n"
+	"-gpgpu_gmem_skip_L1D 0                # GTX480\n"
+	"-gpgpu_local_mem_map 1                # GS-dflt\n"
+	"-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,4:0,32   # GTX480: 64 KB per sub-partition, x 12 = 768 KB\n"
+	"-gpgpu_n_mem 6                        # GTX480\n"
+	"-gpgpu_n_sub_partition_per_mchannel 2 # GTX480\n"
 	"-gpgpu_l2_rop_latency 120             # GTX480\n"
 	"-dram_latency 100                     # GTX480\n"
 	"-gpgpu_kernel_launch_latency 0        # GS-dflt\n"

@@ -14,10 +14,11 @@
 
 bool sm_long_latency(const SmCore *c, const Ins *ins)
 {
-	/* mem[] is shared memory (note §7): when -musimd_sigma global puts it
-	** behind the L1, its loads (and atomics) join here through c->cfg */
-	(void)c;
-	return ins->op == OP_LLOAD;
+	/* mem[] is shared memory (note §7) unless -musimd_sigma global puts it
+	** behind the L1: then its loads and atomics are global ones */
+	if (ins->op == OP_LLOAD)
+		return true;
+	return c->cfg->sigma_global && (ins->op == OP_LOAD || ir_is_atomic((Op)ins->op));
 }
 
 /* Loose round robin: starting after the warp that issued last. */

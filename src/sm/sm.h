@@ -17,6 +17,25 @@
 
 /* ---- configuration (sm/config.c) --------------------------------------- */
 
+/* One cache of the memory hierarchy, as GPGPU-Sim's -gpgpu_cache:dl1 and
+** -gpgpu_cache:dl2 strings give it (gpu-cache.h's syntax, see
+** docs/sm-config.md): [N|S:]nsets:line:assoc,repl:write:alloc:write_alloc:
+** set_index,mshr:entries:max_merge[,miss_queue:result_fifo[,data_port]]. */
+typedef struct SmCacheConfig {
+	int32_t nsets, line, assoc;
+	int32_t mshr_entries, mshr_max_merge;
+	int32_t miss_queue, result_fifo, data_port_width; /* accepted, not modelled */
+	bool enabled;            /* false: "none" */
+	bool sectored;           /* S: 128-byte lines of 4 × 32-byte sectors */
+	char repl;               /* L (LRU) | F (FIFO) */
+	char write;              /* R | B | T | E | L (local write-back, global write-through) */
+	char alloc;              /* m (on miss) | f (on fill) | s (streaming) */
+	char write_alloc;        /* N | W | F | L (lazy fetch on read) */
+	char set_index;          /* L | H | P | C | X: accepted; the model indexes linearly */
+	char mshr_type;          /* A | S (per line, per sector) | F | T (their FIFO forms) */
+	/* (no padding: sm_config_* compare configurations byte by byte) */
+} SmCacheConfig;
+
 /* GPGPU-Sim's opcode classes of -ptx_opcode_latency_int (ADD,MAX,MUL,MAD,DIV,SHFL). */
 enum { SM_ADD, SM_MAX, SM_MUL, SM_MAD, SM_DIV, SM_SHFL, SM_NOPCLASS };
 
@@ -74,6 +93,20 @@ typedef struct SmConfig {
 	int32_t bows_backoff_mode;    /* -gpgpu_synchronization_backoff_mode: 1 none, 2 fixed, 3 adaptive */
 	int32_t bows_delay;           /* -gpgpu_backoff_per_thread: the delay limit (fixed), its minimum (adaptive) */
 	int32_t bows_window;          /* -gpgpu_contention_epoch: T, the adaptive limit's window in cycles */
+	/* the memory hierarchy behind the LD/ST unit (sm/ldst.c): where
+	** μ-SIMD's mem[] lives, coalescing, the sectored L1 with its MSHRs,
+	** fixed-latency L2 and DRAM; local[] always goes through the L1 */
+	bool sigma_global;            /* -musimd_sigma global (default shared) */
+	int32_t coalesce_arch;        /* -gpgpu_coalesce_arch: >= 40 sectors (32 B), else 128 B segments */
+	SmCacheConfig l1, l2;         /* -gpgpu_cache:dl1, -gpgpu_cache:dl2 (per memory sub-partition) */
+	int32_t l1_latency;           /* -gpgpu_l1_latency */
+	int32_t l1_banks;             /* -gpgpu_l1_banks */
+	int32_t l1_banks_byte_interleaving; /* -gpgpu_l1_banks_byte_interleaving */
+	bool gmem_skip_l1d;           /* -gpgpu_gmem_skip_L1D: global accesses bypass the L1 */
+	bool local_mem_map;           /* -gpgpu_local_mem_map: local words interleaved by thread */
+	int32_t n_mem, n_sub_partition; /* -gpgpu_n_mem, -gpgpu_n_sub_partition_per_mchannel */
+	int32_t l2_rop_latency;       /* -gpgpu_l2_rop_latency (core cycles) */
+	int32_t dram_latency;         /* -dram_latency (DRAM cycles: scaled by the core/DRAM clocks) */
 } SmConfig;
 
 /* The default configuration (QV100-like: the note's §1.9 values). */
@@ -201,6 +234,23 @@ typedef struct SmWarpStats {
 	uint64_t cycles[WS__COUNT];
 } SmWarpStats;
 
+/* The memory hierarchy's statistics (sm/ldst.c), GPGPU-Sim's names. */
+enum { SM_G_LD, SM_G_ST, SM_L_LD, SM_L_ST, SM_NACCESS }; /* G_MEM_LD, G_MEM_ST, L_MEM_LD, L_MEM_ST */
+typedef struct SmCacheStats {
+	uint64_t accesses, misses, pending_hits, reservation_fails;
+} SmCacheStats;
+typedef struct SmMemStats {
+	uint64_t load_insn, store_insn, shmem_insn; /* gpgpu_n_{load,store,shmem}_insn: thread accesses */
+	uint64_t transactions[SM_NACCESS];  /* coalesced: gld_ gst_ local_load_ local_store_transactions */
+	uint64_t requests[SM_NACCESS];      /* to L2: gpgpu_n_mem_{read,write}_{global,local} */
+	uint64_t atomic_transactions;       /* global atomics (performed at the L2) */
+	SmCacheStats l1, l2;                /* L1D_total_cache_*, L2_total_cache_* */
+	uint64_t resource_stall;            /* gpgpu_stall_shd_mem[gl_mem][resource_stall]: L1 bank conflicts */
+	uint64_t coal_stall;                /* gpgpu_stall_shd_mem[gl_mem][coal_stall]: more accesses than L1 banks */
+	uint64_t mshr_stall[SM_NACCESS];    /* gpgpu_stall_shd_mem[*][mshr_rc]: no MSHR or line to reserve */
+	uint64_t dram_accesses;             /* L2 misses that went to DRAM (reads) */
+} SmMemStats;
+
 typedef struct SmResult {
 	SmStatus status;
 	Machine *m;                 /* the final state (the interpreter's view of it) */
@@ -223,6 +273,7 @@ typedef struct SmResult {
 	SmOccupancy occupancy_limit;
 	int32_t cta_threads, ncta;
 	double achieved_occupancy;  /* gpu_occupancy: live resident threads / the SM's, averaged over cycles */
+	SmMemStats mem;             /* the memory hierarchy's (sm/ldst.c) */
 	Buf why;                    /* deadlock / livelock / stuck: what the watchdog saw */
 	/* lock attempts (ElTantawy's lock statistics, seed 004 §6.7): thread
 	** executions of atomcas, and those that found the cell not holding the

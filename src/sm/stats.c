@@ -9,6 +9,7 @@
 
 #include "report.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static double ratio(uint64_t a, uint64_t b)
@@ -104,6 +105,127 @@ static void bows_json(Json *j, const SmResult *r)
 	json_obj_end(j);
 }
 
+/* ---- the memory hierarchy's statistics (sm/ldst.c) ---------------------- */
+
+static const char *const access_names[SM_NACCESS] = {"g_mem_ld", "g_mem_st", "l_mem_ld", "l_mem_st"};
+/* nvprof's names of the coalesced transactions */
+static const char *const transaction_names[SM_NACCESS] = {"gld_transactions", "gst_transactions",
+                                                         "local_load_transactions", "local_store_transactions"};
+
+static uint64_t mem_stall_cycles(const SmResult *r)
+{
+	const SmMemStats *m = &r->mem;
+	uint64_t n = r->bank_conflict_cycles + m->resource_stall + m->coal_stall;
+	for (int k = 0; k < SM_NACCESS; k++)
+		n += m->mshr_stall[k];
+	return n;
+}
+
+/* One value of the memory statistics, named as GPGPU-Sim prints it. */
+typedef struct MemStat {
+	const char *name;
+	uint64_t v;
+} MemStat;
+
+static int mem_stats(const SmResult *r, MemStat *out)
+{
+	const SmMemStats *m = &r->mem;
+	int n = 0;
+	out[n++] = (MemStat){"gpgpu_n_load_insn", m->load_insn};
+	out[n++] = (MemStat){"gpgpu_n_store_insn", m->store_insn};
+	out[n++] = (MemStat){"gpgpu_n_shmem_insn", m->shmem_insn};
+	out[n++] = (MemStat){"gpgpu_n_mem_read_local", m->requests[SM_L_LD]};
+	out[n++] = (MemStat){"gpgpu_n_mem_write_local", m->requests[SM_L_ST]};
+	out[n++] = (MemStat){"gpgpu_n_mem_read_global", m->requests[SM_G_LD]};
+	out[n++] = (MemStat){"gpgpu_n_mem_write_global", m->requests[SM_G_ST]};
+	for (int k = 0; k < SM_NACCESS; k++)
+		out[n++] = (MemStat){transaction_names[k], m->transactions[k]};
+	out[n++] = (MemStat){"atomic_transactions", m->atomic_transactions};
+	out[n++] = (MemStat){"gpgpu_n_stall_shd_mem", mem_stall_cycles(r)};
+	out[n++] = (MemStat){"gpgpu_stall_shd_mem[gl_mem][resource_stall]", m->resource_stall};
+	out[n++] = (MemStat){"gpgpu_stall_shd_mem[gl_mem][coal_stall]", m->coal_stall};
+	return n;
+}
+
+/* A cache's counts, GPGPU-Sim's NAME_total_cache_* (the miss rate, a
+** ratio, apart). */
+static const char *const cache_counts[] = {"accesses", "misses", "pending_hits", "reservation_fails"};
+
+static uint64_t cache_count(const SmCacheStats *c, int i)
+{
+	const uint64_t v[] = {c->accesses, c->misses, c->pending_hits, c->reservation_fails};
+	return v[i];
+}
+
+static void cache_text(Buf *b, const char *name, const SmCacheStats *c)
+{
+	for (int i = 0; i < 4; i++) {
+		buf_printf(b, "%s_total_cache_%s = %llu\n", name, cache_counts[i], (unsigned long long)cache_count(c, i));
+		if (i == 1 && c->accesses > 0) /* as GPGPU-Sim: no rate without accesses */
+			buf_printf(b, "%s_total_cache_miss_rate = %.4f\n", name, ratio(c->misses, c->accesses));
+	}
+}
+
+/* The memory hierarchy's lines: printed when the program went through the
+** L1 or to the L2 (local memory, or mem[] under -musimd_sigma global). */
+static void mem_text(Buf *b, const SmResult *r)
+{
+	const SmMemStats *m = &r->mem;
+	if (m->load_insn + m->store_insn + m->atomic_transactions == 0)
+		return;
+	MemStat st[32];
+	int n = mem_stats(r, st);
+	for (int i = 0; i < n; i++)
+		buf_printf(b, "%s = %llu\n", st[i].name, (unsigned long long)st[i].v);
+	for (int k = 0; k < SM_NACCESS; k++)
+		buf_printf(b, "gpgpu_stall_shd_mem[%s][mshr_rc] = %llu\n", access_names[k],
+		           (unsigned long long)m->mshr_stall[k]);
+	cache_text(b, "L1D", &m->l1);
+	cache_text(b, "L2", &m->l2);
+	buf_printf(b, "total dram reads = %llu\n", (unsigned long long)m->dram_accesses);
+}
+
+static void cache_json(Json *j, const char *name, const SmCacheStats *c)
+{
+	char key[64];
+	for (int i = 0; i < 4; i++) {
+		snprintf(key, sizeof key, "%s_total_cache_%s", name, cache_counts[i]);
+		json_key(j, key);
+		json_int(j, (int64_t)cache_count(c, i));
+		if (i == 1) {
+			snprintf(key, sizeof key, "%s_total_cache_miss_rate", name);
+			json_key(j, key);
+			json_real(j, ratio(c->misses, c->accesses));
+		}
+	}
+}
+
+static void mem_json(Json *j, const SmResult *r)
+{
+	const SmMemStats *m = &r->mem;
+	MemStat st[32];
+	int n = mem_stats(r, st);
+	json_key(j, "memory");
+	json_obj(j);
+	for (int i = 0; i < n; i++) {
+		json_key(j, st[i].name);
+		json_int(j, (int64_t)st[i].v);
+	}
+	json_key(j, "gpgpu_stall_shd_mem[s_mem][bk_conf]");
+	json_int(j, (int64_t)r->bank_conflict_cycles);
+	for (int k = 0; k < SM_NACCESS; k++) {
+		char key[64];
+		snprintf(key, sizeof key, "gpgpu_stall_shd_mem[%s][mshr_rc]", access_names[k]);
+		json_key(j, key);
+		json_int(j, (int64_t)m->mshr_stall[k]);
+	}
+	cache_json(j, "L1D", &m->l1);
+	cache_json(j, "L2", &m->l2);
+	json_key(j, "total_dram_reads");
+	json_int(j, (int64_t)m->dram_accesses);
+	json_obj_end(j);
+}
+
 void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 {
 	const Machine *m = r->m;
@@ -129,6 +251,7 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 	}
 	if (r->bows)
 		bows_text(b, r);
+	mem_text(b, r);
 	buf_puts(b, "Warp Occupancy Distribution:\n");
 	buf_printf(b, "Stall:%llu\tW0_Idle:%llu\tW0_Scoreboard:%llu", (unsigned long long)r->stall,
 	           (unsigned long long)r->idle, (unsigned long long)r->scoreboard);
@@ -199,6 +322,7 @@ void sm_report_json_keys(Json *j, const SmResult *r, const SmConfig *c)
 	json_int(j, (int64_t)r->lock_failures);
 	if (r->bows)
 		bows_json(j, r);
+	mem_json(j, r);
 	json_key(j, "stalls");
 	json_obj(j);
 	json_key(j, "Stall");
