@@ -276,6 +276,9 @@ Test(sm_config, default_is_the_qv100_preset)
 	c.taken_first = true;
 	c.stage_overhead = 99;
 	c.kernel_launch_latency = 99;
+	c.reg_bank_use_warp_id = false, c.specialized_oc = true, c.ibuffer = false, c.perfect_icache = false;
+	c.oc_units_gen = c.oc_units_sp = c.oc_units_int = c.oc_units_sfu = c.oc_units_mem = 99;
+	c.inst_fetch_throughput = c.icache_miss_latency = 99;
 	ok(&c, sm_config_preset("qv100"));
 	char *a = printed(&dflt), *b = printed(&c);
 	cr_expect_str_eq(a, b);

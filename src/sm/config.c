@@ -386,6 +386,20 @@ static const Opt opts[] = {
 	/* launch, and the stage overhead of GPGPU-Sim's pipeline */
 	I64("-gpgpu_kernel_launch_latency", kernel_launch_latency, 0, INT32_MAX, "5000"), /* QV100 */
 	I32("-musimd_gpgpusim_stage_overhead", stage_overhead, 0, BIG, "0"),     /* note §5: off */
+	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c); the
+	** banks and ports are -gpgpu_num_reg_banks and
+	** -gpgpu_reg_file_port_throughput above */
+	BOOL("-gpgpu_reg_bank_use_warp_id", reg_bank_use_warp_id, "1"), /* GPGPU-Sim's register_bank always adds the warp */
+	BOOL("-gpgpu_enable_specialized_operand_collector", specialized_oc, "0"),       /* QV100 */
+	I32("-gpgpu_operand_collector_num_units_gen", oc_units_gen, 0, 1024, "8"),      /* QV100 */
+	I32("-gpgpu_operand_collector_num_units_sp", oc_units_sp, 0, 1024, "4"),        /* GPGPU-Sim */
+	I32("-gpgpu_operand_collector_num_units_int", oc_units_int, 0, 1024, "0"),      /* GPGPU-Sim */
+	I32("-gpgpu_operand_collector_num_units_sfu", oc_units_sfu, 0, 1024, "4"),      /* GPGPU-Sim */
+	I32("-gpgpu_operand_collector_num_units_mem", oc_units_mem, 0, 1024, "2"),      /* GPGPU-Sim */
+	BOOL("-musimd_ibuffer", ibuffer, "1"),                                           /* musimd: modelled */
+	I32("-gpgpu_inst_fetch_throughput", inst_fetch_throughput, 1, 64, "4"),          /* QV100 */
+	BOOL("-gpgpu_perfect_inst_const_cache", perfect_icache, "1"),                    /* QV100 */
+	I32("-musimd_icache_miss_latency", icache_miss_latency, 0, BIG, "180"), /* QV100 l1_latency 20 + l2_rop_latency 160 */
 };
 #define NOPTS ((int)(sizeof opts / sizeof *opts))
 
@@ -407,7 +421,7 @@ static const char *const known[] = {
 	/* operand collectors, pipeline registers, other units and classes
 	** (μ-SIMD has no floating point, tensor or specialised ops) */
 	"-gpgpu_clock_gated_lanes", "-gpgpu_clock_gated_reg_file",
-	"-gpgpu_enable_specialized_operand_collector", "-gpgpu_num_tensor_core_units",
+	"-gpgpu_num_tensor_core_units",
 	"-gpgpu_operand_collector_num_in_ports_dp", "-gpgpu_operand_collector_num_in_ports_gen",
 	"-gpgpu_operand_collector_num_in_ports_int", "-gpgpu_operand_collector_num_in_ports_mem",
 	"-gpgpu_operand_collector_num_in_ports_sfu", "-gpgpu_operand_collector_num_in_ports_sp",
@@ -415,11 +429,8 @@ static const char *const known[] = {
 	"-gpgpu_operand_collector_num_out_ports_gen", "-gpgpu_operand_collector_num_out_ports_int",
 	"-gpgpu_operand_collector_num_out_ports_mem", "-gpgpu_operand_collector_num_out_ports_sfu",
 	"-gpgpu_operand_collector_num_out_ports_sp", "-gpgpu_operand_collector_num_out_ports_tensor_core",
-	"-gpgpu_operand_collector_num_units_dp", "-gpgpu_operand_collector_num_units_gen",
-	"-gpgpu_operand_collector_num_units_int", "-gpgpu_operand_collector_num_units_mem",
-	"-gpgpu_operand_collector_num_units_sfu", "-gpgpu_operand_collector_num_units_sp",
-	"-gpgpu_operand_collector_num_units_tensor_core", "-gpgpu_pipeline_widths",
-	"-gpgpu_reg_bank_use_warp_id", "-gpgpu_tensor_core_avail", "-n_regfile_gating_group",
+	"-gpgpu_operand_collector_num_units_dp", "-gpgpu_operand_collector_num_units_tensor_core",
+	"-gpgpu_pipeline_widths", "-gpgpu_tensor_core_avail", "-n_regfile_gating_group",
 	"-ptx_opcode_initiation_dp", "-ptx_opcode_initiation_fp", "-ptx_opcode_initiation_tensor",
 	"-ptx_opcode_latency_dp", "-ptx_opcode_latency_fp", "-ptx_opcode_latency_tesnor",
 	"-specialized_unit_1", "-specialized_unit_2", "-specialized_unit_3", "-specialized_unit_4",
@@ -435,10 +446,10 @@ static const char *const known[] = {
 	"-gpgpu_adaptive_cache_config", "-gpgpu_cache:dl1", "-gpgpu_cache:dl1PrefL1",
 	"-gpgpu_cache:dl1PrefShared", "-gpgpu_cache:dl2", "-gpgpu_cache:dl2_texture_only",
 	"-gpgpu_cache:il1", "-gpgpu_coalesce_arch", "-gpgpu_const_cache:l1", "-gpgpu_flush_l1_cache",
-	"-gpgpu_gmem_skip_L1D", "-gpgpu_inst_fetch_throughput", "-gpgpu_l1_banks",
+	"-gpgpu_gmem_skip_L1D", "-gpgpu_l1_banks",
 	"-gpgpu_l1_banks_byte_interleaving", "-gpgpu_l1_banks_hashing_function",
 	"-gpgpu_l1_cache_write_ratio", "-gpgpu_l1_latency", "-gpgpu_local_mem_map", "-gpgpu_mem_unit_ports",
-	"-gpgpu_n_ldst_response_buffer_size", "-gpgpu_num_mem_units", "-gpgpu_perfect_inst_const_cache",
+	"-gpgpu_n_ldst_response_buffer_size", "-gpgpu_num_mem_units",
 	"-gpgpu_perfect_mem", "-gpgpu_shmem_option", "-gpgpu_shmem_per_block", "-gpgpu_shmem_size",
 	"-gpgpu_shmem_sizeDefault", "-gpgpu_shmem_size_PrefL1", "-gpgpu_shmem_size_PrefShared",
 	"-gpgpu_tex_cache:l1", "-gpgpu_unified_l1d_size",

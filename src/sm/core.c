@@ -26,6 +26,7 @@
 ** cycle and -gpgpu_smem_latency), dual issue, several CTAs.
 */
 #include "core.h"
+#include "opcoll.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ const char *sm_status_name(SmStatus s)
 const char *sm_warp_state_name(SmWarpState s)
 {
 	static const char *const n[WS__COUNT] = {"issued", "not_selected", "scoreboard", "structural", "barrier",
-	                                         "finished"};
+	                                         "finished", "ibuffer_empty", "control_hazard", "collector_busy"};
 	return (unsigned)s < WS__COUNT ? n[s] : "?";
 }
 
@@ -164,11 +165,18 @@ typedef struct Run {
 	BankWord *keys;      /* scratch: a part's (bank, word) pairs, sorted */
 	int32_t first;       /* the scheduler that goes first this cycle: now mod schedulers */
 	int64_t drain;       /* the last cycle an issued instruction completes */
+	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
+	Fetch fetch;
+	OpColl oc;
+	int64_t unit_free[UNIT__COUNT]; /* per unit kind: when the walking scheduler's pool frees (-1: not asked yet) */
 } Run;
 
 /* Can warp w of scheduler s issue now? WS_ISSUED when it can; else why
 ** not, and *when the cycle it may (NEVER: not by waiting). */
-static SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* the schedulers' inner loop (and dual issue's) */
+#endif
+static inline SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_t *when)
 {
 	const SmCore *c = &x->c;
 	const Warp *W = &c->m->warps[w];
@@ -186,18 +194,34 @@ static SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
 				t = ready[si->src[i]];
 		if (si->dst >= 0 && ready[si->dst] > t) /* WAW */
 			t = ready[si->dst];
+		/* and when its I-buffer has it (sm/fetch.c): that changes only
+		** when the warp issues, which recomputes this */
+		if (x->fetch.on && fetch_at(&x->fetch, w, W->pc, c->now) > t)
+			t = x->fetch.ready[w];
 		c->ready_pc[w] = W->pc;
 		c->ready_at[w] = t;
 	}
 	if (c->ready_at[w] > c->now) {
+		if (x->fetch.on && x->fetch.ready[w] > c->now) { /* no instruction yet: GPGPU-Sim's first check */
+			*when = x->fetch.ready[w];
+			return (SmWarpState)x->fetch.cause[w];
+		}
 		*when = c->ready_at[w];
 		return WS_SCOREBOARD;
 	}
-	const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-	int64_t f = p->free_at[first_free(p)];
+	int64_t f = x->unit_free[si->unit]; /* this walk's answer for the unit, once */
+	if (f < 0) {
+		const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
+		f = x->unit_free[si->unit] = p->free_at[first_free(p)];
+	}
 	if (f > c->now) {
 		*when = f;
 		return WS_STRUCTURAL;
+	}
+	int64_t cu = opcoll_free_at(&x->oc, s, (SmUnit)si->unit); /* a collector unit (sm/opcoll.c) */
+	if (cu > c->now) {
+		*when = cu;
+		return WS_COLLECTOR;
 	}
 	return WS_ISSUED;
 }
@@ -298,7 +322,10 @@ static int32_t bank_cost(Run *x, const Warp *W, const Ins *ins)
 
 /* Issue warp w's instruction: false when no rule applied (the machine is
 ** stuck or deadlocked now) and nothing issued. */
-static bool issue(Run *x, int32_t w, int32_t s)
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* the schedulers' (and dual issue's) */
+#endif
+static inline bool issue(Run *x, int32_t w, int32_t s)
 {
 	SmCore *c = &x->c;
 	Machine *m = c->m;
@@ -323,10 +350,16 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	x->issued_k[s] = info.nactive < r->warpsize ? info.nactive : r->warpsize;
 	/* a bank conflict holds the LD/ST unit (dispatch delay) and delays the result */
 	int64_t lat = unit_latency(c->cfg, si) + cost - 1;
+	/* front end and operand delivery (sm/fetch.c, sm/opcoll.c): register
+	** bank conflicts delay the result; the I-buffer steps or refills */
+	lat += opcoll_collect(&x->oc, s, w, (SmUnit)si->unit, si->src, si->nsrc, c->now);
+	if (x->fetch.on)
+		fetch_issued(&x->fetch, w, pc, W->status == WARP_DONE ? -1 : W->pc, c->now);
 	if (si->dst >= 0)
 		c->reg_ready[(size_t)w * (size_t)c->code->nregs + (size_t)si->dst] = c->now + lat;
 	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
 	p->free_at[first_free(p)] = c->now + unit_interval(c->cfg, si) + cost - 1;
+	x->unit_free[si->unit] = -1;
 	r->bank_conflict_cycles += (uint64_t)(cost - 1);
 	if (c->now + lat > x->drain)
 		x->drain = c->now + lat;
@@ -552,7 +585,8 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->g.def = xmalloc((size_t)maxsize);
 	x->keys = xmalloc((size_t)maxsize * sizeof *x->keys);
 	progress_reset(&x->g, m->nwarps, 0);
-	return true;
+	fetch_init(&x->fetch, cfg, m->nwarps, code->nins);
+	return opcoll_init(&x->oc, cfg, c->nsched, d);
 }
 
 /* Per-warp stall causes, as intervals: a scheduler stops looking at its
@@ -567,7 +601,7 @@ static void close_state(Run *x, int32_t w, int64_t now)
 	SmWarpStats *ws = &x->r->warps[w];
 	SmWarpState st = x->st[w];
 	int64_t since = x->st_since[w], until = x->st_until[w];
-	if ((st == WS_SCOREBOARD || st == WS_STRUCTURAL) && until < now) {
+	if ((st == WS_SCOREBOARD || st == WS_STRUCTURAL || st >= WS_IBUFFER) && until < now) {
 		ws->cycles[st] += (uint64_t)(until - since);
 		ws->cycles[WS_NOT_SELECTED] += (uint64_t)(now - until);
 	} else {
@@ -597,6 +631,37 @@ static void note_issue(Run *x, int32_t w)
 	x->st_since[w] = now + 1;
 	x->st_until[w] = NEVER;
 	x->st[w] = W->status == WARP_DONE ? WS_FINISHED : W->status == WARP_BARRIER ? WS_BARRIER : WS_NOT_SELECTED;
+	if (x->st[w] == WS_NOT_SELECTED && x->fetch.on && x->fetch.ready[w] > now + 1) {
+		x->st[w] = (SmWarpState)x->fetch.cause[w]; /* waits for its refetch (sm/fetch.c) */
+		x->st_until[w] = x->fetch.ready[w];
+	}
+}
+
+/* Dual issue (-gpgpu_max_insn_issue_per_warp; scheduler_unit::cycle): after
+** warp w issued in scheduler s, its next instructions in the same cycle,
+** while each is in the I-buffer and ready (a dependent one is not: the
+** scoreboard holds its source) and, with
+** -gpgpu_dual_issue_diff_exec_units, goes to another kind of unit than
+** the one before. Each is one more step, in order. How many issued. */
+static int32_t issue_more(Run *x, int32_t w, int32_t s, int32_t pc)
+{
+	SmCore *c = &x->c;
+	const Warp *W = &c->m->warps[w];
+	int32_t issued = 1;
+	uint8_t unit = c->code->ins[pc].unit;
+	while (issued < c->cfg->max_insn_issue_per_warp && c->m->status == SEM_RUNNING && W->status == WARP_RUN &&
+	       W->pc == pc + 1) {
+		int64_t when;
+		uint8_t u = c->code->ins[W->pc].unit;
+		if ((c->cfg->dual_issue_diff_exec_units && u == unit) || warp_ready(x, w, s, &when) != WS_ISSUED)
+			break;
+		pc = W->pc;
+		unit = u;
+		if (!issue(x, w, s))
+			break;
+		issued++;
+	}
+	return issued;
 }
 
 /* One cycle's decisions: each scheduler issues its first ready warp. The
@@ -623,6 +688,8 @@ static int64_t cycle(Run *x)
 			list = x->order;
 		}
 		int32_t chosen = -1;
+		for (int u = 0; u < UNIT__COUNT; u++)
+			x->unit_free[u] = -1; /* a scheduler's walk: its pools do not change until it issues */
 		int64_t mine = NEVER;
 		bool structural = false, scoreboard = false;
 		for (int32_t i = 0; i < n && chosen < 0; i++, at = at + 1 == n ? 0 : at + 1) {
@@ -634,14 +701,19 @@ static int64_t cycle(Run *x)
 			                                                : WS_FINISHED;
 			if (st == WS_ISSUED) {
 				x->pos = w / c->nsched; /* warps are dealt round the schedulers */
+				int32_t pc = c->m->warps[w].pc;
 				if (issue(x, w, s)) {
 					chosen = w;
+					if (c->cfg->max_insn_issue_per_warp > 1 && issue_more(x, w, s, pc) > 1)
+						x->r->dual_issue++;
+					else
+						x->r->single_issue++;
 					note_issue(x, w);
 					break;
 				}
 				st = c->m->status == SEM_DEADLOCK ? WS_BARRIER : WS_FINISHED; /* the machine stopped */
 			}
-			structural |= st == WS_STRUCTURAL;
+			structural |= st == WS_STRUCTURAL || st == WS_COLLECTOR;
 			scoreboard |= st == WS_SCOREBOARD;
 			if (when < mine)
 				mine = when;
@@ -760,6 +832,11 @@ static void run(Run *x)
 	}
 	for (int32_t w = 0; w < m->nwarps; w++)
 		close_state(x, w, (int64_t)r->cycles);
+	r->rf_conflict_cycles = x->oc.conflict_cycles;
+	r->rf_conflict_reads = x->oc.conflict_reads;
+	r->ifetches = x->fetch.fetches;
+	r->imisses = x->fetch.misses;
+	r->iflushes = x->fetch.flushes;
 }
 
 static void run_free(Run *x)
@@ -789,6 +866,8 @@ static void run_free(Run *x)
 	free(x->g.val);
 	free(x->g.def);
 	free(x->keys);
+	fetch_free(&x->fetch);
+	opcoll_free(&x->oc);
 }
 
 SmResult *sm_run(const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)

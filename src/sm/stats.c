@@ -39,6 +39,14 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 	buf_printf(b, "warp_ipc = %.4f\n", ratio(r->warp_insn, r->cycles));
 	buf_printf(b, "simd_efficiency = %.4f\n", simd_efficiency(r));
 	buf_printf(b, "gpgpu_stall_shd_mem[s_mem][bk_conf] = %llu\n", (unsigned long long)r->bank_conflict_cycles);
+	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
+	buf_printf(b, "single_issue_nums = %llu\n", (unsigned long long)r->single_issue);
+	buf_printf(b, "dual_issue_nums = %llu\n", (unsigned long long)r->dual_issue);
+	buf_printf(b, "rf_bank_conflict_cycles = %llu\n", (unsigned long long)r->rf_conflict_cycles);
+	buf_printf(b, "rf_bank_conflict_reads = %llu\n", (unsigned long long)r->rf_conflict_reads);
+	buf_printf(b, "inst_fetches = %llu\n", (unsigned long long)r->ifetches);
+	buf_printf(b, "inst_cache_misses = %llu\n", (unsigned long long)r->imisses);
+	buf_printf(b, "ibuffer_flushes = %llu\n", (unsigned long long)r->iflushes);
 	buf_puts(b, "Warp Occupancy Distribution:\n");
 	buf_printf(b, "Stall:%llu\tW0_Idle:%llu\tW0_Scoreboard:%llu", (unsigned long long)r->stall,
 	           (unsigned long long)r->idle, (unsigned long long)r->scoreboard);
@@ -91,6 +99,21 @@ void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 	json_real(j, simd_efficiency(r));
 	json_key(j, "bank_conflict_cycles");
 	json_int(j, (int64_t)r->bank_conflict_cycles);
+	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
+	json_key(j, "single_issue_nums");
+	json_int(j, (int64_t)r->single_issue);
+	json_key(j, "dual_issue_nums");
+	json_int(j, (int64_t)r->dual_issue);
+	json_key(j, "rf_bank_conflict_cycles");
+	json_int(j, (int64_t)r->rf_conflict_cycles);
+	json_key(j, "rf_bank_conflict_reads");
+	json_int(j, (int64_t)r->rf_conflict_reads);
+	json_key(j, "inst_fetches");
+	json_int(j, (int64_t)r->ifetches);
+	json_key(j, "inst_cache_misses");
+	json_int(j, (int64_t)r->imisses);
+	json_key(j, "ibuffer_flushes");
+	json_int(j, (int64_t)r->iflushes);
 	json_key(j, "stalls");
 	json_obj(j);
 	json_key(j, "Stall");
