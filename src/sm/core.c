@@ -218,7 +218,7 @@ static inline SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_t *when
 		*when = f;
 		return WS_STRUCTURAL;
 	}
-	int64_t cu = opcoll_free_at(&x->oc, s, (SmUnit)si->unit); /* a collector unit (sm/opcoll.c) */
+	int64_t cu = opcoll_free_at(&x->oc, s, (SmUnit)si->unit, c->now); /* a collector unit (sm/opcoll.c) */
 	if (cu > c->now) {
 		*when = cu;
 		return WS_COLLECTOR;
@@ -322,10 +322,7 @@ static int32_t bank_cost(Run *x, const Warp *W, const Ins *ins)
 
 /* Issue warp w's instruction: false when no rule applied (the machine is
 ** stuck or deadlocked now) and nothing issued. */
-#if defined(__GNUC__)
-__attribute__((always_inline)) /* the schedulers' (and dual issue's) */
-#endif
-static inline bool issue(Run *x, int32_t w, int32_t s)
+static bool issue(Run *x, int32_t w, int32_t s)
 {
 	SmCore *c = &x->c;
 	Machine *m = c->m;
@@ -352,7 +349,7 @@ static inline bool issue(Run *x, int32_t w, int32_t s)
 	int64_t lat = unit_latency(c->cfg, si) + cost - 1;
 	/* front end and operand delivery (sm/fetch.c, sm/opcoll.c): register
 	** bank conflicts delay the result; the I-buffer steps or refills */
-	lat += opcoll_collect(&x->oc, s, w, (SmUnit)si->unit, si->src, si->nsrc, c->now);
+	lat += opcoll_collect(&x->oc, s, w, si->src, si->nsrc, c->now);
 	if (x->fetch.on)
 		fetch_issued(&x->fetch, w, pc, W->status == WARP_DONE ? -1 : W->pc, c->now);
 	if (si->dst >= 0)

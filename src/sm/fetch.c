@@ -106,15 +106,10 @@ void fetch_flush(Fetch *f, int32_t w, int32_t pc, int64_t now)
 	request(f, w, pc, now + 1, WS_CONTROL);
 }
 
-void fetch_issued(Fetch *f, int32_t w, int32_t pc, int32_t next, int64_t now)
+void fetch_refill(Fetch *f, int32_t w, int32_t pc, int32_t next, int64_t now)
 {
 	if (next < 0) {
 		f->pc[w] = -1; /* finished: nothing more to fetch */
-		return;
-	}
-	if (next == pc + 1 && f->n[w] > 1) { /* the I-buffer's second entry */
-		f->pc[w] = next;
-		f->n[w]--;
 		return;
 	}
 	if (next == pc + 1) { /* empty: refilled this cycle, after the issue stage */

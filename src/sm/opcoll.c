@@ -39,6 +39,10 @@ bool opcoll_init(OpColl *o, const SmConfig *c, int32_t nsched, Diags *d)
 {
 	*o = (OpColl){0};
 	o->ports = c->reg_file_port_throughput > 0 ? c->reg_file_port_throughput : 1;
+	o->shift = -1;
+	for (int k = 0; k < 31; k++)
+		if (o->ports == 1 << k)
+			o->shift = k;
 	o->nbanks = c->num_reg_banks > 0 ? c->num_reg_banks : 1;
 	o->sub_core = c->sub_core && nsched > 1;
 	o->use_wid = c->reg_bank_use_warp_id;
@@ -51,6 +55,7 @@ bool opcoll_init(OpColl *o, const SmConfig *c, int32_t nsched, Diags *d)
 		return false;
 	}
 	o->bps = o->nbanks / pools;
+	o->bps_mask = (o->bps & (o->bps - 1)) == 0 ? o->bps - 1 : -1;
 	const int32_t n[OC__SETS] = {c->oc_units_gen, c->specialized_oc ? c->oc_units_sp : 0,
 	                             c->specialized_oc ? c->oc_units_int : 0, c->specialized_oc ? c->oc_units_sfu : 0,
 	                             c->specialized_oc ? c->oc_units_mem : 0};
@@ -58,9 +63,10 @@ bool opcoll_init(OpColl *o, const SmConfig *c, int32_t nsched, Diags *d)
 	** else to SP (Fermi, Pascal), as scheduler_unit::cycle sends them */
 	const int8_t special[UNIT__COUNT] = {[UNIT_INT] = c->num_int > 0 ? OC_INT : OC_SP, [UNIT_SFU] = OC_SFU,
 	                                     [UNIT_MEM] = OC_MEM};
+	int8_t sets[UNIT__COUNT][2];
 	for (int u = 0; u < UNIT__COUNT; u++) {
 		int k = 0;
-		o->sets[u][0] = o->sets[u][1] = -1;
+		sets[u][0] = sets[u][1] = -1;
 		const int8_t try[2] = {special[u], OC_GEN};
 		for (int i = 0; i < 2; i++) {
 			int8_t set = try[i];
@@ -71,24 +77,31 @@ bool opcoll_init(OpColl *o, const SmConfig *c, int32_t nsched, Diags *d)
 				           "%s %d is not a multiple of the %d schedulers (the sub-core model gives each "
 				           "scheduler its share of the collector units)",
 				           set_option[set], (int)n[set], (int)nsched);
-				opcoll_free(o);
 				return false;
 			}
-			o->sets[u][k++] = set;
+			sets[u][k++] = set;
 		}
 		if (k == 0) {
 			diag_error(d, LOC_NONE,
 			           "no operand collector unit for %s instructions: set %s (or %s with "
 			           "-gpgpu_enable_specialized_operand_collector 1)",
 			           lower_unit_name((SmUnit)u), set_option[OC_GEN], set_option[special[u]]);
-			opcoll_free(o);
 			return false;
 		}
 	}
-	for (int s = 0; s < OC__SETS; s++) {
-		o->per[s] = n[s] > 0 ? n[s] / pools : 0;
-		o->cu[s] = xcalloc((size_t)pools * (size_t)o->per[s] + 1, sizeof *o->cu[s]);
+	int32_t per[OC__SETS];
+	for (int set = 0; set < OC__SETS; set++) {
+		per[set] = n[set] > 0 ? n[set] / pools : 0;
+		o->cu[set] = xcalloc((size_t)pools * (size_t)per[set] + 1, sizeof *o->cu[set]);
 	}
+	o->pick = xcalloc((size_t)pools * UNIT__COUNT, sizeof *o->pick);
+	for (int32_t p = 0; p < pools; p++)
+		for (int u = 0; u < UNIT__COUNT; u++)
+			for (int i = 0; i < 2 && sets[u][i] >= 0; i++) {
+				OcPick *pk = &o->pick[p * UNIT__COUNT + u];
+				pk->cu[i] = &o->cu[sets[u][i]][p * per[sets[u][i]]];
+				pk->n[i] = per[sets[u][i]];
+			}
 	o->bank_free = xcalloc((size_t)o->nbanks, sizeof *o->bank_free);
 	return true;
 }
@@ -97,48 +110,19 @@ void opcoll_free(OpColl *o)
 {
 	for (int s = 0; s < OC__SETS; s++)
 		free(o->cu[s]);
+	free(o->pick);
 	free(o->bank_free);
 	*o = (OpColl){0};
 }
 
-/* The unit of unit u's sets that scheduler s gets first: by the end of
-** cycle now the first in the sets' order that is free, else the one free
-** first. Its step in *free. */
-static int64_t *pick(const OpColl *o, int32_t s, SmUnit u, int64_t now)
+int32_t opcoll_collect(OpColl *o, int32_t s, int32_t w, const int32_t *src, int32_t nsrc, int64_t now)
 {
-	int64_t *best = NULL, last = now * o->ports + o->ports - 1;
-	for (int i = 0; i < 2 && o->sets[u][i] >= 0; i++) {
-		int set = o->sets[u][i];
-		int64_t *cu = &o->cu[set][(o->sub_core ? s : 0) * o->per[set]];
-		for (int32_t k = 0; k < o->per[set]; k++)
-			if (!best || cu[k] < *best)
-				best = &cu[k];
-		if (*best <= last)
-			return best; /* the specialized set has one free: GPGPU-Sim tries it first */
-	}
-	return best;
-}
-
-int64_t opcoll_free_at(const OpColl *o, int32_t s, SmUnit u)
-{
-	int64_t first = INT64_MAX;
-	for (int i = 0; i < 2 && o->sets[u][i] >= 0; i++) {
-		int set = o->sets[u][i];
-		const int64_t *cu = &o->cu[set][(o->sub_core ? s : 0) * o->per[set]];
-		for (int32_t k = 0; k < o->per[set]; k++)
-			if (cu[k] < first)
-				first = cu[k];
-	}
-	return first / o->ports; /* free by the cycle's last step: usable in that cycle */
-}
-
-int32_t opcoll_collect(OpColl *o, int32_t s, int32_t w, SmUnit u, const int32_t *src, int32_t nsrc, int64_t now)
-{
-	int64_t *cu = pick(o, s, u, now);
+	int64_t *cu = o->picked;
 	int64_t a0 = now * o->ports, a = *cu > a0 ? *cu : a0, f = a;
 	for (int32_t i = 0; i < nsrc; i++) {
 		int32_t r = src[i] + (o->use_wid ? w : 0);
-		int32_t bank = o->sub_core ? r % o->bps + s * o->bps : r % o->nbanks;
+		int32_t bank = !o->sub_core ? r % o->nbanks
+		               : (o->bps_mask >= 0 ? r & o->bps_mask : r % o->bps) + s * o->bps;
 		int64_t g = o->bank_free[bank] > a + 1 ? o->bank_free[bank] : a + 1;
 		o->conflict_reads += g > a + 1;
 		o->bank_free[bank] = g + 1;
@@ -148,7 +132,7 @@ int32_t opcoll_collect(OpColl *o, int32_t s, int32_t w, SmUnit u, const int32_t 
 	*cu = f + 1; /* dispatched the step after its last read, and free */
 	/* without a wait: dispatched 2 steps after the allocation (1 without
 	** reads), which the configured latency includes */
-	int64_t delay = (f + 1) / o->ports - (a0 + (nsrc > 0 ? 2 : 1)) / o->ports;
+	int64_t delay = opcoll_cycle(o, f + 1) - opcoll_cycle(o, a0 + (nsrc > 0 ? 2 : 1));
 	if (delay < 0)
 		delay = 0;
 	o->conflict_cycles += (uint64_t)delay;

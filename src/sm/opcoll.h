@@ -47,9 +47,20 @@ static inline int64_t fetch_at(Fetch *f, int32_t w, int32_t pc, int64_t now)
 		fetch_flush(f, w, pc, now);
 	return f->ready[w];
 }
+/* The I-buffer ran empty, or holds the wrong pc, after warp w's issue at
+** pc (next: where it goes on, -1 finished): refill it. */
+void fetch_refill(Fetch *f, int32_t w, int32_t pc, int32_t next, int64_t now);
 /* Warp w issued its instruction at pc in cycle now and goes on at next
 ** (-1: it finished): step its I-buffer, or refill it. */
-void fetch_issued(Fetch *f, int32_t w, int32_t pc, int32_t next, int64_t now);
+static inline void fetch_issued(Fetch *f, int32_t w, int32_t pc, int32_t next, int64_t now)
+{
+	if (next == pc + 1 && f->n[w] > 1) { /* the I-buffer's second entry */
+		f->pc[w] = next;
+		f->n[w]--;
+		return;
+	}
+	fetch_refill(f, w, pc, next, now);
+}
 
 /* ---- register banks and operand collectors (sm/opcoll.c) --------------- */
 
@@ -61,14 +72,24 @@ enum { OC_GEN, OC_SP, OC_INT, OC_SFU, OC_MEM, OC__SETS };
 ** that register's bank; a bank serves one read per step, steps run
 ** -gpgpu_reg_file_port_throughput times a cycle; the unit is free again
 ** once it has dispatched its instruction. Time is kept in steps. */
+/* Where an instruction of one unit kind from one scheduler finds its
+** collector units: up to two runs of them (its specialized set's, then the
+** generic set's), each unit the step it is free from. */
+typedef struct OcPick {
+	int64_t *cu[2];
+	int32_t n[2];
+} OcPick;
+
 typedef struct OpColl {
 	int32_t ports;           /* steps per cycle */
+	int32_t shift;           /* log2(ports) when a power of two, else -1 */
 	int32_t nbanks, bps;     /* banks; per scheduler (sub-core model; else nbanks) */
+	int32_t bps_mask;        /* bps - 1 when a power of two, else -1 */
 	bool sub_core, use_wid;
 	int64_t *bank_free;      /* per bank: the first step it serves a read */
 	int64_t *cu[OC__SETS];   /* per set: per pool × unit, the step it is free from */
-	int32_t per[OC__SETS];   /* per set: units per pool (per scheduler, or the SM's) */
-	int8_t sets[UNIT__COUNT][2]; /* per SmUnit: the sets it may use, in order (-1: none) */
+	OcPick *pick;            /* per pool × SmUnit */
+	int64_t *picked;         /* the unit opcoll_free_at found, for opcoll_collect */
 	uint64_t conflict_cycles;    /* Σ extra cycles results waited for a bank */
 	uint64_t conflict_reads;     /* reads that waited for a bank another read held */
 } OpColl;
@@ -77,13 +98,37 @@ typedef struct OpColl {
 ** instructions without a collector unit. */
 bool opcoll_init(OpColl *o, const SmConfig *c, int32_t nsched, Diags *d);
 void opcoll_free(OpColl *o);
-/* The first cycle scheduler s finds a collector unit for an instruction
-** of unit u (<= now: one is free). */
-int64_t opcoll_free_at(const OpColl *o, int32_t s, SmUnit u);
-/* Warp w's instruction of unit u reading the distinct registers src[0 ..
-** nsrc) issued from scheduler s in cycle now: take a collector unit and
-** read the banks. Returns the extra cycles its result waits for bank
-** conflicts (0 without: decision 2). */
-int32_t opcoll_collect(OpColl *o, int32_t s, int32_t w, SmUnit u, const int32_t *src, int32_t nsrc, int64_t now);
+
+/* A step count in cycles. */
+static inline int64_t opcoll_cycle(const OpColl *o, int64_t step)
+{
+	return o->shift >= 0 ? step >> o->shift : step / o->ports;
+}
+
+/* The first cycle scheduler s finds a collector unit for an instruction of
+** unit u (<= now: one is free in cycle now; opcoll_collect, next, takes
+** it): the first, in the sets' order, free by the cycle's last step
+** (GPGPU-Sim tries the specialized set first), else the one free first.
+** (Inline: the schedulers ask it of every instruction that may issue.) */
+static inline int64_t opcoll_free_at(OpColl *o, int32_t s, SmUnit u, int64_t now)
+{
+	const OcPick *p = &o->pick[(o->sub_core ? s : 0) * UNIT__COUNT + u];
+	int64_t *best = p->cu[0];
+	for (int32_t k = 1; k < p->n[0]; k++)
+		if (p->cu[0][k] < *best)
+			best = &p->cu[0][k];
+	if (p->n[1] && *best >= (now + 1) * o->ports)
+		for (int32_t k = 0; k < p->n[1]; k++)
+			if (p->cu[1][k] < *best)
+				best = &p->cu[1][k];
+	o->picked = best;
+	return opcoll_cycle(o, *best);
+}
+
+/* Warp w's instruction reading the distinct registers src[0 .. nsrc),
+** issued from scheduler s in cycle now right after opcoll_free_at said a
+** unit is free: take it and read the banks. Returns the extra cycles its
+** result waits for bank conflicts (0 without: decision 2). */
+int32_t opcoll_collect(OpColl *o, int32_t s, int32_t w, const int32_t *src, int32_t nsrc, int64_t now);
 
 #endif
