@@ -20,10 +20,17 @@
 ** memory cell, a thread's end, a barrier arrival — while instructions issue
 ** is a livelock, the SIMT spin lock's case, which GPGPU-Sim never sees).
 **
-** Not modelled yet (the issue's later steps): fetch and the I-buffer
-** (perfect), register banks and operand collectors, shared-memory bank
-** conflicts and the L1 (every memory instruction takes the LD/ST unit one
-** cycle and -gpgpu_smem_latency), dual issue, several CTAs.
+** The front end and operand delivery (sm/fetch.c, sm/opcoll.c): a warp
+** issues only the instruction its I-buffer holds (refilled by fetch, and
+** after a branch elsewhere flushed and refetched: the control hazard), and
+** takes an operand collector unit that reads its registers' banks (a
+** conflict delays the result; no free unit, no issue). With
+** -gpgpu_max_insn_issue_per_warp 2 the issuing warp's next instruction may
+** issue in the same cycle (dual issue).
+**
+** Not modelled yet (the issue's later steps): the L1 (every memory
+** instruction takes the LD/ST unit for its shared-memory bank cycles and
+** -gpgpu_smem_latency), several CTAs.
 */
 #include "core.h"
 #include "opcoll.h"
