@@ -21,6 +21,26 @@ static double simd_efficiency(const SmResult *r)
 	return ratio(r->thread_insn, r->warp_insn * (uint64_t)r->warpsize);
 }
 
+/* The front end's and operand delivery's counters, named as reported
+** (single_issue_nums and dual_issue_nums are GPGPU-Sim's). */
+typedef struct Counter {
+	const char *name;
+	uint64_t n;
+} Counter;
+
+#define NFRONT 7
+
+static void front_end(const SmResult *r, Counter *c)
+{
+	const Counter all[NFRONT] = {
+		{"single_issue_nums", r->single_issue},      {"dual_issue_nums", r->dual_issue},
+		{"rf_bank_conflict_cycles", r->rf_conflict_cycles}, {"rf_bank_conflict_reads", r->rf_conflict_reads},
+		{"inst_fetches", r->ifetches},                {"inst_cache_misses", r->imisses},
+		{"ibuffer_flushes", r->iflushes},
+	};
+	memcpy(c, all, sizeof all);
+}
+
 void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 {
 	const Machine *m = r->m;
@@ -40,13 +60,10 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 	buf_printf(b, "simd_efficiency = %.4f\n", simd_efficiency(r));
 	buf_printf(b, "gpgpu_stall_shd_mem[s_mem][bk_conf] = %llu\n", (unsigned long long)r->bank_conflict_cycles);
 	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
-	buf_printf(b, "single_issue_nums = %llu\n", (unsigned long long)r->single_issue);
-	buf_printf(b, "dual_issue_nums = %llu\n", (unsigned long long)r->dual_issue);
-	buf_printf(b, "rf_bank_conflict_cycles = %llu\n", (unsigned long long)r->rf_conflict_cycles);
-	buf_printf(b, "rf_bank_conflict_reads = %llu\n", (unsigned long long)r->rf_conflict_reads);
-	buf_printf(b, "inst_fetches = %llu\n", (unsigned long long)r->ifetches);
-	buf_printf(b, "inst_cache_misses = %llu\n", (unsigned long long)r->imisses);
-	buf_printf(b, "ibuffer_flushes = %llu\n", (unsigned long long)r->iflushes);
+	Counter fe[NFRONT];
+	front_end(r, fe);
+	for (int i = 0; i < NFRONT; i++)
+		buf_printf(b, "%s = %llu\n", fe[i].name, (unsigned long long)fe[i].n);
 	buf_puts(b, "Warp Occupancy Distribution:\n");
 	buf_printf(b, "Stall:%llu\tW0_Idle:%llu\tW0_Scoreboard:%llu", (unsigned long long)r->stall,
 	           (unsigned long long)r->idle, (unsigned long long)r->scoreboard);
@@ -100,20 +117,12 @@ void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 	json_key(j, "bank_conflict_cycles");
 	json_int(j, (int64_t)r->bank_conflict_cycles);
 	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
-	json_key(j, "single_issue_nums");
-	json_int(j, (int64_t)r->single_issue);
-	json_key(j, "dual_issue_nums");
-	json_int(j, (int64_t)r->dual_issue);
-	json_key(j, "rf_bank_conflict_cycles");
-	json_int(j, (int64_t)r->rf_conflict_cycles);
-	json_key(j, "rf_bank_conflict_reads");
-	json_int(j, (int64_t)r->rf_conflict_reads);
-	json_key(j, "inst_fetches");
-	json_int(j, (int64_t)r->ifetches);
-	json_key(j, "inst_cache_misses");
-	json_int(j, (int64_t)r->imisses);
-	json_key(j, "ibuffer_flushes");
-	json_int(j, (int64_t)r->iflushes);
+	Counter fe[NFRONT];
+	front_end(r, fe);
+	for (int i = 0; i < NFRONT; i++) {
+		json_key(j, fe[i].name);
+		json_int(j, (int64_t)fe[i].n);
+	}
 	json_key(j, "stalls");
 	json_obj(j);
 	json_key(j, "Stall");
