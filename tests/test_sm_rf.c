@@ -217,6 +217,10 @@ Test(sm_rf, e4_dual_issue)
 	double ipc = warp_ipc(mix, &c, &x);
 	cr_expect(ipc > 1.9 && ipc <= 2.0, "add + load, dual issue: IPC %.3f", ipc);
 	cr_expect_gt(x.r->dual_issue, 180u);
+	/* 19 still: a scheduler-cycle counts once, a dual issue under its first
+	** instruction's lanes */
+	cr_expect_eq(x.r->occupancy[32], x.r->single_issue + x.r->dual_issue);
+	cr_expect_eq(x.r->stall + x.r->idle + x.r->scoreboard + x.r->occupancy[32], x.r->cycles * (uint64_t)c.num_sched);
 	done(&x);
 	ipc = warp_ipc(ints, &c, NULL);
 	cr_expect(ipc > 0.95 && ipc <= 1.0, "adds only, 1 INT unit of II 1: IPC %.3f", ipc);

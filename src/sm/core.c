@@ -651,7 +651,7 @@ static int32_t issue_more(Run *x, int32_t w, int32_t s, int32_t pc)
 {
 	SmCore *c = &x->c;
 	const Warp *W = &c->m->warps[w];
-	int32_t issued = 1;
+	int32_t issued = 1, k = x->issued_k[s]; /* the cycle's Wk: the first issue's lanes */
 	uint8_t unit = c->code->ins[pc].unit;
 	while (issued < c->cfg->max_insn_issue_per_warp && c->m->status == SEM_RUNNING && W->status == WARP_RUN &&
 	       W->pc == pc + 1) {
@@ -665,6 +665,7 @@ static int32_t issue_more(Run *x, int32_t w, int32_t s, int32_t pc)
 			break;
 		issued++;
 	}
+	x->issued_k[s] = k;
 	return issued;
 }
 
