@@ -106,21 +106,25 @@ static inline int64_t opcoll_cycle(const OpColl *o, int64_t step)
 }
 
 /* The first cycle scheduler s finds a collector unit for an instruction of
-** unit u (<= now: one is free in cycle now; opcoll_collect, next, takes
-** it): the first, in the sets' order, free by the cycle's last step
-** (GPGPU-Sim tries the specialized set first), else the one free first.
+** unit u (now: one is free in cycle now, and opcoll_collect, next, takes
+** it): the first, in the sets' order (GPGPU-Sim's allocate_cu tries the
+** specialized set first, each in index order), free by the cycle's last
+** step; else when the one free first is.
 ** (Inline: the schedulers ask it of every instruction that may issue.) */
 static inline int64_t opcoll_free_at(OpColl *o, int32_t s, SmUnit u, int64_t now)
 {
 	const OcPick *p = &o->pick[(o->sub_core ? s : 0) * UNIT__COUNT + u];
-	int64_t *best = p->cu[0];
-	for (int32_t k = 1; k < p->n[0]; k++)
-		if (p->cu[0][k] < *best)
-			best = &p->cu[0][k];
-	if (p->n[1] && *best >= (now + 1) * o->ports)
-		for (int32_t k = 0; k < p->n[1]; k++)
-			if (p->cu[1][k] < *best)
-				best = &p->cu[1][k];
+	int64_t last = (now + 1) * o->ports - 1, *best = NULL;
+	for (int i = 0; i < 2; i++)
+		for (int32_t k = 0; k < p->n[i]; k++) {
+			int64_t *cu = &p->cu[i][k];
+			if (*cu <= last) { /* allocate_cu: the first free one */
+				o->picked = cu;
+				return now;
+			}
+			if (!best || *cu < *best)
+				best = cu;
+		}
 	o->picked = best;
 	return opcoll_cycle(o, *best);
 }
