@@ -356,7 +356,7 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	int64_t lat = unit_latency(c->cfg, si) + cost - 1;
 	/* front end and operand delivery (sm/fetch.c, sm/opcoll.c): register
 	** bank conflicts delay the result; the I-buffer steps or refills */
-	lat += opcoll_collect(&x->oc, s, w, si->src, si->nsrc, c->now);
+	lat += opcoll_collect(&x->oc, s, w, (SmUnit)si->unit, si->src, si->nsrc, c->now);
 	if (x->fetch.on)
 		fetch_issued(&x->fetch, w, pc, W->status == WARP_DONE ? -1 : W->pc, c->now);
 	if (si->dst >= 0)

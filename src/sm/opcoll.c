@@ -115,9 +115,12 @@ void opcoll_free(OpColl *o)
 	*o = (OpColl){0};
 }
 
-int32_t opcoll_collect(OpColl *o, int32_t s, int32_t w, const int32_t *src, int32_t nsrc, int64_t now)
+int32_t opcoll_collect(OpColl *o, int32_t s, int32_t w, SmUnit u, const int32_t *src, int32_t nsrc, int64_t now)
 {
+	if (!o->picked || o->picked_now != now || o->picked_key != s * UNIT__COUNT + (int32_t)u)
+		opcoll_free_at(o, s, u, now);
 	int64_t *cu = o->picked;
+	o->picked = NULL; /* taken: the next issue asks again */
 	int64_t a0 = now * o->ports, a = *cu > a0 ? *cu : a0, f = a;
 	for (int32_t i = 0; i < nsrc; i++) {
 		int32_t r = src[i] + (o->use_wid ? w : 0);

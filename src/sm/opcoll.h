@@ -89,7 +89,9 @@ typedef struct OpColl {
 	int64_t *bank_free;      /* per bank: the first step it serves a read */
 	int64_t *cu[OC__SETS];   /* per set: per pool × unit, the step it is free from */
 	OcPick *pick;            /* per pool × SmUnit */
-	int64_t *picked;         /* the unit opcoll_free_at found, for opcoll_collect */
+	int64_t *picked;         /* the unit opcoll_free_at found, for opcoll_collect, */
+	int64_t picked_now;      /* in this cycle */
+	int32_t picked_key;      /* for this scheduler × UNIT__COUNT + unit */
 	uint64_t conflict_cycles;    /* Σ extra cycles results waited for a bank */
 	uint64_t conflict_reads;     /* reads that waited for a bank another read held */
 } OpColl;
@@ -120,19 +122,24 @@ static inline int64_t opcoll_free_at(OpColl *o, int32_t s, SmUnit u, int64_t now
 			int64_t *cu = &p->cu[i][k];
 			if (*cu <= last) { /* allocate_cu: the first free one */
 				o->picked = cu;
+				o->picked_now = now;
+				o->picked_key = s * UNIT__COUNT + (int32_t)u;
 				return now;
 			}
 			if (!best || *cu < *best)
 				best = cu;
 		}
 	o->picked = best;
+	o->picked_now = now;
+	o->picked_key = s * UNIT__COUNT + (int32_t)u;
 	return opcoll_cycle(o, *best);
 }
 
-/* Warp w's instruction reading the distinct registers src[0 .. nsrc),
-** issued from scheduler s in cycle now right after opcoll_free_at said a
-** unit is free: take it and read the banks. Returns the extra cycles its
-** result waits for bank conflicts (0 without: decision 2). */
-int32_t opcoll_collect(OpColl *o, int32_t s, int32_t w, const int32_t *src, int32_t nsrc, int64_t now);
+/* Warp w's instruction of unit u reading the distinct registers src[0 ..
+** nsrc), issued from scheduler s in cycle now (after opcoll_free_at said a
+** unit is free, whose answer it takes; else it looks itself): take the
+** unit and read the banks. Returns the extra cycles its result waits for
+** bank conflicts (0 without: decision 2). */
+int32_t opcoll_collect(OpColl *o, int32_t s, int32_t w, SmUnit u, const int32_t *src, int32_t nsrc, int64_t now);
 
 #endif
