@@ -8,7 +8,8 @@
 ** warnings, the same number of instructions and variables, and print
 ** identically (the printer is canonical and re-parsable,
 ** ir.h). Any difference is a bug: the harness prints both texts and
-** aborts.
+** aborts. The thread frontiers (cfg --frontiers) are built and printed
+** too: a frontier holds only blocks of lower priority than its own.
 **
 ** Built into the libFuzzer binary fuzz_parse (-Dfuzz=true), and into
 ** fuzz-replay with the entry point renamed (-DLLVMFuzzerTestOneInput=...).
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontier.h"
 #include "ir.h"
 
 static Program *load(const char *path, const char *src, size_t len, Diags *d)
@@ -100,6 +102,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (d.nerrors == 0) {
 		if (!p->cfg)
 			abort(); /* ir_load promises a CFG after a clean load */
+		for (int by = FRONTIER_RPO; by <= FRONTIER_LAYOUT; by++) { /* cfg --frontiers */
+			Frontiers *f = frontiers_build(p->cfg, (FrontierOrder)by);
+			Buf fb = {0};
+			frontiers_print(&fb, p, p->cfg, f);
+			for (int32_t b = 0; b < p->cfg->nblocks; b++) /* a frontier never holds its own block */
+				for (int32_t i = f->start[b]; i < f->start[b + 1]; i++)
+					if (f->set[i] == b || f->rank[f->set[i]] <= f->rank[b])
+						abort();
+			buf_free(&fb);
+			frontiers_free(f);
+		}
 		Buf first = {0};
 		ir_print(&first, p);
 		Diags d2;

@@ -133,6 +133,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			c.max_cycle = 400000;
 			c.progress_window = 20000;
 			c.num_sched = (int32_t)(h % 4) + 1;
+			if (m->nwarps > 1 && (h >> 2) % 2) { /* CTAs of one or two warps, one or two resident */
+				c.cta_threads = m->warpsize * (int32_t)(1 + (h >> 3) % 2);
+				c.max_cta = (int32_t)(1 + (h >> 4) % 2);
+			}
 			SmResult *r = code ? sm_run(code, &c, &so, &d) : NULL;
 			if (r && r->status == SM_OK && m->status == SEM_OK) {
 				Buf x = {0}, y = {0};

@@ -483,6 +483,50 @@ static void find_loops(Cfg *g)
 	free(loop_of_header);
 }
 
+/* The loop depth of block b (0 outside loops). */
+static int32_t depth_of(const Cfg *g, int32_t b)
+{
+	return b < g->nblocks && g->blocks[b].loop >= 0 ? g->loops[g->blocks[b].loop].depth : 0;
+}
+
+/* Thread-frontier priorities (Block.prio): a reverse post-order whose
+** depth-first walk takes a block's successors shallowest loop first, so
+** that a loop's exits finish before its body and come after all of it —
+** a plain reverse post-order may put an exit before the rest of the body,
+** which lets threads that left the loop run ahead of those still in it
+** (Diamos et al. 2011, Figure 2(c)). */
+static void priorities(Cfg *g)
+{
+	int32_t nb = g->nblocks;
+	if (nb == 0)
+		return;
+	int32_t **succ = xmalloc(((size_t)nb + 1) * sizeof *succ), *nsucc = xcalloc((size_t)nb + 1, sizeof *nsucc);
+	int32_t *store = xmalloc((2 * (size_t)nb + 1) * sizeof *store);
+	for (int32_t b = 0; b < nb; b++) {
+		const Block *bb = &g->blocks[b];
+		succ[b] = store + 2 * b;
+		for (int32_t k = 0; k < bb->nsucc; k++)
+			if (bb->succ[k] < nb)
+				succ[b][nsucc[b]++] = bb->succ[k];
+		if (nsucc[b] == 2 && depth_of(g, succ[b][1]) < depth_of(g, succ[b][0])) {
+			int32_t t = succ[b][0];
+			succ[b][0] = succ[b][1];
+			succ[b][1] = t;
+		}
+	}
+	succ[nb] = store;
+	for (int32_t b = 0; b < nb; b++)
+		g->blocks[b].prio = -1;
+	Walk w;
+	walk(nb, 0, succ, nsucc, &w);
+	for (int32_t k = w.norder - 1, r = 0; k >= 0; k--)
+		g->blocks[w.order[k]].prio = r++;
+	walk_free(&w);
+	free(succ);
+	free(nsucc);
+	free(store);
+}
+
 Cfg *cfg_build(const Program *p)
 {
 	Cfg *g = xcalloc(1, sizeof *g);
@@ -655,6 +699,7 @@ Cfg *cfg_build(const Program *p)
 	number_tree(g, true);
 	heavy_paths(g);
 	find_loops(g);
+	priorities(g);
 
 	/* GSA groups and μ operand selection */
 	for (b = 0; b < nb; b++) {

@@ -26,6 +26,8 @@ typedef struct Block {
 	                      ** every block, reachable from the entry or not, since every
 	                      ** block reaches the exit (with the added edges) */
 	bool reachable;       /* from the entry */
+	int32_t prio;         /* thread-frontier priority, 0 the highest: a reverse post-order in which
+	                      ** every loop's body comes before its exits (cfg.c); -1 unreachable */
 	int32_t ngsa;         /* GSA instructions at the start of the block */
 	bool implicit_sync;   /* starts with a γ or η: an implicit sync (semantics.md §4) */
 	int32_t loop;         /* innermost loop containing the block, or -1 */

@@ -844,6 +844,11 @@ void ir_print_directives(Buf *b, const Program *p)
 
 void ir_print(Buf *b, const Program *p)
 {
+	ir_print_to(b, p, NULL);
+}
+
+void ir_print_to(Buf *b, const Program *p, const Sink *sink)
+{
 	ir_print_directives(b, p);
 	int32_t n = p->nins;
 	if (n == 0)
@@ -902,6 +907,7 @@ void ir_print(Buf *b, const Program *p)
 			pc++;
 		}
 		buf_putc(b, '\n');
+		sink_line(b, sink);
 	}
 	free(start);
 	free(byins);

@@ -237,6 +237,8 @@ void ir_print_ins(Buf *b, const Program *p, const Ins *ins);
 /* The whole program, re-parsable: directives, then one statement per line
 ** with its labels; matrix groups are printed as one matrix statement. */
 void ir_print(Buf *b, const Program *p);
+/* The same, written out as it goes (Sink, util.h). */
+void ir_print_to(Buf *b, const Program *p, const Sink *sink);
 /* The directives alone (.kernel ... .data), then a blank line if any. */
 void ir_print_directives(Buf *b, const Program *p);
 

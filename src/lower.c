@@ -10,6 +10,7 @@
 #include "lower.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "cfg.h"
 #include "sm/sm.h"
@@ -61,6 +62,132 @@ static void classify(SmIns *s, const Ins *ins)
 	}
 }
 
+/* (variable, block) pairs grouped by their first member (a counting sort). */
+typedef struct Pairs {
+	int32_t *key, *val, n, cap;
+} Pairs;
+
+static void pair_add(Pairs *s, int32_t key, int32_t val)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->key = xrealloc(s->key, (size_t)s->cap * sizeof *s->key);
+		s->val = xrealloc(s->val, (size_t)s->cap * sizeof *s->val);
+	}
+	s->key[s->n] = key;
+	s->val[s->n++] = val;
+}
+
+/* start[k] .. start[k+1]: the vals of key k, in out. */
+static void pair_group(const Pairs *s, int32_t nkeys, int32_t *start, int32_t *out)
+{
+	memset(start, 0, ((size_t)nkeys + 2) * sizeof *start);
+	for (int32_t i = 0; i < s->n; i++)
+		start[s->key[i] + 2]++;
+	for (int32_t k = 0; k < nkeys; k++)
+		start[k + 2] += start[k + 1];
+	for (int32_t i = 0; i < s->n; i++)
+		out[start[s->key[i] + 1]++] = s->val[i];
+}
+
+static int32_t reg_var(const SmCode *c, const Opnd *o)
+{
+	return o->kind == OPND_VAR && c->reg_of[o->var] >= 0 ? o->var : -1;
+}
+
+/* MaxLive: the most variables live at one point, the registers an
+** allocator needs without spilling (occupancy counts these, not the naive
+** numbering). Liveness by path exploration, variable by variable, from
+** each upward-exposed use back to the definitions: linear in the program
+** plus the live ranges, no iteration over all variables × all blocks. */
+static int32_t max_live(const Program *p, const SmCode *c)
+{
+	const Cfg *g = p->cfg;
+	int32_t nb = g->nblocks, nv = p->nvars, best = 0;
+	Pairs uses = {0}, defs = {0}, out = {0};
+	int32_t *stamp = xcalloc((size_t)nv + 1, sizeof *stamp);
+	for (int32_t b = 0; b < nb; b++) { /* upward-exposed uses and definitions, per block */
+		for (int32_t pc = g->blocks[b].first; pc <= g->blocks[b].last; pc++) {
+			const Ins *ins = &p->ins[pc];
+			const Opnd *o[3] = {&ins->a, &ins->b, &ins->c};
+			for (int k = 0; k < 3; k++) {
+				int32_t v = reg_var(c, o[k]);
+				if (v >= 0 && stamp[v] != b + 1)
+					pair_add(&uses, v, b);
+			}
+			if (ins->dst >= 0 && c->reg_of[ins->dst] >= 0 && stamp[ins->dst] != b + 1) {
+				stamp[ins->dst] = b + 1;
+				pair_add(&defs, ins->dst, b);
+			}
+		}
+	}
+	int32_t *ustart = xmalloc(((size_t)nv + 2) * sizeof *ustart), *dstart = xmalloc(((size_t)nv + 2) * sizeof *dstart);
+	int32_t *ub = xmalloc(((size_t)uses.n + 1) * sizeof *ub), *db = xmalloc(((size_t)defs.n + 1) * sizeof *db);
+	pair_group(&uses, nv, ustart, ub);
+	pair_group(&defs, nv, dstart, db);
+	int32_t *def_mark = xcalloc((size_t)nb + 1, sizeof *def_mark), *in_mark = xcalloc((size_t)nb + 1, sizeof *in_mark);
+	int32_t *out_mark = xcalloc((size_t)nb + 1, sizeof *out_mark), *work = xmalloc(((size_t)nb + 1) * sizeof *work);
+	for (int32_t v = 0; v < nv; v++) {
+		int32_t st = v + 1, nw = 0;
+		for (int32_t i = dstart[v]; i < dstart[v + 1]; i++)
+			def_mark[db[i]] = st;
+		for (int32_t i = ustart[v]; i < ustart[v + 1]; i++)
+			if (in_mark[ub[i]] != st) {
+				in_mark[ub[i]] = st;
+				work[nw++] = ub[i];
+			}
+		while (nw > 0) {
+			const Block *B = &g->blocks[work[--nw]];
+			for (int32_t k = 0; k < B->npred; k++) {
+				int32_t q = B->pred[k];
+				if (out_mark[q] != st) {
+					out_mark[q] = st;
+					pair_add(&out, q, v);
+				}
+				if (def_mark[q] != st && in_mark[q] != st) {
+					in_mark[q] = st;
+					work[nw++] = q;
+				}
+			}
+		}
+	}
+	int32_t *ostart = xmalloc(((size_t)nb + 2) * sizeof *ostart), *ov = xmalloc(((size_t)out.n + 1) * sizeof *ov);
+	pair_group(&out, nb, ostart, ov);
+	memset(stamp, 0, ((size_t)nv + 1) * sizeof *stamp);
+	for (int32_t b = 0; b < nb; b++) { /* each block backward from its live-out set */
+		int32_t st = b + 1, live = ostart[b + 1] - ostart[b];
+		for (int32_t i = ostart[b]; i < ostart[b + 1]; i++)
+			stamp[ov[i]] = st;
+		if (live > best)
+			best = live;
+		for (int32_t pc = g->blocks[b].last; pc >= g->blocks[b].first; pc--) {
+			const Ins *ins = &p->ins[pc];
+			if (ins->dst >= 0 && c->reg_of[ins->dst] >= 0) {
+				if (stamp[ins->dst] == st) {
+					stamp[ins->dst] = 0;
+					live--;
+				} else if (live + 1 > best) {
+					best = live + 1; /* a dead result still takes a register */
+				}
+			}
+			const Opnd *o[3] = {&ins->a, &ins->b, &ins->c};
+			for (int k = 0; k < 3; k++) {
+				int32_t v = reg_var(c, o[k]);
+				if (v >= 0 && stamp[v] != st) {
+					stamp[v] = st;
+					live++;
+				}
+			}
+			if (live > best)
+				best = live;
+		}
+	}
+	free(uses.key), free(uses.val), free(defs.key), free(defs.val), free(out.key), free(out.val);
+	free(stamp), free(ustart), free(dstart), free(ub), free(db), free(def_mark), free(in_mark), free(out_mark);
+	free(work), free(ostart), free(ov);
+	return best;
+}
+
 SmCode *lower(const Program *p, Diags *d)
 {
 	if (p->has_gsa) {
@@ -90,6 +217,7 @@ SmCode *lower(const Program *p, Diags *d)
 		add_src(s, c, &ins->c);
 		s->rpc = ir_is_branch((Op)ins->op) && g ? cfg_ipdom_pc(g, pc) : -1;
 	}
+	c->maxlive = g ? max_live(p, c) : c->nregs;
 	return c;
 }
 

@@ -40,6 +40,8 @@ typedef struct SmCode {
 	SmIns *ins;      /* per pc */
 	int32_t nins;
 	int32_t nregs;   /* registers per thread: the variables, numbered by first definition */
+	int32_t maxlive; /* the most of them live at one point: the registers an allocator needs
+	                 ** without spills, which occupancy counts (-musimd_regs_per_thread 0) */
 	int32_t *reg_of; /* per variable: its register, -1 for one never defined (parameters) */
 } SmCode;
 

@@ -17,6 +17,7 @@
 #include "cfg.h"
 #include "deadlock.h"
 #include "xform/xform.h"
+#include "frontier.h"
 #include "gen.h"
 #include "gsa.h"
 #include "llvm.h"
@@ -40,6 +41,15 @@ static void out(const Buf *b)
 {
 	fwrite(buf_str(b), 1, b->len, stdout);
 }
+
+/* A Sink to standard output. */
+static void write_out(const Buf *b, void *ctx)
+{
+	(void)ctx;
+	out(b);
+}
+
+static const Sink to_stdout = {write_out, NULL};
 
 static void err(const Buf *b)
 {
@@ -208,14 +218,16 @@ typedef struct RunCtx {
 	ReportCols cols; /* text: the columns of the trace and the grid */
 	Buf line;        /* text lines, or JSON not yet written out */
 	Json j;          /* --json --trace: the result object the trace streams into */
+	bool cols_ready; /* sm: cols computed (at the first issue) */
 } RunCtx;
 
 /* JSON is written out in pieces of about this size. */
 #define RUN_JSON_CHUNK (1 << 16)
 
-static void run_hook(void *vctx, const Machine *m, const StepInfo *s)
+/* A step for --trace/--grid: cycle >= 0 is the cycle and sched the warp
+** scheduler of an SM issue (`musimd sm --trace`). */
+static void trace_step(RunCtx *c, const Machine *m, const StepInfo *s, int64_t cycle, int32_t sched)
 {
-	RunCtx *c = vctx;
 	if (c->cut || (c->json && !c->trace))
 		return;
 	if (c->limit && c->traced == c->limit) {
@@ -230,7 +242,7 @@ static void run_hook(void *vctx, const Machine *m, const StepInfo *s)
 	}
 	c->traced++;
 	if (c->json) {
-		report_trace_json(&c->j, m, s);
+		report_trace_json_at(&c->j, m, s, cycle, sched);
 		if (c->line.len >= RUN_JSON_CHUNK) {
 			out(&c->line);
 			buf_reset(&c->line);
@@ -238,11 +250,29 @@ static void run_hook(void *vctx, const Machine *m, const StepInfo *s)
 		return;
 	}
 	buf_reset(&c->line);
+	if (cycle >= 0) {
+		if (!c->cols_ready) { /* the machine exists from the first issue on */
+			report_cols(&c->cols, m, c->limit ? c->limit : m->opt.max_steps);
+			c->cols.prefix = 10;
+		}
+		c->cols_ready = true;
+		buf_printf(&c->line, "%8lld  ", (long long)cycle);
+	}
 	if (c->trace)
 		report_trace_line(&c->line, &c->cols, m, s);
 	if (c->grid)
 		report_grid_row(&c->line, &c->cols, m, s);
 	out(&c->line);
+}
+
+static void run_hook(void *vctx, const Machine *m, const StepInfo *s)
+{
+	trace_step(vctx, m, s, -1, -1);
+}
+
+static void sm_hook(void *vctx, int64_t cycle, int32_t sched, const Machine *m, const StepInfo *s)
+{
+	trace_step(vctx, m, s, cycle, sched);
 }
 
 /* Index of arg among words (NULL-terminated), or -1 with msg set to
@@ -645,25 +675,41 @@ static int cmd_check(int argc, char **argv)
 /* ---- musimd cfg ------------------------------------------------------------------------ */
 
 static const char cfg_help[] =
-	"Usage: musimd cfg FILE [--dot]\n"
+	"Usage: musimd cfg FILE [--dot | --frontiers[=rpo|layout]]\n"
 	"Print the basic blocks (musimd-lang(7)), the edges, the dominator and\n"
 	"post-dominator trees (post-dominance with a virtual exit), the immediate\n"
 	"post-dominator of every conditional branch (its reconvergence point) and the\n"
 	"natural loops. With --dot, a Graphviz digraph (edges labelled fall-through and\n"
 	"taken; dotted: the reconvergence point of each branch).\n"
+	"With --frontiers, the thread frontiers of Diamos et al. (MICRO 2011,\n"
+	"Algorithm 1) instead: the block priorities (reverse post-order, the paper's;\n"
+	"=layout: program order), each block's frontier (the blocks where threads of\n"
+	"the warp may wait while it runs; every conditional branch counts as\n"
+	"divergent), the re-convergence checks (edges into a block of the source's\n"
+	"frontier) and their count against the branches' post-dominators.\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage error, 3 unreadable or invalid file.\n";
 
 static int cmd_cfg(int argc, char **argv)
 {
-	static const struct option opts[] = {{"dot", 0, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {{"dot", 0, NULL, 0}, {"frontiers", 2, NULL, 0}, {"help", 0, NULL, 0},
+	                                     {NULL, 0, NULL, 0}};
+	static const char *const orders[] = {"rpo", "layout", NULL};
 	bool dot = false;
+	int frontiers = -1; /* a FrontierOrder, or -1: none */
 	const char *file = NULL;
 	int nfiles = 0;
+	char msg[256];
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--dot"))
 			dot = true;
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		else if (!strcmp(argv[i], "--frontiers"))
+			frontiers = FRONTIER_RPO;
+		else if (!strncmp(argv[i], "--frontiers=", 12)) {
+			frontiers = choice("--frontiers", argv[i] + 12, orders, msg, sizeof msg);
+			if (frontiers < 0)
+				return usage_error("cfg", "%s", msg);
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(cfg_help, stdout);
 			return EXIT_OK;
 		} else if (argv[i][0] == '-' && argv[i][1])
@@ -676,12 +722,19 @@ static int cmd_cfg(int argc, char **argv)
 	if (nfiles != 1)
 		return usage_error("cfg", nfiles ? "takes one FILE, got %s" : "needs a FILE%s",
 		                   nfiles ? "several" : "");
+	if (dot && frontiers >= 0)
+		return usage_error("cfg", "--dot draws the graph; --frontiers prints the thread frontiers: one %s",
+		                   "or the other");
 	int status = EXIT_OK;
 	Program *p = load(file, true, &status);
 	if (!p)
 		return status;
 	Buf b = {0};
-	if (dot)
+	if (frontiers >= 0) {
+		Frontiers *f = frontiers_build(p->cfg, (FrontierOrder)frontiers);
+		frontiers_print(&b, p, p->cfg, f);
+		frontiers_free(f);
+	} else if (dot)
 		cfg_print_dot(&b, p, p->cfg);
 	else
 		cfg_print(&b, p, p->cfg);
@@ -789,7 +842,7 @@ static int cmd_gsa(int argc, char **argv)
 	if (!g)
 		return status;
 	Buf b = {0};
-	ir_print(&b, g);
+	ir_print_to(&b, g, &to_stdout);
 	out(&b);
 	buf_free(&b);
 	ir_free(g);
@@ -1669,7 +1722,9 @@ static const char sm_help[] =
 	"the divergence hardware; each instruction executes at issue through the same\n"
 	"step as `musimd run`. Prints GPGPU-Sim's statistics (gpu_sim_cycle,\n"
 	"gpu_sim_insn, gpu_ipc, the Warp Occupancy Distribution) and per-warp stall\n"
-	"causes. Partial: fetch is perfect; no register banks or caches yet (local\n"
+	"causes. The threads are one CTA, or CTAs of -musimd_cta_threads, as many\n"
+	"resident as threads, registers and -gpgpu_shader_cta allow (GPGPU-Sim's\n"
+	"max_cta). Partial: fetch is perfect; no register banks or caches yet (local\n"
 	"memory takes -gpgpu_smem_latency); shared memory has bank conflicts.\n"
 	"\n"
 	"Options:\n"
@@ -1685,18 +1740,25 @@ static const char sm_help[] =
 	"                       simd_efficiency; default warp_ipc) against the first\n"
 	"                       option, a line per value of the second\n"
 	"  --model M            the reconvergence hardware (-musimd_reconvergence):\n"
-	"                       ipdom (default), sync, aware, mimd\n"
+	"                       ipdom (default), sync, aware, mp (a ready split issues:\n"
+	"                       a per-lane scoreboard), tf, mimd, its\n"
 	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR=INT[,INT...],\n"
 	"  --aware-delay BRANCH:POINT, --aware-timeout T\n"
 	"                       as for run\n"
 	"  --max-steps N        stop after N warp instructions (default 10000000, as run)\n"
+	"  --trace              a line per issue: the cycle, then the step as run --trace\n"
+	"                       shows it (the rule, Θ, the model's state)\n"
+	"  --trace-limit N      --trace shows at most N issues (default 100000; 0: all)\n"
 	"  --json               the statistics and the final state as one JSON object\n"
+	"                       (with --trace: its \"trace\" array first, an object per\n"
+	"                       issue with \"cycle\" and \"scheduler\")\n"
 	"\n"
 	"Exit status: 0 the program finished, 1 a watchdog stopped it (deadlock:\n"
 	"nothing committed for 50 000 cycles; livelock: instructions commit but no\n"
 	"register, memory cell, thread or barrier changes for -musimd_progress_window\n"
 	"cycles) or no rule applies, 2 usage error, 3 unreadable or invalid input, 4\n"
-	"-gpgpu_max_cycle, -gpgpu_max_insn or --max-steps reached.\n";
+	"-gpgpu_max_cycle, -gpgpu_max_insn or --max-steps reached, or --trace-limit\n"
+	"cut the trace short.\n";
 
 #undef CMD
 #define CMD "sm"
@@ -1717,12 +1779,15 @@ static int cmd_sm(int argc, char **argv)
 		{"aware-delay", required_argument, NULL, 'y'},
 		{"aware-timeout", required_argument, NULL, 'Y'},
 		{"max-steps", required_argument, NULL, 'M'},
+		{"trace", no_argument, NULL, 'T'},
+		{"trace-limit", required_argument, NULL, 'L'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	SemOptions so = {0};
 	SemArgs sa = {0};
+	RunCtx ctx = {.limit = 100000};
 	int status = EXIT_OK;
 	long long v;
 	char msg[512];
@@ -1779,6 +1844,12 @@ static int cmd_sm(int argc, char **argv)
 		case 'O': plot = optarg; break;
 		case 'E': CHOICE_IN("--metric", metric, sm_sweep_metrics); break;
 		case 'j': json = true; break;
+		case 'T': ctx.trace = true; break;
+		case 'L':
+			if (!str_to_ll(optarg, 0, LLONG_MAX, &v))
+				USAGE("--trace-limit needs a number of steps (0: no limit), not '%s'", optarg);
+			ctx.limit = (uint64_t)v;
+			break;
 		case 'm':
 			so.model = model_find(optarg);
 			if (!so.model) {
@@ -1808,6 +1879,8 @@ static int cmd_sm(int argc, char **argv)
 		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
 	}
+	if (so.aware_timeout == SEM_TIMEOUT_ANY)
+		USAGE("--aware-timeout any is a choice of the explorer; the SM model counts a number of cycles%s", "");
 	/* the configuration: the default, a preset or a file, then --set */
 	sm_config_default(&cfg);
 	if (config) {
@@ -1899,22 +1972,43 @@ static int cmd_sm(int argc, char **argv)
 	}
 	if (plot)
 		USAGE("--plot draws a --sweep%s", "");
-	r = code ? sm_run(code, &cfg, &so, &d) : NULL;
+	if (ctx.trace && nax > 0)
+		USAGE("--trace traces one run, not a --sweep%s", "");
+	ctx.json = json;
+	json_init(&ctx.j, &ctx.line);
+	if (ctx.trace && json)
+		report_json_trace_begin(&ctx.j); /* the trace streams ahead of the statistics */
+	r = code ? sm_run_traced(code, &cfg, &so, ctx.trace ? sm_hook : NULL, &ctx, &d) : NULL;
 	if (!r) {
 		print_option_diags(CMD, p, &d);
 		status = EXIT_INPUT;
 		goto done;
 	}
 	if (json) {
-		Json j;
-		json_init(&j, &b);
-		sm_report_json(&j, r, &cfg);
+		if (ctx.trace) {
+			json_arr_end(&ctx.j);
+			json_key(&ctx.j, "trace_complete");
+			json_bool(&ctx.j, !ctx.cut);
+			sm_report_json_keys(&ctx.j, r, &cfg);
+			json_obj_end(&ctx.j);
+			out(&ctx.line);
+		} else {
+			Json j;
+			json_init(&j, &b);
+			sm_report_json(&j, r, &cfg);
+		}
 		buf_putc(&b, '\n');
 	} else {
+		if (ctx.cut)
+			buf_printf(&b, "\n");
 		sm_report_text(&b, r, &cfg);
 	}
 	out(&b);
-	status = r->status == SM_OK ? EXIT_OK
+	if (ctx.cut)
+		fprintf(stderr, "musimd sm: warning: the trace stops after %llu of %llu issues (--trace-limit %llu; 0 "
+		        "shows every issue); the statistics are complete\n", (unsigned long long)ctx.limit,
+		        (unsigned long long)r->warp_insn, (unsigned long long)ctx.limit);
+	status = r->status == SM_OK ? (ctx.cut ? EXIT_INCOMPLETE : EXIT_OK)
 	         : r->status == SM_CYCLE_LIMIT || r->status == SM_INSN_LIMIT || r->status == SM_STEP_LIMIT
 	                 ? EXIT_INCOMPLETE
 	                                                                      : EXIT_FAILED;
@@ -1933,6 +2027,7 @@ done:
 	free(sets);
 	buf_free(&ignored);
 	buf_free(&b);
+	buf_free(&ctx.line);
 	diag_free(&d);
 	args_free(&sa);
 	return status;
@@ -2827,7 +2922,7 @@ static int cmd_analyze(int argc, char **argv)
 		else if (!summary_only) {
 			if (nfiles > 1 || verify)
 				buf_printf(&b, "%s:\n", g->path);
-			report_analysis_text(&b, g, r, ascii);
+			report_analysis_text_to(&b, g, r, ascii, &to_stdout);
 			if (vr)
 				report_verify(&b, vr, vo.models);
 			if (nfiles > 1)

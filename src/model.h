@@ -102,6 +102,10 @@ struct Model {
 	** §3: the label is the warp and this key), given before choose. NULL:
 	** the pc of the group choose makes current. */
 	int32_t (*choice_key)(const Warp *, int32_t k);
+	/* Alternative k's pc and lanes, for a driver that picks one by what is
+	** ready (the SM model's multi-path scoreboard). NULL: the driver issues
+	** the current group. */
+	void (*group)(const Warp *, int32_t k, int32_t *pc, const uint64_t **lanes);
 
 	/* ---- reading the control state */
 	void (*view)(const Warp *, int32_t k, CtlView *); /* record k, 0 the bottom */
@@ -126,8 +130,8 @@ struct Model {
 
 /* The models, NULL-terminated (model/model.c); model_names lists their
 ** names in the same order, for word completion and choice parsing. */
-#define MODEL_COUNT 6
-extern const Model model_sync, model_ipdom, model_mimd, model_its_rr, model_its_any, model_aware;
+#define MODEL_COUNT 8
+extern const Model model_sync, model_ipdom, model_mimd, model_its_rr, model_its_any, model_aware, model_mp, model_tf;
 extern const Model *const models[];
 extern const char *const model_names[];
 /* The model called name ("its" is "its:rr"), or NULL. */

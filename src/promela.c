@@ -1523,11 +1523,11 @@ static void st_atomic(Pml *P, Stmts *st, int32_t pc)
 
 /* Where a selected operand goes: the destination (value and assigned flag)
 ** or, when the copy is not sequential, the temporaries t_k/td_k. */
-typedef struct Sink {
+typedef struct CopyDest {
 	Buf val, def;
-} Sink;
+} CopyDest;
 
-static void st_copy(const Pml *P, Buf *b, const Sink *k, const Opnd *o)
+static void st_copy(const Pml *P, Buf *b, const CopyDest *k, const Opnd *o)
 {
 	buf_printf(b, "%s = ", buf_str(&k->val));
 	put_opnd(P, b, o);
@@ -1537,7 +1537,7 @@ static void st_copy(const Pml *P, Buf *b, const Sink *k, const Opnd *o)
 
 /* γ's tree of gates: a predicate is read (MV) only where the path reaches
 ** it. Nesting is bounded by the parser (IR_GATE_MAX_DEPTH). */
-static void st_gate(const Pml *P, Buf *b, const Ins *ins, const Opnd *node, const Sink *k, int depth)
+static void st_gate(const Pml *P, Buf *b, const Ins *ins, const Opnd *node, const CopyDest *k, int depth)
 {
 	const Opnd *pred = ir_gate_pred(ins, node);
 	Stmts pre = {0};
@@ -1559,7 +1559,7 @@ static void st_gate(const Pml *P, Buf *b, const Ins *ins, const Opnd *node, cons
 }
 
 /* φ and μ take the operand of the edge the thread came by (came_from). */
-static void st_edge_select(const Pml *P, Buf *b, const Ins *ins, int32_t blk, const Sink *k)
+static void st_edge_select(const Pml *P, Buf *b, const Ins *ins, int32_t blk, const CopyDest *k)
 {
 	const Block *bb = &P->g->blocks[blk];
 	buf_puts(b, "if");
@@ -1612,7 +1612,7 @@ static void st_gsa_group(Pml *P, Stmts *st, int32_t first, int32_t count, uint8_
 		P->ndtemps = count;
 	for (int32_t j = 0; j < count; j++) {
 		const Ins *ins = &P->p->ins[first + j];
-		Sink k = {0};
+		CopyDest k = {0};
 		if (temps) {
 			buf_printf(&k.val, "t_%d", (int)j);
 			buf_printf(&k.def, "td_%d", (int)j);

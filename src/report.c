@@ -78,6 +78,7 @@ static void pad_gap(Buf *b, size_t col, size_t gap)
 void report_cols(ReportCols *c, const Machine *m, uint64_t last)
 {
 	const Program *p = m->prog;
+	c->prefix = 0;
 	c->step = max32(5, digits(last));
 	c->warp = m->nwarps > 1 ? digits((uint64_t)(m->nwarps - 1)) : 0;
 	c->where = 2;
@@ -116,7 +117,7 @@ static void step_head(Buf *b, Buf *tmp, const ReportCols *c, const Machine *m, c
 	buf_puts(b, buf_str(tmp));
 	/* rule column: after the widest "where: instruction" (at least 29
 	** columns, which the papers' examples fit in) */
-	int32_t head = c->step + 2 + (c->warp ? 3 + c->warp : 0);
+	int32_t head = c->prefix + c->step + 2 + (c->warp ? 3 + c->warp : 0);
 	pad_gap(b, (size_t)(head + max32(c->where_ins + 1, 29)), 1);
 	buf_printf(b, "%-3s  ", sem_rule_name(s->rule));
 }
@@ -271,6 +272,11 @@ void report_json_trace_begin(Json *j)
 
 void report_trace_json(Json *j, const Machine *m, const StepInfo *s)
 {
+	report_trace_json_at(j, m, s, -1, -1);
+}
+
+void report_trace_json_at(Json *j, const Machine *m, const StepInfo *s, int64_t cycle, int32_t sched)
+{
 	const Program *p = m->prog;
 	/* one step per line, inside the "trace" array of the result object */
 	buf_puts(j->b, j->need_comma[j->depth] ? ",\n    " : "\n    ");
@@ -280,6 +286,12 @@ void report_trace_json(Json *j, const Machine *m, const StepInfo *s)
 	o.depth = 2; /* nested: keep it on one line */
 	o.need_comma[2] = false;
 	buf_putc(o.b, '{');
+	if (cycle >= 0) {
+		json_key(&o, "cycle");
+		json_int(&o, cycle);
+		json_key(&o, "scheduler");
+		json_int(&o, sched);
+	}
 	json_key(&o, "step");
 	json_int(&o, (int64_t)s->step);
 	json_key(&o, "warp");
@@ -821,6 +833,11 @@ static bool same_value(const AnaResult *r, int32_t x, int32_t y)
 
 void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool ascii)
 {
+	report_analysis_text_to(b, g, r, ascii, NULL);
+}
+
+void report_analysis_text_to(Buf *b, const Program *g, const AnaResult *r, bool ascii, const Sink *sink)
+{
 	int32_t *vars = NULL;
 	int32_t n = ana_listed_vars(g, &vars);
 	size_t w = 4;
@@ -848,6 +865,7 @@ void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool asc
 		prev_var = vars[i];
 		buf_putn(b, val.s, val.len);
 		buf_putc(b, '\n');
+		sink_line(b, sink);
 	}
 	buf_free(&val);
 	free(vars);
@@ -878,6 +896,7 @@ void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool asc
 		ir_print_ins(b, g, ins);
 		pad_gap(b, lw + 4 + iw + 2, 2);
 		buf_puts(b, r->branch_divergent[pc] ? "divergent\n" : "uniform\n");
+		sink_line(b, sink);
 	}
 }
 

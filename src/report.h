@@ -20,6 +20,7 @@
 ** the widest "where: instruction" of a trace line. */
 typedef struct ReportCols {
 	int32_t step, warp, where, ins, where_ins;
+	int32_t prefix; /* columns the caller writes before the step number (sm: the cycle); 0 */
 } ReportCols;
 void report_cols(ReportCols *c, const Machine *m, uint64_t last);
 
@@ -39,6 +40,9 @@ typedef struct TraceEnd {
 } TraceEnd;
 void report_json_trace_begin(Json *j);
 void report_trace_json(Json *j, const Machine *m, const StepInfo *s);
+/* The same with the cycle and the warp scheduler of an issue first (`musimd
+** sm --json --trace`). */
+void report_trace_json_at(Json *j, const Machine *m, const StepInfo *s, int64_t cycle, int32_t sched);
 
 /* The ✓/• grid: a row per step, a column per thread (✓: the thread was in
 ** Θ when the step began). */
@@ -78,6 +82,8 @@ void report_step_line(Buf *b, const ReportCols *c, const Machine *m, const StepI
 /* analyze's text report (cli.md): a line per listed variable (class and
 ** abstract value), then a line per conditional branch. */
 void report_analysis_text(Buf *b, const Program *g, const AnaResult *r, bool ascii);
+/* The same, written out as it goes (Sink, util.h). */
+void report_analysis_text_to(Buf *b, const Program *g, const AnaResult *r, bool ascii, const Sink *sink);
 
 /* explore: the counterexample of r (deadlock, livelock), replayed from the
 ** initial state through sem_step, one trace line per step (the cycle

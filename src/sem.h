@@ -198,6 +198,8 @@ typedef struct Machine {
 	int32_t *from_block;    /* per thread: the block it last came from (φ/μ), -1 at the start */
 	int32_t *aware_rpc;     /* per pc: a branch's delayed reconvergence point (--aware-delay),
 	                        ** AWARE_NO_DELAY (model.h) elsewhere; NULL without delays */
+	const int64_t *clock;   /* a driver that keeps time (the SM model): its cycle, and the
+	                        ** AWARE timeout counts cycles, not the warp's steps; NULL */
 	int32_t model_alt;      /* the alternative the model's choose made current for the next
 	                        ** step, when the model keeps it so (aware); sem_step clears it */
 	bool track_edges;       /* the program has φ or μ */

@@ -406,3 +406,13 @@ bool suggest_print(const Suggest *g, Buf *b, const char *prefix)
 	buf_puts(b, g->more ? ", ...?" : "?");
 	return true;
 }
+
+void sink_line(Buf *b, const Sink *k)
+{
+	if (k && b->len >= SINK_CHUNK) {
+		k->write(b, k->ctx);
+		b->len = 0;
+		if (b->s)
+			b->s[0] = '\0';
+	}
+}

@@ -54,6 +54,18 @@ typedef struct Buf {
 	size_t len, cap;
 } Buf;
 
+/* Where long output goes as it is made (`musimd gsa`, `analyze` on a
+** program of 10^6 instructions): a printer that takes a Sink calls
+** sink_line after each line, which hands the Buf's text to write and
+** empties it once it holds SINK_CHUNK bytes, so that the output never
+** sits whole in memory. A NULL Sink keeps it all in the Buf. */
+typedef struct Sink {
+	void (*write)(const Buf *b, void *ctx);
+	void *ctx;
+} Sink;
+#define SINK_CHUNK (1 << 16)
+void sink_line(Buf *b, const Sink *k);
+
 void buf_putc(Buf *b, char c);
 void buf_puts(Buf *b, const char *s);
 void buf_putn(Buf *b, const char *s, size_t n);

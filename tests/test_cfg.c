@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cfg.h"
+#include "frontier.h"
 #include "testlib.h"
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -1464,4 +1465,74 @@ Test(validate, reads_against_dense_reference)
 	}
 	cr_expect_gt(compared, 1500, "%d programs compared", compared);
 	cr_expect_gt(warned, 500, "%d programs with warnings", warned);
+}
+
+/* The frontier of the block labelled `at`, as "bb3 out" (labels, in
+** priority order). */
+static char *frontier_of(const Program *p, const Frontiers *f, const char *at)
+{
+	const Cfg *g = p->cfg;
+	int32_t blk = g->block_of[p->labels[ir_find_label(p, at)].ins];
+	Buf b = {0};
+	for (int32_t i = f->start[blk]; i < f->start[blk + 1]; i++)
+		buf_printf(&b, "%s%s", i > f->start[blk] ? " " : "", ir_label_of(p, g->blocks[f->set[i]].first));
+	char *s = xstrdup(buf_str(&b));
+	buf_free(&b);
+	return s;
+}
+
+/* Diamos et al. 2011, Figure 1 and Algorithm 1 (seed 002 digest §5.5,
+** §11.2 D1): the frontiers of the paper's six steps, the same in reverse
+** post-order and in program order here (the layout is topological). */
+Test(cfg, thread_frontiers_of_figure_1)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/unstructured.simd", examples_dir());
+	size_t len = 0;
+	char *src = read_file(path, &len);
+	cr_assert(src);
+	Prog t = load(src);
+	for (int by = FRONTIER_RPO; by <= FRONTIER_LAYOUT; by++) {
+		Frontiers *f = frontiers_build(t.g, (FrontierOrder)by);
+		const char *want[][2] = {{"bb1", ""},         {"bb2", "bb3"}, {"bb3", "exit"},
+		                         {"bb4", "bb5 exit"}, {"bb5", "exit"}, {"exit", ""}};
+		for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+			char *got = frontier_of(t.p, f, want[k][0]);
+			cr_expect_str_eq(got, want[k][1], "TF(%s)", want[k][0]);
+			free(got);
+		}
+		frontiers_free(f);
+	}
+	unload(&t);
+	free(src);
+}
+
+/* Figure 2(c)/(d)'s loop (D3): bb3, taken by one thread, jumps back up
+** to bb2, where the threads meet again. Reverse post-order, the paper's
+** priorities, runs bb3 before bb2, so the thread in bb3 is not waited
+** for: TF(bb3) = {bb2}, TF(bb2) = {}. Program order (the "wrong"
+** priorities of Figure 2(c)) runs bb2 first, with bb3 in its frontier. */
+Test(cfg, thread_frontiers_follow_the_priorities)
+{
+	Prog t = load(".threads 2\n"
+	              "init: i = 0\n"
+	              "bb0:  i = i + 1\n"
+	              "bb1:  p = tid == 1\n"
+	              "      bnz p, bb3\n"
+	              "bb2:  q = i < 3\n"
+	              "      bnz q, bb0\n"
+	              "      jump bb4\n"
+	              "bb3:  jump bb2\n"
+	              "bb4:  stop\n");
+	Frontiers *rpo = frontiers_build(t.g, FRONTIER_RPO), *lay = frontiers_build(t.g, FRONTIER_LAYOUT);
+	char *a = frontier_of(t.p, rpo, "bb3"), *b = frontier_of(t.p, rpo, "bb2"), *c = frontier_of(t.p, lay, "bb2");
+	cr_expect_str_eq(a, "bb2", "reverse post-order: TF(bb3)");
+	cr_expect_str_eq(b, "", "reverse post-order: TF(bb2)");
+	cr_expect_str_eq(c, "bb3", "program order: TF(bb2)");
+	free(a);
+	free(b);
+	free(c);
+	frontiers_free(rpo);
+	frontiers_free(lay);
+	unload(&t);
 }

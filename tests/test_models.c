@@ -263,3 +263,40 @@ Test(models, the_examples_leave_the_same_memory_under_every_model_that_finishes_
 	cr_expect_gt(compared, 50);
 	free_names(files, n);
 }
+
+/* Thread frontiers "perform identically to the best existing method for
+** structured control flow" (Diamos et al. 2011; digest §11.2 D2): on the
+** papers' structured examples tf issues exactly ipdom's steps and thread
+** instructions, and on Figure 1 it saves the three blocks ipdom repeats. */
+Test(models, thread_frontiers_match_ipdom_on_structured_code)
+{
+	const char *structured[] = {"if_else.simd", "nested_else.simd", "sum_triangle.simd", "tid_loop.simd",
+	                            "avg_square.simd", "uniform_true.simd", "uniform_false.simd"};
+	for (size_t k = 0; k < sizeof structured / sizeof *structured; k++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/%s", examples_dir(), structured[k]);
+		size_t len = 0;
+		char *src = read_file(path, &len);
+		cr_assert(src, "%s", path);
+		Prog t = load(src);
+		uint64_t steps[2], insns[2];
+		const Model *md[2] = {&model_ipdom, &model_tf};
+		for (int i = 0; i < 2; i++) {
+			Diags d;
+			diag_init(&d, path, src, len);
+			SemOptions so = {.model = md[i], .threads = 4};
+			Machine *m = sem_new(t.p, &so, &d);
+			cr_assert(m);
+			sem_run(m, NULL, NULL);
+			steps[i] = m->steps;
+			insns[i] = m->thread_instructions;
+			sem_free(m);
+			diag_free(&d);
+		}
+		cr_expect_eq(steps[1], steps[0], "%s: tf %llu steps, ipdom %llu", structured[k],
+		             (unsigned long long)steps[1], (unsigned long long)steps[0]);
+		cr_expect_eq(insns[1], insns[0], "%s: thread instructions", structured[k]);
+		unload(&t);
+		free(src);
+	}
+}

@@ -470,3 +470,515 @@ Test(sm, e7_stage_overhead_knob)
 	free(dep);
 	free(ind);
 }
+
+/* The pcs a run issues, in order (sm_run_traced's hook). */
+typedef struct Issued {
+	int32_t pc[256];
+	int32_t n;
+} Issued;
+
+static void record_issue(void *ctx, int64_t cycle, int32_t sched, const Machine *m, const StepInfo *s)
+{
+	(void)cycle, (void)sched, (void)m;
+	Issued *r = ctx;
+	if (r->n < 256)
+		r->pc[r->n++] = s->pc;
+}
+
+/* 23: in test 20's if/else, -musimd_path_order taken runs the taken side
+** (bz's target: the else side) first, as GPGPU-Sim does (it pushes the
+** not-taken entry first); fallthrough runs the then side first; with
+** latency-free sides of equal length the cycle counts are equal. */
+Test(sm, e23_path_order)
+{
+	Buf src = {0};
+	buf_puts(&src, ".threads 32\n       p = tid < 16\n       bz p, else\n");
+	for (int i = 0; i < 10; i++)
+		buf_printf(&src, "       a%d = tid + %d\n", i, i);
+	buf_puts(&src, "       jump join\n");
+	for (int i = 0; i < 10; i++)
+		buf_printf(&src, "%s b%d = tid - %d\n", i == 0 ? "else:  " : "       ", i, i);
+	buf_puts(&src, "join:  stop\n");
+	uint64_t cycles[2];
+	for (int taken = 0; taken < 2; taken++) {
+		SmConfig c = config();
+		c.taken_first = taken;
+		Prog t = load(buf_str(&src));
+		Diags d;
+		diag_init(&d, "t.simd", t.src, strlen(t.src));
+		SmCode *code = lower(t.p, &d);
+		cr_assert(code);
+		Issued is = {.n = 0};
+		SmResult *r = sm_run_traced(code, &c, &(SemOptions){0}, record_issue, &is, &d);
+		cr_assert(r && r->status == SM_OK);
+		cr_assert_gt(is.n, 2);
+		cr_expect_eq(is.pc[1], 1, "the branch issues second");
+		int32_t then_pc = 2, else_pc = 2 + 10 + 1; /* a0; b0 after the 10 a's and the jump */
+		cr_expect_eq(is.pc[2], taken ? else_pc : then_pc, "taken_first=%d: pc %d after the branch", taken,
+		             is.pc[2]);
+		cycles[taken] = r->cycles;
+		sm_result_free(r);
+		lower_free(code);
+		diag_free(&d);
+		unload(&t);
+	}
+	cr_expect_eq(cycles[0], cycles[1], "cycles %llu vs %llu", (unsigned long long)cycles[0],
+	             (unsigned long long)cycles[1]);
+	buf_free(&src);
+}
+
+/* What test 27 watches of AWARE's tables after each issue of warp 0. */
+typedef struct AwareLog {
+	int64_t cycle[512];
+	int32_t nst[512];       /* ST entries */
+	uint64_t rec[512], pend[512]; /* the RT entry's masks (4 threads: one word), 0 without one */
+	uint64_t last_st[512];  /* the mask of the ST entry with the highest slot */
+	int32_t n;
+} AwareLog;
+
+static int32_t field_index(const CtlTable *t, const char *key)
+{
+	for (int32_t i = 0; i < t->nfields; i++)
+		if (!strcmp(t->fields[i].key, key))
+			return i;
+	cr_assert_fail("no field %s", key);
+	return -1;
+}
+
+static void log_aware(void *ctx, int64_t cycle, int32_t sched, const Machine *m, const StepInfo *s)
+{
+	(void)sched, (void)s;
+	AwareLog *g = ctx;
+	if (g->n == 512)
+		return;
+	const Model *md = m->model;
+	const Warp *w = &m->warps[0];
+	int32_t i = g->n++, slot = field_index(&md->tables[0], "slot"), mask = field_index(&md->tables[0], "mask");
+	int32_t rec = field_index(&md->tables[1], "reconvergence"), pend = field_index(&md->tables[1], "pending");
+	g->cycle[i] = cycle;
+	g->nst[i] = 0;
+	g->rec[i] = g->pend[i] = 0;
+	int32_t best = -1;
+	for (int32_t k = 0; k < w->ctl.n; k++) {
+		CtlView v;
+		md->view(w, k, &v);
+		if (md->table_of(w, k) == 1) {
+			g->rec[i] = v.set[rec][0];
+			g->pend[i] = v.set[pend][0];
+		} else {
+			g->nst[i]++;
+			if (v.pc[slot] > best) {
+				best = v.pc[slot];
+				g->last_st[i] = v.set[mask][0];
+			}
+		}
+	}
+}
+
+/* 27: AWARE with TIMEOUT = T cycles (-gpgpu_simd_rec_time_out) and no
+** delayed reconvergence on the spin lock (T1): T cycles after the last
+** update of the RT entry's pending mask, the ST gains a split of the
+** threads that arrived and the entry's mask drops to the pending ones
+** (Fig. 5.5's before and after) — at the warp's first issue from then on,
+** and not before. */
+Test(sm, e27_aware_timeout_in_cycles)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/spin_lock.simd", examples_dir());
+	size_t len = 0;
+	char *src = read_file(path, &len);
+	cr_assert(src);
+	for (int64_t T = 10; T <= 1000; T *= 10) {
+		SmConfig c = config();
+		snprintf(c.reconvergence, sizeof c.reconvergence, "aware");
+		c.aware_timeout = T;
+		Prog t = load(src);
+		Diags d;
+		diag_init(&d, "t.simd", t.src, strlen(t.src));
+		SmCode *code = lower(t.p, &d);
+		AwareLog *g = calloc(1, sizeof *g);
+		SmResult *r = sm_run_traced(code, &c, &(SemOptions){0}, log_aware, g, &d);
+		cr_assert(r);
+		cr_expect_eq(r->status, SM_OK, "T=%lld: %s", (long long)T, sm_status_name(r->status));
+		int timeouts = 0;
+		int64_t update = -1; /* the cycle of the last pending-mask update */
+		for (int32_t i = 1; i < g->n; i++) {
+			if (g->pend[i] != g->pend[i - 1] || (g->rec[i] && !g->rec[i - 1])) {
+				update = g->cycle[i];
+				continue;
+			}
+			bool timed_out = g->rec[i - 1] && g->rec[i] == g->pend[i] && g->rec[i - 1] != g->pend[i - 1];
+			if (timed_out) {
+				timeouts++;
+				cr_expect_geq(g->cycle[i], update + T, "T=%lld: timed out at %lld, update at %lld", (long long)T,
+				              (long long)g->cycle[i], (long long)update);
+				cr_expect_lt(g->cycle[i - 1], update + T, "T=%lld: an issue at %lld did not time out",
+				             (long long)T, (long long)g->cycle[i - 1]);
+				cr_expect_eq(g->nst[i], g->nst[i - 1] + 1, "T=%lld: the ST gains a split", (long long)T);
+				cr_expect_eq(g->last_st[i] & ~g->last_st[i - 1], g->rec[i - 1] & ~g->pend[i - 1],
+				             "T=%lld: the new split holds the arrived threads", (long long)T);
+			} else if (g->rec[i - 1] && g->rec[i] != g->pend[i]) {
+				cr_expect_lt(g->cycle[i], update + T, "T=%lld: no timeout at %lld (update at %lld)", (long long)T,
+				             (long long)g->cycle[i], (long long)update);
+			}
+		}
+		cr_expect_eq(timeouts, 3, "T=%lld: %d timeouts (one per winner but the last)", (long long)T, timeouts);
+		Num v;
+		cr_expect(mem_get(&r->m->shared, 1, &v) && !v.z && v.i == 4, "T=%lld: the counter", (long long)T);
+		free(g);
+		sm_result_free(r);
+		lower_free(code);
+		diag_free(&d);
+		unload(&t);
+	}
+	free(src);
+}
+
+/* The labelled instructions a run issues, in order: "A C B ..." */
+typedef struct Labels {
+	Buf b;
+} Labels;
+
+static void record_label(void *ctx, int64_t cycle, int32_t sched, const Machine *m, const StepInfo *s)
+{
+	(void)cycle, (void)sched;
+	Labels *l = ctx;
+	const char *name = ir_label_of(m->prog, s->pc);
+	if (name)
+		buf_printf(&l->b, "%s%s", l->b.len ? " " : "", name);
+}
+
+/* 24: Fig. 5.2's nested divergence (laid out as tests/test_aware.c has it,
+** whose tables that test checks step by step) runs under AWARE on the SM
+** in the figure's order C, B, E, D, F, G — the splits in FIFO order —
+** where the IPDOM stack runs C, E, D, F, B, G (depth first); with no
+** synchronisation the issue count is IPDOM's (only the order changes), and
+** the SM's issues are the interpreter's steps one for one. */
+Test(sm, e24_aware_nested_divergence_order)
+{
+	static const char fig52[] = ".threads 4\n"
+	                            "A:  p = tid % 2\n"
+	                            "    e = p == 0\n"
+	                            "    bnz e, B\n"
+	                            "C:  x = 10\n"
+	                            "    o = tid == 1\n"
+	                            "    bnz o, D\n"
+	                            "E:  y = 3\n"
+	                            "    jump F\n"
+	                            "D:  y = 1\n"
+	                            "F:  x = x + y\n"
+	                            "    jump G\n"
+	                            "B:  x = 20\n"
+	                            "G:  mem[tid] = x\n"
+	                            "    stop\n";
+	const char *order[] = {"A C B E D F G", "A C E D F B G"};
+	const char *model[] = {"aware", "ipdom"};
+	uint64_t issued[2];
+	for (int k = 0; k < 2; k++) {
+		SmConfig c = config();
+		Prog t = load(fig52);
+		Diags d;
+		diag_init(&d, "t.simd", t.src, strlen(t.src));
+		SmCode *code = lower(t.p, &d);
+		Labels l = {{0}};
+		SemOptions so = {.model = model_find(model[k])};
+		SmResult *r = sm_run_traced(code, &c, &so, record_label, &l, &d);
+		cr_assert(r && r->status == SM_OK);
+		cr_expect_str_eq(buf_str(&l.b), order[k], "%s", model[k]);
+		issued[k] = r->warp_insn;
+		/* the interpreter, step for step */
+		Machine *m = sem_new(t.p, &so, &d);
+		sem_run(m, NULL, NULL);
+		cr_expect_eq(m->steps, r->warp_insn, "%s: %llu steps, %llu issues", model[k], (unsigned long long)m->steps,
+		             (unsigned long long)r->warp_insn);
+		sem_free(m);
+		buf_free(&l.b);
+		sm_result_free(r);
+		lower_free(code);
+		diag_free(&d);
+		unload(&t);
+	}
+	cr_expect_eq(issued[0], issued[1], "AWARE %llu issues, IPDOM %llu", (unsigned long long)issued[0],
+	             (unsigned long long)issued[1]);
+}
+
+/* A preset's configuration. */
+static SmConfig preset(const char *name)
+{
+	SmConfig c;
+	sm_config_default(&c);
+	const char *text = sm_config_preset(name);
+	cr_assert(text, "no preset %s", name);
+	Buf ignored = {0};
+	Diags d;
+	diag_init(&d, name, text, strlen(text));
+	cr_assert(sm_config_read(&c, name, text, strlen(text), &ignored, &d));
+	diag_free(&d);
+	buf_free(&ignored);
+	return c;
+}
+
+/* 31: occupancy, GPGPU-Sim's max_cta. QV100 (65536 registers, 2048
+** threads): 64 registers per thread fit 32 warps (50 %), 32 fit 64. The
+** Fermi preset (32768 registers, 1536 threads): full occupancy needs at
+** most 21 registers per thread when they are counted one by one (32768 /
+** 1536 = 21.3), and at most 20 with GPGPU-Sim's rounding up to a multiple
+** of 4 — which is Sampaio's "at most 20". */
+Test(sm, e31_occupancy)
+{
+	SmConfig q = preset("qv100");
+	SmOccupancy o;
+	for (int cta = 64; cta <= 1024; cta *= 2) {
+		cr_assert(sm_occupancy(&q, cta, 64, &o));
+		cr_expect_eq(o.ctas * cta / 32, 32, "CTA %d, 64 registers: %d warps", cta, o.ctas * cta / 32);
+		cr_expect(o.limited_by & SM_LIMIT_REGS);
+		cr_assert(sm_occupancy(&q, cta, 32, &o));
+		cr_expect_eq(o.ctas * cta / 32, 64, "CTA %d, 32 registers: %d warps", cta, o.ctas * cta / 32);
+	}
+	SmConfig f = preset("gtx480");
+	int cta_sizes[] = {192, 256, 512};
+	for (int unit = 1; unit <= 4; unit += 3) {
+		f.reg_alloc_unit = unit;
+		for (size_t k = 0; k < sizeof cta_sizes / sizeof *cta_sizes; k++) {
+			int most = 0;
+			for (int regs = 1; regs <= 63; regs++) {
+				cr_assert(sm_occupancy(&f, cta_sizes[k], regs, &o));
+				if (o.ctas * cta_sizes[k] == 1536)
+					most = regs;
+			}
+			cr_expect_eq(most, unit == 1 ? 21 : 20, "unit %d, CTA %d: full occupancy up to %d registers", unit,
+			             cta_sizes[k], most);
+		}
+	}
+	/* a CTA that fits nowhere */
+	cr_expect(!sm_occupancy(&q, 1024, 255, &o));
+	cr_expect_eq(o.ctas, 0);
+}
+
+/* CTAs in waves: 8 CTAs of one warp, each a dependent chain, with room
+** for 2 at a time take 4 waves, about 4 times as long as with room for all
+** 8; later CTAs wait not resident; the final state is the interpreter's. */
+Test(sm, ctas_run_in_waves)
+{
+	Buf src = {0};
+	buf_puts(&src, ".threads 256\n.warpsize 32\n       x = tid\n");
+	for (int i = 0; i < 200; i++)
+		buf_puts(&src, "       x = x + 1\n");
+	buf_puts(&src, "       mem[tid] = x\n       stop\n");
+	SmConfig c = config();
+	c.cta_threads = 32;
+	c.max_cta = 8;
+	Sim all = sim(buf_str(&src), &c, NULL);
+	c.max_cta = 2;
+	Sim two = sim(buf_str(&src), &c, NULL);
+	cr_assert_eq(all.r->status, SM_OK);
+	cr_assert_eq(two.r->status, SM_OK);
+	cr_expect_eq(all.r->ncta, 8);
+	cr_expect_eq(two.r->occupancy_limit.ctas, 2);
+	cr_expect(two.r->occupancy_limit.limited_by & SM_LIMIT_CTAS);
+	double ratio = (double)two.r->cycles / (double)all.r->cycles;
+	cr_expect(ratio > 3.8 && ratio < 4.2, "%llu vs %llu cycles", (unsigned long long)two.r->cycles,
+	          (unsigned long long)all.r->cycles);
+	cr_expect_eq(all.r->warps[7].cycles[WS_NOT_RESIDENT], 0u);
+	cr_expect_gt(two.r->warps[7].cycles[WS_NOT_RESIDENT], 3 * 200 * 4u, "the last CTA waits three waves");
+	cr_expect_eq(two.r->warps[0].cycles[WS_NOT_RESIDENT], 0u);
+	cr_expect_eq(two.r->warp_insn, all.r->warp_insn);
+	for (int64_t t = 0; t < 256; t++) {
+		Num a, b;
+		cr_assert(mem_get(&all.r->m->shared, t, &a) && mem_get(&two.r->m->shared, t, &b));
+		cr_expect(!a.z && !b.z && a.i == t + 200 && b.i == a.i);
+	}
+	/* achieved occupancy: 8 of 64 warps' worth of threads at first, 2 in waves */
+	cr_expect(all.r->achieved_occupancy > 0.9 * 256.0 / 2048 && all.r->achieved_occupancy <= 256.0 / 2048);
+	cr_expect(two.r->achieved_occupancy > 0.9 * 64.0 / 2048 && two.r->achieved_occupancy <= 64.0 / 2048);
+	done(&all);
+	done(&two);
+	buf_free(&src);
+}
+
+/* A kernel-wide barrier with CTAs that cannot all be resident never
+** completes: the commit watchdog says why. */
+Test(sm, barrier_across_waiting_ctas_deadlocks)
+{
+	SmConfig c = config();
+	c.cta_threads = 32;
+	c.max_cta = 1;
+	Sim x = sim(".threads 64\n.warpsize 32\n       barrier\n       stop\n", &c, NULL);
+	cr_expect_eq(x.r->status, SM_DEADLOCK);
+	const char *why = buf_str(&x.r->why);
+	cr_expect(strstr(why, "1 of 2 CTAs wait for room on the SM (1 fit at once)"), "%s", why);
+	done(&x);
+	c.max_cta = 2;
+	x = sim(".threads 64\n.warpsize 32\n       barrier\n       stop\n", &c, NULL);
+	cr_expect_eq(x.r->status, SM_OK);
+	done(&x);
+}
+
+/* A CTA that does not fit, or cuts a warp in two: an error that says why. */
+Test(sm, ctas_that_cannot_run)
+{
+	SmConfig c = config();
+	struct {
+		int32_t threads, cta, regs;
+		const char *says;
+	} bad[] = {{4096, 0, 0, "a CTA of 4096 threads does not fit on the SM: it needs 4096 threads"},
+	           {64, 48, 0, "-musimd_cta_threads 48 is not a multiple of the program's warp size 32"},
+	           {1024, 0, 255, "it needs 262144 registers (1024 threads × 256"}};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		c.cta_threads = bad[k].cta;
+		c.regs_per_thread = bad[k].regs;
+		char src[64];
+		snprintf(src, sizeof src, ".threads %d\n.warpsize 32\n       stop\n", (int)bad[k].threads);
+		Prog t = load(src);
+		Diags d;
+		diag_init(&d, "t.simd", t.src, strlen(t.src));
+		SmCode *code = lower(t.p, &d);
+		SmResult *r = sm_run(code, &c, &(SemOptions){0}, &d);
+		cr_expect_null(r);
+		Buf b = {0};
+		diag_render(&d, &b);
+		cr_expect(strstr(buf_str(&b), bad[k].says), "%s", buf_str(&b));
+		buf_free(&b);
+		sm_result_free(r);
+		lower_free(code);
+		diag_free(&d);
+		unload(&t);
+	}
+}
+
+/* MaxLive, the registers occupancy counts: the most variables live at one
+** point of the lowered program (liveness across blocks and round loops;
+** parameters and special variables take none). */
+Test(sm, lowering_max_live)
+{
+	struct {
+		const char *src;
+		int32_t regs, maxlive;
+	} t[] = {
+		{"a = 1\nb = 2\nc = a + b\nd = c + a\nmem[0] = d\nstop\n", 4, 2},
+		/* k lives through the loop: with i and p, three */
+		{"k = 5\ni = 0\nL: i = i + 1\np = i < 10\nbnz p, L\nmem[0] = k\nstop\n", 3, 3},
+		/* a dead result still takes a register for an instant */
+		{".param n = 3\nx = tid + n\ny = x * 2\nz = y\nstop\n", 3, 1},
+		/* live on one path only: b is live into the join from the left */
+		{"a = tid\nb = a + 1\nbz a, R\nc = b + a\nmem[0] = c\nR: mem[1] = b\nstop\n", 3, 2},
+	};
+	for (size_t k = 0; k < sizeof t / sizeof *t; k++) {
+		Prog p = load(t[k].src);
+		Diags d;
+		diag_init(&d, "t.simd", p.src, strlen(p.src));
+		SmCode *code = lower(p.p, &d);
+		cr_assert(code);
+		cr_expect_eq(code->nregs, t[k].regs, "%zu: %d registers", k, (int)code->nregs);
+		cr_expect_eq(code->maxlive, t[k].maxlive, "%zu: MaxLive %d", k, (int)code->maxlive);
+		lower_free(code);
+		diag_free(&d);
+		unload(&p);
+	}
+}
+
+/* The cycle of every issue and its pc (sm_run_traced's hook). */
+typedef struct Timeline {
+	int64_t cycle[256];
+	int32_t pc[256];
+	int32_t n;
+} Timeline;
+
+static void record_timeline(void *ctx, int64_t cycle, int32_t sched, const Machine *m, const StepInfo *s)
+{
+	(void)sched, (void)m;
+	Timeline *t = ctx;
+	if (t->n < 256) {
+		t->cycle[t->n] = cycle;
+		t->pc[t->n++] = s->pc;
+	}
+}
+
+static Timeline timeline(const char *src, const SmConfig *c, const char *model)
+{
+	Prog t = load(src);
+	Diags d;
+	diag_init(&d, "t.simd", t.src, strlen(t.src));
+	SmCode *code = lower(t.p, &d);
+	cr_assert(code);
+	Timeline tl = {.n = 0};
+	SemOptions so = {.model = model_find(model)};
+	SmResult *r = sm_run_traced(code, c, &so, record_timeline, &tl, &d);
+	cr_assert(r && r->status == SM_OK, "%s", model);
+	sm_result_free(r);
+	lower_free(code);
+	diag_free(&d);
+	unload(&t);
+	return tl;
+}
+
+/* The issue cycle of the first issue of pc, or -1. */
+static int64_t issued_at(const Timeline *t, int32_t pc)
+{
+	for (int32_t i = 0; i < t->n; i++)
+		if (t->pc[i] == pc)
+			return t->cycle[i];
+	return -1;
+}
+
+/* 33: Fig. 7.2 / 7.4. One warp of 4 on one scheduler, a dependent-issue
+** latency of 2, blocks of two instructions whose second depends on the
+** first: the single-path stack (ipdom; AWARE too, which switches splits
+** only at branches) leaves 2 idle issue slots between A and the end, one in
+** each side, where MP fills them with the other side; MP interleaves B
+** and C. Fig. 7.6: MP's per-lane scoreboard lets I2 (else side) issue
+** while I1 (then side) waits for R0, and I3 issue when its own lanes' R1
+** is written — before I1's write of R1 in the other lanes completes. */
+Test(sm, e33_multi_path)
+{
+	SmConfig c = config();
+	c.num_sched = 1;
+	c.sub_core = false;
+	c.num_int = 4;
+	c.lat_int[SM_ADD] = 2;
+	c.ii_int[SM_ADD] = 1;
+	c.ibuffer = false; /* the figure has no fetch stage: the refetch after the branch to C and the jump to D
+	                   ** would add an idle slot each under the single-path stack (sm/fetch.c) */
+	const char *fig72 = ".threads 4\n"
+	                    "A:  p = tid & 1\n"
+	                    "    q = tid + 1\n"
+	                    "    bnz p, C\n"
+	                    "B:  b1 = q + 1\n"
+	                    "    b2 = b1 + 1\n"
+	                    "D:  d1 = tid + 2\n"
+	                    "    d2 = tid + 3\n"
+	                    "    stop\n"
+	                    "C:  c1 = q + 2\n"
+	                    "    c2 = c1 + 1\n"
+	                    "    jump D\n";
+	const char *models[] = {"ipdom", "aware", "mp"};
+	int64_t want_idle[] = {2, 2, 0};
+	for (int k = 0; k < 3; k++) {
+		Timeline t = timeline(fig72, &c, models[k]);
+		int64_t idle = t.cycle[t.n - 1] - t.cycle[0] + 1 - t.n;
+		cr_expect_eq(idle, want_idle[k], "%s: %lld idle issue cycles", models[k], (long long)idle);
+		if (k == 2) { /* B, C, B, C */
+			int64_t b1 = issued_at(&t, 3), b2 = issued_at(&t, 4), c1 = issued_at(&t, 8), c2 = issued_at(&t, 9);
+			cr_expect(b1 < c1 && c1 < b2 && b2 < c2, "MP interleaves: B %lld %lld, C %lld %lld", (long long)b1,
+			          (long long)b2, (long long)c1, (long long)c2);
+		}
+	}
+	/* Fig. 7.6, shared loads of latency 20 */
+	const char *fig76 = ".threads 4\n"
+	                    ".data 0: 5 6 7 8 9 2\n"
+	                    "I0: r0 = mem[5]\n"
+	                    "    p = tid & 1\n"
+	                    "    bnz p, E\n"
+	                    "I1: r1 = mem[r0]\n"
+	                    "    jump J\n"
+	                    "E:  r1 = mem[4]\n"
+	                    "I3: r4 = r0 + r1\n"
+	                    "J:  stop\n";
+	c.smem_latency = 20;
+	Timeline t = timeline(fig76, &c, "mp");
+	int64_t i0 = issued_at(&t, 0), i1 = issued_at(&t, 3), i2 = issued_at(&t, 5), i3 = issued_at(&t, 6);
+	cr_expect_lt(i2, i1, "I2 issues while I1 waits for R0 (steps 1-2)");
+	cr_expect_eq(i1, i0 + 20, "I1 issues when R0 is written back (steps 4-5)");
+	cr_expect_eq(i3, i2 + 20, "I3 waits for its own lanes' R1 only (step 6)");
+	cr_expect_lt(i3, i1 + 20, "... not for I1's write of R1 in the other lanes");
+}

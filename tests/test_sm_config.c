@@ -236,7 +236,7 @@ Test(sm_config, bad_values)
 	fails("-gpgpu_clock_domains nan:1:1:1\n", "'nan' is not a number", NULL);
 	fails("-gpgpu_sub_core_model 2\n", "expected 0 or 1, not '2'", NULL);
 	fails("-gpgpu_simd_model 3\n", "3 is too large (at most 2)", NULL);
-	fails("-musimd_reconvergence ipdomm\n", "unknown reconvergence model 'ipdomm' (sync, ipdom, aware, mimd, its); did you mean 'ipdom'?", NULL);
+	fails("-musimd_reconvergence ipdomm\n", "unknown reconvergence model 'ipdomm' (sync, ipdom, aware, mp, tf, mimd, its); did you mean 'ipdom'?", NULL);
 	fails("-musimd_path_order nottaken\n", "expected 'fallthrough' or 'taken'", NULL);
 	fails("-gpgpu_max_cycle 99999999999999999999\n", "is not an integer", NULL);
 	fails("-gpgpu_num_sched_per_core 0\n", "0 is too small (at least 1)", NULL);
@@ -279,6 +279,8 @@ Test(sm_config, default_is_the_qv100_preset)
 	c.reg_bank_use_warp_id = false, c.specialized_oc = true, c.ibuffer = false, c.perfect_icache = false;
 	c.oc_units_gen = c.oc_units_sp = c.oc_units_int = c.oc_units_sfu = c.oc_units_mem = 99;
 	c.inst_fetch_throughput = c.icache_miss_latency = 99;
+	c.registers_per_block = c.cta_threads = c.regs_per_thread = c.reg_alloc_unit = 99;
+	c.aware_timeout = 99;
 	ok(&c, sm_config_preset("qv100"));
 	char *a = printed(&dflt), *b = printed(&c);
 	cr_expect_str_eq(a, b);

@@ -51,7 +51,8 @@ typedef struct Entry {
 	int32_t rindex; /* the RT entry of the point rpc, or -1 */
 	int32_t fifo;   /* ST: place in the FIFO, 0 the front; RT: -1 */
 	int32_t bl;     /* ST: blocked at a barrier (its pc is past it) */
-	int32_t timer;  /* RT: TIMER_OFF, TIMER_ANY or steps since the last arrival */
+	int32_t timer;  /* RT: TIMER_OFF, TIMER_ANY or steps (cycles, m->clock) since the last arrival */
+	int32_t since;  /* RT, with m->clock: the cycle of the last arrival (its low 32 bits); else 0 */
 } Entry;
 
 /* mask 0: an ST entry's active mask, an RT entry's reconvergence mask;
@@ -116,7 +117,7 @@ static int32_t add(Machine *m, Warp *w, int32_t t, int32_t pc, int32_t rpc, int3
 {
 	int32_t slot = free_slot(w, t), fifo = t == ST ? fifo_end(w) : -1;
 	int32_t k = ctl_push(m, w);
-	*ent(w, k) = (Entry){t, slot, pc, rpc, rindex, fifo, 0, TIMER_OFF};
+	*ent(w, k) = (Entry){t, slot, pc, rpc, rindex, fifo, 0, TIMER_OFF, 0};
 	return k;
 }
 
@@ -151,6 +152,8 @@ static void rt_updated(const Machine *m, Warp *w, int32_t r)
 		e->timer = TIMER_OFF;
 	else
 		e->timer = m->opt.aware_timeout == SEM_TIMEOUT_ANY ? TIMER_ANY : 0;
+	if (m->clock && e->timer == 0)
+		e->since = (int32_t)(uint32_t)*m->clock;
 }
 
 /* The threads in lanes reach RT entry index. */
@@ -321,7 +324,9 @@ static bool chosen_timeout(Machine *m, Warp *w)
 
 /* A step of the warp begins: the timeout chosen for it fires first; with
 ** --aware-timeout T every entry some threads have reached counts the step
-** (an arrival in it sets the count back to 0). Whether the tables may
+** (an arrival in it sets the count back to 0). With a clock (the SM model)
+** the count is the cycles since the last arrival, and an entry whose T
+** cycles ran out before this step gives up now. Whether the tables may
 ** have changed. */
 static bool begin_step(Machine *m, Warp *w)
 {
@@ -329,7 +334,17 @@ static bool begin_step(Machine *m, Warp *w)
 	if (m->opt.aware_timeout > 0)
 		for (int32_t k = 0; k < w->ctl.n; k++)
 			if (is_rt(w, k) && ent(w, k)->timer >= 0) {
-				ent(w, k)->timer++;
+				Entry *e = ent(w, k);
+				if (m->clock) { /* the hardware's delay counter, T = 1 cycle (§5.7) */
+					uint32_t d = (uint32_t)*m->clock - (uint32_t)e->since;
+					e->timer = d > INT32_MAX ? INT32_MAX : (int32_t)d;
+					/* it ran out at cycle since + T, before this step: its
+					** split is queued behind the front one, as then */
+					if (e->timer >= m->opt.aware_timeout)
+						time_out(m, w, k);
+				} else {
+					e->timer++;
+				}
 				changed = true;
 			}
 	return changed;
@@ -360,13 +375,14 @@ static void move_front(Machine *m, Warp *w, int32_t from, int32_t to, bool branc
 {
 	bool changed = begin_step(m, w);
 	int32_t f = front(w);
+	bool rotate = branch || m->model == &model_mp; /* MP: round robin at every instruction */
 	sem_take_edge(m, w, from, to, w->active);
 	ent(w, f)->pc = to;
-	if (!changed && !branch && to != ent(w, f)->rpc) {
+	if (!changed && !rotate && to != ent(w, f)->rpc) {
 		w->pc = to; /* the split goes on: nothing else moves */
 		return;
 	}
-	if (branch)
+	if (rotate)
 		requeue(w, f);
 	end_step(m, w);
 }
@@ -509,6 +525,63 @@ static int32_t choice_key(const Warp *w, int32_t c)
 	return w->pc;
 }
 
+/* ---- MP: every split is an alternative (seed 004 §7.2) --------------------------- */
+
+/* The k-th split that can issue (not blocked at a barrier) in FIFO order:
+** its record, or -1. Between steps the positions are 0 .. splits-1. */
+static int32_t nth_split(const Warp *w, int32_t k)
+{
+	for (int32_t pos = 0; pos < w->ctl.n; pos++)
+		for (int32_t r = 0; r < w->ctl.n; r++)
+			if (is_st(w, r) && ent(w, r)->fifo == pos) {
+				if (!ent(w, r)->bl && k-- == 0)
+					return r;
+				break;
+			}
+	return -1;
+}
+
+static int32_t ngroups_mp(const Warp *w)
+{
+	int32_t n = 0;
+	for (int32_t k = 0; k < w->ctl.n; k++)
+		n += is_st(w, k) && !ent(w, k)->bl;
+	return n;
+}
+
+/* Split k issues next: it goes to the FIFO's front. */
+static void choose_mp(Machine *m, Warp *w, int32_t k)
+{
+	(void)m;
+	int32_t r = nth_split(w, k);
+	if (r < 0 || r == front(w))
+		return;
+	int32_t at = ent(w, r)->fifo; /* the ones ahead of it move back by one */
+	for (int32_t q = 0; q < w->ctl.n; q++)
+		if (is_st(w, q) && ent(w, q)->fifo < at)
+			ent(w, q)->fifo++;
+	ent(w, r)->fifo = 0;
+	if (!bits_eq(w->active, ent_mask(w, r), w->nw)) {
+		sem_set_active(w, ent_mask(w, r));
+		w->entered = true;
+	}
+	w->pc = ent(w, r)->pc;
+}
+
+/* A split is told apart by its ST slot. */
+static int32_t choice_key_mp(const Warp *w, int32_t k)
+{
+	int32_t r = nth_split(w, k);
+	return r < 0 ? w->pc : ent(w, r)->slot;
+}
+
+static void group_mp(const Warp *w, int32_t k, int32_t *pc, const uint64_t **lanes)
+{
+	int32_t r = nth_split(w, k);
+	*pc = r < 0 ? w->pc : ent(w, r)->pc;
+	*lanes = r < 0 ? w->active : ent_mask(w, r);
+}
+
 /* ---- reading the tables ------------------------------------------------------------ */
 
 enum { F_SLOT, F_PC, F_RPC, F_MASK, F_RINDEX, F_FIFO, F_BL };
@@ -637,6 +710,35 @@ const Model model_aware = {
 	.pending = pending,
 	.lane_held = lane_held,
 	.reconvergence_pc = reconvergence_point,
+};
+
+const Model model_mp = {
+	.name = "mp",
+	.summary = "ElTantawy's multi-path IPDOM: AWARE's tables, any split may issue at any "
+	           "instruction (round robin; the SM model picks a ready one), reconvergence at the "
+	           "immediate post-dominator",
+	.stack_name = "ST and RT",
+	.pushed_by = -1,
+	.rec_size = sizeof(Entry),
+	.nmask = 2,
+	.tables = tables,
+	.ntables = 2,
+	.table_of = table_of,
+	.alt_doc = "K: the K-th split in FIFO order (0 the front) issues",
+	.start = start,
+	.branch = rule_branch,
+	.sync = model_sync_nop,
+	.finish = rule_finish,
+	.go = go,
+	.barrier = barrier,
+	.release = release,
+	.ngroups = ngroups_mp,
+	.choose = choose_mp,
+	.choice_key = choice_key_mp,
+	.group = group_mp,
+	.view = view,
+	.pending = pending,
+	.lane_held = lane_held,
 };
 
 /* ---- --aware-delay ----------------------------------------------------------------- */

@@ -8,9 +8,9 @@
 #include <string.h>
 
 /* ORDER MODELS: models[] and model_names[] list the same models. */
-const Model *const models[] = {&model_sync,   &model_ipdom,   &model_mimd, &model_its_rr,
-                               &model_its_any, &model_aware, NULL};
-const char *const model_names[] = {"sync", "ipdom", "mimd", "its:rr", "its:any", "aware", NULL};
+const Model *const models[] = {&model_sync,    &model_ipdom, &model_mimd, &model_its_rr,
+                               &model_its_any, &model_aware, &model_mp,   &model_tf, NULL};
+const char *const model_names[] = {"sync", "ipdom", "mimd", "its:rr", "its:any", "aware", "mp", "tf", NULL};
 _Static_assert(sizeof models / sizeof *models == MODEL_COUNT + 1, "MODEL_COUNT: the entries of models[]");
 _Static_assert(sizeof model_names / sizeof *model_names == MODEL_COUNT + 1, "model_names: one per model");
 

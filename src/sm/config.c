@@ -285,7 +285,7 @@ static bool check_model(const Ctx *x, const char *v)
 	if (g.n)
 		buf_puts(&hint, "; ");
 	suggest_print(&g, &hint, "");
-	bad(x, 0, strlen(v), "unknown reconvergence model '%.60s' (sync, ipdom, aware, mimd, its)%s", v,
+	bad(x, 0, strlen(v), "unknown reconvergence model '%.60s' (sync, ipdom, aware, mp, tf, mimd, its)%s", v,
 	    buf_str(&hint));
 	buf_free(&hint);
 	return false;
@@ -328,6 +328,27 @@ static void print_path_order(const SmConfig *c, Buf *b)
 	buf_puts(b, c->taken_first ? "taken" : "fallthrough");
 }
 
+/* -gpgpu_simd_rec_time_out N (ElTantawy's fork): AWARE's timeout in cycles,
+** -1 never (the fork's "max unsigned"). */
+static bool parse_rec_time_out(SmConfig *c, const Ctx *x, const char *v)
+{
+	long long n;
+	if (!strcmp(v, "-1")) {
+		c->aware_timeout = 0;
+		return true;
+	}
+	if (str_to_ll(v, 1, INT32_MAX, &n)) {
+		c->aware_timeout = n;
+		return true;
+	}
+	return bad(x, 0, strlen(v), "expected -1 (never) or a number of cycles from 1 to %d, not '%s'", INT32_MAX, v);
+}
+
+static void print_rec_time_out(const SmConfig *c, Buf *b)
+{
+	buf_printf(b, "%lld", c->aware_timeout > 0 ? (long long)c->aware_timeout : -1LL);
+}
+
 #define F(field) offsetof(SmConfig, field)
 #define I32(nm, field, lo, hi, d) {nm, K_I32, F(field), 0, lo, hi, NULL, NULL, d}
 #define I64(nm, field, lo, hi, d) {nm, K_I64, F(field), 0, lo, hi, NULL, NULL, d}
@@ -346,6 +367,11 @@ static const Opt opts[] = {
 	CUSTOM("-gpgpu_shader_core_pipeline", parse_pipeline, print_pipeline, "2048:32"), /* QV100 */
 	I32("-gpgpu_shader_registers", registers, 1, SEM_MAX_THREADS, "65536"),          /* QV100 */
 	I32("-gpgpu_shader_cta", max_cta, 1, 65536, "32"),                               /* QV100 */
+	/* CTAs and occupancy */
+	I32("-gpgpu_registers_per_block", registers_per_block, 0, SEM_MAX_THREADS, "65536"), /* QV100; 0: none */
+	I32("-musimd_cta_threads", cta_threads, 0, SEM_MAX_THREADS, "0"),   /* musimd: one CTA of all the threads */
+	I32("-musimd_regs_per_thread", regs_per_thread, 0, 255, "0"),        /* musimd: the lowered program's */
+	I32("-musimd_reg_alloc_unit", reg_alloc_unit, 1, 256, "4"),          /* GPGPU-Sim's max_cta: (regs+3)&~3 */
 	/* clocks */
 	CUSTOM("-gpgpu_clock_domains", parse_clocks, print_clocks, "1132.0:1132.0:1132.0:850.0"), /* QV100 */
 	/* issue */
@@ -383,6 +409,7 @@ static const Opt opts[] = {
 	CUSTOM("-gpgpu_simd_model", parse_simd_model, NULL, NULL),  /* alias of -musimd_reconvergence */
 	CUSTOM("-musimd_reconvergence", parse_reconvergence, print_reconvergence, "ipdom"), /* QV100: simd_model 1 */
 	CUSTOM("-musimd_path_order", parse_path_order, print_path_order, "fallthrough"), /* musimd's --path-order default */
+	CUSTOM("-gpgpu_simd_rec_time_out", parse_rec_time_out, print_rec_time_out, "-1"), /* the fork: never */
 	/* launch, and the stage overhead of GPGPU-Sim's pipeline */
 	I64("-gpgpu_kernel_launch_latency", kernel_launch_latency, 0, INT32_MAX, "5000"), /* QV100 */
 	I32("-musimd_gpgpusim_stage_overhead", stage_overhead, 0, BIG, "0"),     /* note §5: off */
@@ -416,7 +443,7 @@ static const char *const known[] = {
 	"-gpgpu_concurrent_kernel_sm", "-gpgpu_heap_size_limit", "-gpgpu_ignore_resources_limitation",
 	"-gpgpu_max_completed_cta", "-gpgpu_max_concurrent_kernel", "-gpgpu_max_cta", "-gpgpu_n_clusters",
 	"-gpgpu_n_cores_per_cluster", "-gpgpu_num_cta_barriers", "-gpgpu_occupancy_sm_number",
-	"-gpgpu_registers_per_block", "-gpgpu_runtime_pending_launch_count_limit",
+	"-gpgpu_runtime_pending_launch_count_limit",
 	"-gpgpu_runtime_sync_depth_limit", "-gpgpu_simt_core_sim_order", "-gpgpu_stack_size_limit",
 	/* operand collectors, pipeline registers, other units and classes
 	** (μ-SIMD has no floating point, tensor or specialised ops) */
@@ -502,7 +529,7 @@ static const char *const known[] = {
 	"-gpgpu_locking_score_weight", "-gpgpu_path_history_instances",
 	"-gpgpu_path_history_length_per_instance", "-gpgpu_predicate_history_length_per_thread",
 	"-gpgpu_predicate_history_table_size", "-gpgpu_sched_time_out", "-gpgpu_simd_rec_replacement",
-	"-gpgpu_simd_rec_size", "-gpgpu_simd_rec_time_out", "-gpgpu_simd_st_replacement",
+	"-gpgpu_simd_rec_size", "-gpgpu_simd_st_replacement",
 	"-gpgpu_simd_st_size", "-gpgpu_spin_detection_limit", "-gpgpu_spinning_detection",
 	"-gpgpu_synchronization_backoff_mode", "-gpgpu_synchronization_blocking_granuality",
 	"-gpgpu_synchronization_blocking_mode", "-gpgpu_synchronization_blocking_type",

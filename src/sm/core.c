@@ -51,8 +51,9 @@ const char *sm_status_name(SmStatus s)
 
 const char *sm_warp_state_name(SmWarpState s)
 {
-	static const char *const n[WS__COUNT] = {"issued", "not_selected", "scoreboard", "structural", "barrier",
-	                                         "finished", "ibuffer_empty", "control_hazard", "collector_busy"};
+	static const char *const n[WS__COUNT] = {"issued",        "not_selected",   "scoreboard",    "structural",
+	                                         "barrier",       "finished",       "not_resident",  "ibuffer_empty",
+	                                         "control_hazard", "collector_busy"};
 	return (unsigned)s < WS__COUNT ? n[s] : "?";
 }
 
@@ -170,6 +171,8 @@ typedef struct Run {
 	uint64_t *sleep_epoch;
 	uint64_t epoch;
 	BankWord *keys;      /* scratch: a part's (bank, word) pairs, sorted */
+	SmTraceFn *trace;    /* told of every issue, or NULL */
+	void *trace_ctx;
 	int32_t first;       /* the scheduler that goes first this cycle: now mod schedulers */
 	int64_t drain;       /* the last cycle an issued instruction completes */
 	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
@@ -177,6 +180,74 @@ typedef struct Run {
 	OpColl oc;
 	int64_t unit_free[UNIT__COUNT]; /* per unit kind: when the walking scheduler's pool frees (-1: not asked yet) */
 } Run;
+
+static void note_state(Run *x, int32_t w, SmWarpState st, int64_t until);
+
+/* CTAs take the room there is (cta.c); their warps are ready from now on,
+** and sleeping schedulers look at them. */
+static void launch(Run *x)
+{
+	int32_t first = x->c.launched;
+	if (cta_launch(&x->c, x->r) == 0)
+		return;
+	for (int32_t w = first; w < x->c.launched; w++)
+		note_state(x, w, WS_NOT_SELECTED, NEVER);
+	x->epoch++;
+}
+
+/* When the registers instruction si reads and writes are ready in lanes
+** (MP's per-lane scoreboard). */
+static int64_t lanes_ready(const SmCore *c, int32_t w, const SmIns *si, const uint64_t *lanes, int32_t size)
+{
+	int64_t t = 0;
+	int32_t regs[LOWER_MAX_SRC + 1], n = 0;
+	for (int32_t i = 0; i < si->nsrc; i++)
+		regs[n++] = si->src[i];
+	if (si->dst >= 0)
+		regs[n++] = si->dst;
+	for (int32_t i = 0; i < n; i++) {
+		const int64_t *r = &c->lane_ready[((size_t)w * (size_t)c->code->nregs + (size_t)regs[i]) * (size_t)c->lanes];
+		for (int32_t l = 0; l < size; l++)
+			if (bit_get(lanes, l) && r[l] > t)
+				t = r[l];
+	}
+	return t;
+}
+
+/* A warp of several splits (MP): the first split in its model's order whose
+** lanes' registers are ready and whose unit is free (seed 004 §7.2: any
+** split may fill an issue slot). */
+static SmWarpState split_ready(const Run *x, int32_t w, int32_t s, int64_t *when)
+{
+	const SmCore *c = &x->c;
+	const Warp *W = &c->m->warps[w];
+	const Model *md = c->m->model;
+	int32_t n = md->ngroups(W);
+	SmWarpState why = WS_SCOREBOARD;
+	for (int32_t k = 0; k < n; k++) {
+		int32_t pc;
+		const uint64_t *lanes;
+		md->group(W, k, &pc, &lanes);
+		const SmIns *si = &c->code->ins[pc];
+		int64_t t = lanes_ready(c, w, si, lanes, W->size);
+		if (t > c->now) {
+			if (t < *when)
+				*when = t;
+			continue;
+		}
+		const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
+		int64_t f = p->free_at[first_free(p)];
+		if (f > c->now) {
+			if (f < *when)
+				*when = f;
+			why = WS_STRUCTURAL;
+			continue;
+		}
+		c->alt[w] = k;
+		return WS_ISSUED;
+	}
+	return why;
+}
 
 /* Can warp w of scheduler s issue now? WS_ISSUED when it can; else why
 ** not, and *when the cycle it may (NEVER: not by waiting). */
@@ -192,6 +263,8 @@ static inline SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_t *when
 		return WS_FINISHED;
 	if (W->status == WARP_BARRIER)
 		return WS_BARRIER;
+	if (c->lane_ready)
+		return split_ready(x, w, s, when);
 	const SmIns *si = &c->code->ins[W->pc];
 	if (c->ready_pc[w] != W->pc) { /* the scoreboard's answer for this instruction, once */
 		const int64_t *ready = &c->reg_ready[(size_t)w * (size_t)c->code->nregs];
@@ -334,6 +407,8 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	SmCore *c = &x->c;
 	Machine *m = c->m;
 	Warp *W = &m->warps[w];
+	if (c->lane_ready) /* MP: the split warp_ready picked issues */
+		m->model->choose(m, W, c->alt[w]);
 	int32_t pc = W->pc;
 	const SmIns *si = &c->code->ins[pc];
 	const Ins *ins = &m->prog->ins[pc];
@@ -347,6 +422,8 @@ static bool issue(Run *x, int32_t w, int32_t s)
 	SmResult *r = x->r;
 	if (m->steps == steps)
 		return false; /* no rule applied (stuck, a barrier that cannot complete): not an issue */
+	if (x->trace)
+		x->trace(x->trace_ctx, c->now, s, m, &info);
 	r->warp_insn++;
 	r->thread_insn += (uint64_t)info.nactive;
 	r->warps[w].warp_insn++;
@@ -361,6 +438,12 @@ static bool issue(Run *x, int32_t w, int32_t s)
 		fetch_issued(&x->fetch, w, pc, W->status == WARP_DONE ? -1 : W->pc, c->now);
 	if (si->dst >= 0)
 		c->reg_ready[(size_t)w * (size_t)c->code->nregs + (size_t)si->dst] = c->now + lat;
+	if (si->dst >= 0 && c->lane_ready) { /* reserve the destination in the split's lanes */
+		int64_t *r = &c->lane_ready[((size_t)w * (size_t)c->code->nregs + (size_t)si->dst) * (size_t)c->lanes];
+		for (int32_t l = 0; l < W->size; l++)
+			if (bit_get(info.active, l))
+				r[l] = c->now + lat;
+	}
 	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
 	p->free_at[first_free(p)] = c->now + unit_interval(c->cfg, si) + cost - 1;
 	x->unit_free[si->unit] = -1;
@@ -380,6 +463,10 @@ static bool issue(Run *x, int32_t w, int32_t s)
 		progress_reset(&x->g, m->nwarps, c->now);
 	else
 		progress_note(&x->g, w, pc, info.active);
+	if (W->status == WARP_DONE) { /* its CTA may leave, and another come */
+		cta_warp_done(c, r, w);
+		launch(x);
+	}
 	return true;
 }
 
@@ -477,6 +564,11 @@ static void explain_deadlock(Run *x, int64_t since)
 	if (nbar)
 		buf_printf(b, "\n  %d warp%s wait at a barrier (%d of %d threads arrived)", (int)nbar,
 		           nbar == 1 ? "" : "s", (int)m->arrived, (int)m->nlive);
+	const SmCore *c = &x->c;
+	if (nbar && c->next_cta < c->ncta)
+		buf_printf(b, "\n  %d of %d CTAs wait for room on the SM (%d fit at once): the barrier waits for every "
+		           "live thread of the kernel, which needs every CTA resident",
+		           (int)(c->ncta - c->next_cta), (int)c->ncta, (int)x->r->occupancy_limit.ctas);
 }
 
 static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)
@@ -489,6 +581,15 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 		return false;
 	}
 	o.taken_first = o.taken_first || cfg->taken_first;
+	/* AWARE's timeout counts cycles here (the delay counter, §5.7):
+	** --aware-timeout T or -gpgpu_simd_rec_time_out T */
+	if (o.aware_timeout == SEM_TIMEOUT_ANY) {
+		diag_error(d, LOC_NONE, "--aware-timeout any is a choice of the explorer; the SM model needs a number "
+		           "of cycles (or -gpgpu_simd_rec_time_out)");
+		return false;
+	}
+	if (o.aware_timeout == 0 && o.model == &model_aware)
+		o.aware_timeout = cfg->aware_timeout;
 	int64_t sched_param = 0;
 	const WarpSched *ws = warp_sched_find(cfg->scheduler, &sched_param);
 	if (!ws) {
@@ -524,28 +625,40 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	if (!m)
 		return false;
 	SmCore *c = &x->c;
+	m->clock = &c->now;
 	c->code = code;
 	c->cfg = cfg;
 	c->sched = ws;
 	c->sched_param = sched_param;
 	c->m = m;
 	c->nsched = cfg->num_sched > 0 ? cfg->num_sched : 1;
-	c->per = m->nwarps / c->nsched + 1;
+	SmResult *r = x->r;
+	r->m = m;
+	if (!cta_setup(c, r, d))
+		return false;
+	/* a scheduler's list holds the warps of resident CTAs at most */
+	int64_t resident = (int64_t)r->occupancy_limit.ctas * (c->cta_threads / (m->sched_warpsize > 0 ? m->sched_warpsize : 1));
+	c->per = (int32_t)(resident < m->nwarps ? resident : m->nwarps) + 1;
 	c->sched_warps = xmalloc((size_t)c->nsched * (size_t)c->per * sizeof *c->sched_warps);
 	c->sched_nwarps = xcalloc((size_t)c->nsched, sizeof *c->sched_nwarps);
 	c->last_issued = xmalloc((size_t)c->nsched * sizeof *c->last_issued);
 	c->last_pos = xmalloc((size_t)c->nsched * sizeof *c->last_pos);
 	for (int32_t s = 0; s < c->nsched; s++)
 		c->last_issued[s] = c->last_pos[s] = -1;
-	for (int32_t w = 0; w < m->nwarps; w++) {
-		int32_t s = w % c->nsched; /* GPGPU-Sim's create_schedulers */
-		c->sched_warps[s * c->per + c->sched_nwarps[s]++] = w;
-	}
 	c->reg_ready = xcalloc((size_t)m->nwarps * (size_t)code->nregs + 1, sizeof *c->reg_ready);
 	c->ready_pc = xmalloc(((size_t)m->nwarps + 1) * sizeof *c->ready_pc);
 	c->ready_at = xcalloc((size_t)m->nwarps + 1, sizeof *c->ready_at);
 	for (int32_t w = 0; w < m->nwarps; w++)
 		c->ready_pc[w] = -1;
+	if (m->model->group) {
+		c->lanes = 1;
+		for (int32_t w = 0; w < m->nwarps; w++)
+			if (m->warps[w].size > c->lanes)
+				c->lanes = m->warps[w].size;
+		c->lane_ready =
+			xcalloc((size_t)m->nwarps * (size_t)code->nregs * (size_t)c->lanes + 1, sizeof *c->lane_ready);
+		c->alt = xcalloc((size_t)m->nwarps + 1, sizeof *c->alt);
+	}
 	c->npools = cfg->sub_core ? c->nsched : 1;
 	c->pools = xcalloc((size_t)c->npools * UNIT__COUNT, sizeof *c->pools);
 	for (int32_t p = 0; p < c->npools; p++)
@@ -554,8 +667,6 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 			up->n = units_of(cfg, (SmUnit)u, c->npools);
 			up->free_at = xcalloc((size_t)up->n, sizeof *up->free_at);
 		}
-	SmResult *r = x->r;
-	r->m = m;
 	r->sched_name = ws->name;
 	r->warpsize = m->sched_warpsize > 0 ? m->sched_warpsize : 1;
 	r->occupancy = xcalloc((size_t)r->warpsize + 1, sizeof *r->occupancy);
@@ -566,7 +677,7 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->st_since = xcalloc((size_t)m->nwarps + 1, sizeof *x->st_since);
 	x->st_until = xmalloc(((size_t)m->nwarps + 1) * sizeof *x->st_until);
 	for (int32_t w = 0; w < m->nwarps; w++) {
-		x->st[w] = WS_NOT_SELECTED; /* until first looked at: ready */
+		x->st[w] = WS_NOT_RESIDENT; /* until its CTA's launch */
 		x->st_until[w] = NEVER;
 	}
 	x->category = xmalloc((size_t)c->nsched * sizeof *x->category);
@@ -590,7 +701,10 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->keys = xmalloc((size_t)maxsize * sizeof *x->keys);
 	progress_reset(&x->g, m->nwarps, 0);
 	fetch_init(&x->fetch, cfg, m->nwarps, code->nins);
-	return opcoll_init(&x->oc, cfg, c->nsched, d);
+	if (!opcoll_init(&x->oc, cfg, c->nsched, d))
+		return false;
+	launch(x);
+	return true;
 }
 
 /* Per-warp stall causes, as intervals: a scheduler stops looking at its
@@ -705,11 +819,11 @@ static int64_t cycle(Run *x)
 			                 : c->m->status == SEM_DEADLOCK ? WS_BARRIER
 			                                                : WS_FINISHED;
 			if (st == WS_ISSUED) {
-				x->pos = w / c->nsched; /* warps are dealt round the schedulers */
+				x->pos = c->pos_of[w];
 				int32_t pc = c->m->warps[w].pc;
 				if (issue(x, w, s)) {
 					chosen = w;
-					if (c->cfg->max_insn_issue_per_warp > 1 && issue_more(x, w, s, pc) > 1)
+					if (c->cfg->max_insn_issue_per_warp > 1 && !c->lane_ready && issue_more(x, w, s, pc) > 1)
 						x->r->dual_issue++;
 					else
 						x->r->single_issue++;
@@ -842,6 +956,7 @@ static void run(Run *x)
 	r->ifetches = x->fetch.fetches;
 	r->imisses = x->fetch.misses;
 	r->iflushes = x->fetch.flushes;
+	cta_finish(c, r);
 }
 
 static void run_free(Run *x)
@@ -854,6 +969,8 @@ static void run_free(Run *x)
 	free(c->reg_ready);
 	free(c->ready_pc);
 	free(c->ready_at);
+	free(c->lane_ready);
+	free(c->alt);
 	for (int32_t p = 0; c->pools && p < c->npools * UNIT__COUNT; p++)
 		free(c->pools[p].free_at);
 	free(c->pools);
@@ -873,11 +990,18 @@ static void run_free(Run *x)
 	free(x->keys);
 	fetch_free(&x->fetch);
 	opcoll_free(&x->oc);
+	cta_free(c);
 }
 
 SmResult *sm_run(const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)
 {
-	Run x = {0};
+	return sm_run_traced(code, cfg, so, NULL, NULL, d);
+}
+
+SmResult *sm_run_traced(const SmCode *code, const SmConfig *cfg, const SemOptions *so, SmTraceFn *trace, void *ctx,
+                        Diags *d)
+{
+	Run x = {.trace = trace, .trace_ctx = ctx};
 	x.r = xcalloc(1, sizeof *x.r);
 	if (!setup(&x, code, cfg, so, d)) {
 		run_free(&x);

@@ -31,6 +31,35 @@ struct SmCore {
 	int64_t *ready_at;      /* per warp: when the scoreboard lets its instruction at ready_pc issue */
 	UnitPool *pools;        /* [pool index × UNIT__COUNT + unit] */
 	int32_t npools;         /* 1, or one per scheduler (-gpgpu_sub_core_model) */
+	/* MP's scoreboard (a model with several splits to pick from, Model.group):
+	** per warp × register × lane, the cycle its value is ready — the R-mask
+	** of seed 004 §7.3, which only the lanes of a split wait on */
+	int64_t *lane_ready;
+	int32_t lanes;          /* lanes per warp in lane_ready */
+	int32_t *alt;           /* per warp: the split warp_ready found ready */
+	/* CTAs (cta.c): resident ones, in the schedulers' lists */
+	int32_t cta_threads, ncta, next_cta, resident;
+	int32_t launched;       /* warps launched so far: 0 .. launched-1, CTAs go in order */
+	int32_t *cta_live;      /* per CTA: its launched warps not finished */
+	int32_t *cta_hw;        /* per CTA: its first hardware thread id, -1 not resident */
+	uint8_t *hw_busy;       /* per hardware thread id */
+	int32_t hw_threads;
+	int32_t *pos_of;        /* per warp: its place in its scheduler's list, -1 not resident */
+	int32_t *sched_of;      /* per warp: its scheduler, -1 before its CTA's launch */
+	int64_t live_threads;   /* threads of resident CTAs not finished */
+	double occ_area;        /* Σ live_threads × cycles, up to occ_since */
+	int64_t occ_since;
 };
+
+/* CTAs (cta.c): setup (the occupancy; false with an error in d when a CTA
+** does not fit), launching as many as fit (how many warps went to the
+** schedulers: the next ones in order, from sched_warps' ends), a warp's
+** end (its CTA leaves with its last; the caller launches then), the
+** achieved occupancy at the end. */
+bool cta_setup(SmCore *c, SmResult *r, Diags *d);
+int32_t cta_launch(SmCore *c, SmResult *r);
+void cta_warp_done(SmCore *c, SmResult *r, int32_t w);
+void cta_finish(SmCore *c, SmResult *r);
+void cta_free(SmCore *c);
 
 #endif

@@ -25,6 +25,12 @@ typedef struct SmConfig {
 	int32_t max_threads, warp_size;
 	int32_t registers;            /* -gpgpu_shader_registers */
 	int32_t max_cta;              /* -gpgpu_shader_cta */
+	/* CTAs and occupancy (cta.c) */
+	int32_t registers_per_block;  /* -gpgpu_registers_per_block: one CTA's registers at most */
+	int32_t cta_threads;          /* -musimd_cta_threads: threads per CTA; 0: one CTA of them all */
+	int32_t regs_per_thread;      /* -musimd_regs_per_thread: 0: the lowered program's registers */
+	int32_t reg_alloc_unit;       /* -musimd_reg_alloc_unit: registers per thread rounded up to a
+	                              ** multiple of this (GPGPU-Sim: 4, `(regs + 3) & ~3`) */
 	/* issue */
 	int32_t num_sched;            /* -gpgpu_num_sched_per_core */
 	char scheduler[64];           /* -gpgpu_scheduler: a name of warp_scheds[] (sched.c) */
@@ -53,6 +59,8 @@ typedef struct SmConfig {
 	/* reconvergence: -musimd_reconvergence (a name of models[]), -musimd_path_order */
 	char reconvergence[32];
 	bool taken_first;
+	int64_t aware_timeout;        /* -gpgpu_simd_rec_time_out: AWARE gives up waiting after this many
+	                              ** cycles without an arrival (§5.7); 0 never (-1 in the file) */
 	int32_t stage_overhead;       /* -musimd_gpgpusim_stage_overhead */
 	int64_t kernel_launch_latency;
 	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c): the
@@ -118,6 +126,25 @@ extern const WarpSched *const warp_scheds[]; /* NULL-terminated */
 ** NULL when it names none or the number is not a positive one. */
 const WarpSched *warp_sched_find(const char *name, int64_t *param);
 
+/* ---- occupancy (sm/cta.c) ------------------------------------------------ */
+
+enum { SM_LIMIT_THREADS = 1, SM_LIMIT_REGS = 2, SM_LIMIT_CTAS = 4 };
+
+/* How many CTAs fit on the SM at once: GPGPU-Sim's max_cta, the least of
+** threads (padded to whole warps), registers and -gpgpu_shader_cta. */
+typedef struct SmOccupancy {
+	int32_t ctas;          /* CTAs resident at most (0: one does not fit) */
+	int32_t by_threads, by_regs, by_cta;
+	int32_t padded;        /* a CTA's threads padded to whole warps */
+	int32_t regs;          /* registers per thread as allocated (rounded up) */
+	unsigned limited_by;   /* the SM_LIMIT_* equal to ctas */
+} SmOccupancy;
+
+bool sm_occupancy(const SmConfig *c, int32_t cta_threads, int32_t regs, SmOccupancy *o);
+/* The limits' names as GPGPU-Sim prints them, bit i of limited_by: threads,
+** regs, cta_limit; NULL-terminated. */
+extern const char *const sm_limit_names[];
+
 /* ---- running (sm/core.c) ----------------------------------------------- */
 
 typedef enum SmStatus {
@@ -141,6 +168,7 @@ typedef enum SmWarpState {
 	WS_STRUCTURAL,   /* its unit cannot accept an instruction yet */
 	WS_BARRIER,      /* waiting at a barrier */
 	WS_FINISHED,     /* all its threads finished */
+	WS_NOT_RESIDENT, /* its CTA waits for room on the SM */
 	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
 	WS_IBUFFER,      /* its I-buffer is empty: waiting for a fetch */
 	WS_CONTROL,      /* a control hazard: its I-buffer was flushed after a branch, waiting for the refetch */
@@ -173,6 +201,10 @@ typedef struct SmResult {
 	int32_t nwarps;
 	uint64_t last_commit;       /* cycle of the last issue */
 	uint64_t bank_conflict_cycles; /* gpgpu_stall_shd_mem[s_mem][bk_conf]: extra LD/ST cycles */
+	/* CTAs (cta.c) */
+	SmOccupancy occupancy_limit;
+	int32_t cta_threads, ncta;
+	double achieved_occupancy;  /* gpu_occupancy: live resident threads / the SM's, averaged over cycles */
 	Buf why;                    /* deadlock / livelock / stuck: what the watchdog saw */
 	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
 	uint64_t single_issue, dual_issue; /* single_issue_nums, dual_issue_nums: scheduler-cycles issuing 1, >= 2 */
@@ -185,9 +217,18 @@ typedef struct SmResult {
 ** threads, parameters, ...); c's reconvergence model is so->model when
 ** that is NULL. NULL with errors in d when the machine cannot be built. */
 SmResult *sm_run(const SmCode *code, const SmConfig *c, const SemOptions *so, Diags *d);
+/* The same, telling trace of every issue as it happens: the cycle, the
+** scheduler, and the step the interpreter would report (`musimd sm
+** --trace`); the machine is the one being run, after the step. */
+typedef void SmTraceFn(void *ctx, int64_t cycle, int32_t sched, const Machine *m, const StepInfo *s);
+SmResult *sm_run_traced(const SmCode *code, const SmConfig *c, const SemOptions *so, SmTraceFn *trace, void *ctx,
+                        Diags *d);
 void sm_result_free(SmResult *r);
 void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c);
 void sm_report_json(Json *j, const SmResult *r, const SmConfig *c);
+/* The keys of sm_report_json's object, into an object the caller opened
+** (`--json --trace` streams the trace first). */
+void sm_report_json_keys(Json *j, const SmResult *r, const SmConfig *c);
 
 /* ---- sweeps (sm/sweep.c) ------------------------------------------------ */
 

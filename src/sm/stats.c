@@ -41,6 +41,43 @@ static void front_end(const SmResult *r, Counter *c)
 	memcpy(c, all, sizeof all);
 }
 
+/* The CTAs and how many fit at once, as GPGPU-Sim prints its max_cta
+** ("CTA/core = N, limited by: regs"), and the achieved occupancy. */
+static void occupancy_text(Buf *b, const SmResult *r)
+{
+	const SmOccupancy *o = &r->occupancy_limit;
+	buf_printf(b, "ctas = %d of %d threads (%d registers per thread); CTA/core = %d, limited by: ", (int)r->ncta,
+	           (int)r->cta_threads, (int)o->regs, (int)o->ctas);
+	for (int i = 0, any = 0; sm_limit_names[i]; i++)
+		if (o->limited_by & (1u << i))
+			buf_printf(b, "%s%s", any++ ? " " : "", sm_limit_names[i]);
+	buf_printf(b, "\ngpu_occupancy = %.4f%%\n", 100.0 * r->achieved_occupancy);
+}
+
+static void occupancy_json(Json *j, const SmResult *r)
+{
+	const SmOccupancy *o = &r->occupancy_limit;
+	json_key(j, "gpu_occupancy");
+	json_real(j, r->achieved_occupancy);
+	json_key(j, "ctas");
+	json_obj(j);
+	json_key(j, "count");
+	json_int(j, r->ncta);
+	json_key(j, "threads");
+	json_int(j, r->cta_threads);
+	json_key(j, "regs_per_thread");
+	json_int(j, o->regs);
+	json_key(j, "cta_per_core");
+	json_int(j, o->ctas);
+	json_key(j, "limited_by");
+	json_arr(j);
+	for (int i = 0; sm_limit_names[i]; i++)
+		if (o->limited_by & (1u << i))
+			json_str(j, sm_limit_names[i]);
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
 void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 {
 	const Machine *m = r->m;
@@ -64,6 +101,7 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 	front_end(r, fe);
 	for (int i = 0; i < NFRONT; i++)
 		buf_printf(b, "%s = %llu\n", fe[i].name, (unsigned long long)fe[i].n);
+	occupancy_text(b, r);
 	buf_puts(b, "Warp Occupancy Distribution:\n");
 	buf_printf(b, "Stall:%llu\tW0_Idle:%llu\tW0_Scoreboard:%llu", (unsigned long long)r->stall,
 	           (unsigned long long)r->idle, (unsigned long long)r->scoreboard);
@@ -88,8 +126,14 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 
 void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 {
-	const Machine *m = r->m;
 	json_obj(j);
+	sm_report_json_keys(j, r, c);
+	json_obj_end(j);
+}
+
+void sm_report_json_keys(Json *j, const SmResult *r, const SmConfig *c)
+{
+	const Machine *m = r->m;
 	json_key(j, "file");
 	json_str(j, m->prog->path);
 	json_key(j, "status");
@@ -123,6 +167,7 @@ void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 		json_key(j, fe[i].name);
 		json_int(j, (int64_t)fe[i].n);
 	}
+	occupancy_json(j, r);
 	json_key(j, "stalls");
 	json_obj(j);
 	json_key(j, "Stall");
@@ -158,5 +203,4 @@ void sm_report_json(Json *j, const SmResult *r, const SmConfig *c)
 	json_arr_end(j);
 	json_key(j, "machine"); /* the final state, as `musimd run --json` prints it */
 	report_run_json(j, m, NULL);
-	json_obj_end(j);
 }

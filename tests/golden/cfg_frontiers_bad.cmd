@@ -1,0 +1,2 @@
+# --frontiers takes rpo or layout
+cfg examples/unstructured.simd --frontiers=topo
