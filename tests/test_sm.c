@@ -925,6 +925,8 @@ Test(sm, e33_multi_path)
 	c.num_int = 4;
 	c.lat_int[SM_ADD] = 2;
 	c.ii_int[SM_ADD] = 1;
+	c.ibuffer = false; /* the figure has no fetch stage: the refetch after the branch to C and the jump to D
+	                   ** would add an idle slot each under the single-path stack (sm/fetch.c) */
 	const char *fig72 = ".threads 4\n"
 	                    "A:  p = tid & 1\n"
 	                    "    q = tid + 1\n"

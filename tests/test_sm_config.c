@@ -276,6 +276,9 @@ Test(sm_config, default_is_the_qv100_preset)
 	c.taken_first = true;
 	c.stage_overhead = 99;
 	c.kernel_launch_latency = 99;
+	c.reg_bank_use_warp_id = false, c.specialized_oc = true, c.ibuffer = false, c.perfect_icache = false;
+	c.oc_units_gen = c.oc_units_sp = c.oc_units_int = c.oc_units_sfu = c.oc_units_mem = 99;
+	c.inst_fetch_throughput = c.icache_miss_latency = 99;
 	c.registers_per_block = c.cta_threads = c.regs_per_thread = c.reg_alloc_unit = 99;
 	c.aware_timeout = 99;
 	c.sigma_global = true, c.coalesce_arch = 99;

@@ -609,6 +609,20 @@ static const Opt opts[] = {
 	I32("-gpgpu_synchronization_backoff_mode", bows_backoff_mode, 1, 3, "3"),         /* thesis: adaptive */
 	I32("-gpgpu_backoff_per_thread", bows_delay, 0, BIG, "1000"),                     /* thesis: MinLimit */
 	I32("-gpgpu_contention_epoch", bows_window, 1, BIG, "1000"),                      /* thesis: T */
+	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c); the
+	** banks and ports are -gpgpu_num_reg_banks and
+	** -gpgpu_reg_file_port_throughput above */
+	BOOL("-gpgpu_reg_bank_use_warp_id", reg_bank_use_warp_id, "1"), /* GPGPU-Sim's register_bank always adds the warp */
+	BOOL("-gpgpu_enable_specialized_operand_collector", specialized_oc, "0"),       /* QV100 */
+	I32("-gpgpu_operand_collector_num_units_gen", oc_units_gen, 0, 1024, "8"),      /* QV100 */
+	I32("-gpgpu_operand_collector_num_units_sp", oc_units_sp, 0, 1024, "4"),        /* GPGPU-Sim */
+	I32("-gpgpu_operand_collector_num_units_int", oc_units_int, 0, 1024, "0"),      /* GPGPU-Sim */
+	I32("-gpgpu_operand_collector_num_units_sfu", oc_units_sfu, 0, 1024, "4"),      /* GPGPU-Sim */
+	I32("-gpgpu_operand_collector_num_units_mem", oc_units_mem, 0, 1024, "2"),      /* GPGPU-Sim */
+	BOOL("-musimd_ibuffer", ibuffer, "1"),                                           /* musimd: modelled */
+	I32("-gpgpu_inst_fetch_throughput", inst_fetch_throughput, 1, 64, "4"),          /* QV100 */
+	BOOL("-gpgpu_perfect_inst_const_cache", perfect_icache, "1"),                    /* QV100 */
+	I32("-musimd_icache_miss_latency", icache_miss_latency, 0, BIG, "180"), /* QV100 l1_latency 20 + l2_rop_latency 160 */
 };
 #define NOPTS ((int)(sizeof opts / sizeof *opts))
 
@@ -630,7 +644,7 @@ static const char *const known[] = {
 	/* operand collectors, pipeline registers, other units and classes
 	** (μ-SIMD has no floating point, tensor or specialised ops) */
 	"-gpgpu_clock_gated_lanes", "-gpgpu_clock_gated_reg_file",
-	"-gpgpu_enable_specialized_operand_collector", "-gpgpu_num_tensor_core_units",
+	"-gpgpu_num_tensor_core_units",
 	"-gpgpu_operand_collector_num_in_ports_dp", "-gpgpu_operand_collector_num_in_ports_gen",
 	"-gpgpu_operand_collector_num_in_ports_int", "-gpgpu_operand_collector_num_in_ports_mem",
 	"-gpgpu_operand_collector_num_in_ports_sfu", "-gpgpu_operand_collector_num_in_ports_sp",
@@ -638,11 +652,8 @@ static const char *const known[] = {
 	"-gpgpu_operand_collector_num_out_ports_gen", "-gpgpu_operand_collector_num_out_ports_int",
 	"-gpgpu_operand_collector_num_out_ports_mem", "-gpgpu_operand_collector_num_out_ports_sfu",
 	"-gpgpu_operand_collector_num_out_ports_sp", "-gpgpu_operand_collector_num_out_ports_tensor_core",
-	"-gpgpu_operand_collector_num_units_dp", "-gpgpu_operand_collector_num_units_gen",
-	"-gpgpu_operand_collector_num_units_int", "-gpgpu_operand_collector_num_units_mem",
-	"-gpgpu_operand_collector_num_units_sfu", "-gpgpu_operand_collector_num_units_sp",
-	"-gpgpu_operand_collector_num_units_tensor_core", "-gpgpu_pipeline_widths",
-	"-gpgpu_reg_bank_use_warp_id", "-gpgpu_tensor_core_avail", "-n_regfile_gating_group",
+	"-gpgpu_operand_collector_num_units_dp", "-gpgpu_operand_collector_num_units_tensor_core",
+	"-gpgpu_pipeline_widths", "-gpgpu_tensor_core_avail", "-n_regfile_gating_group",
 	"-ptx_opcode_initiation_dp", "-ptx_opcode_initiation_fp", "-ptx_opcode_initiation_tensor",
 	"-ptx_opcode_latency_dp", "-ptx_opcode_latency_fp", "-ptx_opcode_latency_tesnor",
 	"-specialized_unit_1", "-specialized_unit_2", "-specialized_unit_3", "-specialized_unit_4",
@@ -659,10 +670,9 @@ static const char *const known[] = {
 	"-gpgpu_adaptive_cache_config", "-gpgpu_cache:dl1PrefL1",
 	"-gpgpu_cache:dl1PrefShared", "-gpgpu_cache:dl2_texture_only",
 	"-gpgpu_cache:il1", "-gpgpu_const_cache:l1", "-gpgpu_flush_l1_cache",
-	"-gpgpu_inst_fetch_throughput",
 	"-gpgpu_l1_banks_hashing_function",
 	"-gpgpu_l1_cache_write_ratio", "-gpgpu_mem_unit_ports",
-	"-gpgpu_n_ldst_response_buffer_size", "-gpgpu_num_mem_units", "-gpgpu_perfect_inst_const_cache",
+	"-gpgpu_n_ldst_response_buffer_size", "-gpgpu_num_mem_units",
 	"-gpgpu_perfect_mem", "-gpgpu_shmem_option", "-gpgpu_shmem_per_block", "-gpgpu_shmem_size",
 	"-gpgpu_shmem_sizeDefault", "-gpgpu_shmem_size_PrefL1", "-gpgpu_shmem_size_PrefShared",
 	"-gpgpu_tex_cache:l1", "-gpgpu_unified_l1d_size",

@@ -24,12 +24,20 @@
 ** conflicts, coalescing, the L1 with its MSHRs, L2 and DRAM decide how
 ** long it is held and when the result is ready.
 **
-** Not modelled yet (the issue's later steps): fetch and the I-buffer
-** (perfect), register banks and operand collectors, dual issue, several
-** CTAs; in the memory system, the interconnect and DRAM timing (ldst.c).
+** The front end and operand delivery (sm/fetch.c, sm/opcoll.c): a warp
+** issues only the instruction its I-buffer holds (refilled by fetch, and
+** after a branch elsewhere flushed and refetched: the control hazard), and
+** takes an operand collector unit that reads its registers' banks (a
+** conflict delays the result; no free unit, no issue). With
+** -gpgpu_max_insn_issue_per_warp 2 the issuing warp's next instruction may
+** issue in the same cycle (dual issue).
+**
+** Not modelled yet (the issue's later steps): in the memory system, the
+** interconnect and DRAM timing (ldst.c).
 */
 #include "core.h"
 #include "ldst.h"
+#include "opcoll.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,8 +63,9 @@ const char *sm_status_name(SmStatus s)
 
 const char *sm_warp_state_name(SmWarpState s)
 {
-	static const char *const n[WS__COUNT + 1] = {"issued",   "not_selected", "scoreboard",  "structural",
-	                                             "barrier",  "finished",     "not_resident", "backed_off"};
+	static const char *const n[WS__COUNT + 1] = {
+		"issued",        "not_selected",   "scoreboard",     "structural", "barrier",   "finished",
+		"not_resident", "ibuffer_empty", "control_hazard", "collector_busy", "backed_off"};
 	return (unsigned)s <= WS_BACKED_OFF ? n[s] : "?";
 }
 
@@ -175,6 +184,10 @@ typedef struct Run {
 	int32_t first;       /* the scheduler that goes first this cycle: now mod schedulers */
 	int64_t drain;       /* the last cycle an issued instruction completes */
 	bool hooks;          /* the warp scheduler has hooks (WarpSched on_issue, wake; SmCore not_before) */
+	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
+	Fetch fetch;
+	OpColl oc;
+	int64_t unit_free[UNIT__COUNT]; /* per unit kind: when the walking scheduler's pool frees (-1: not asked yet) */
 } Run;
 
 static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks);
@@ -249,7 +262,7 @@ static SmWarpState split_ready(const Run *x, int32_t w, int32_t s, int64_t *when
 ** not, and *when the cycle it may (NEVER: not by waiting). hooks: the
 ** policy has hooks (on_issue, wake, not_before; a constant, so that the
 ** cycle loop of the policies without them is compiled without them). */
-static ALWAYS_INLINE SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, int64_t *when, bool hooks)
+static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_t *when, bool hooks)
 {
 	const SmCore *c = &x->c;
 	const Warp *W = &c->m->warps[w];
@@ -269,18 +282,34 @@ static ALWAYS_INLINE SmWarpState warp_ready(const Run *x, int32_t w, int32_t s, 
 				t = ready[si->src[i]];
 		if (si->dst >= 0 && ready[si->dst] > t) /* WAW */
 			t = ready[si->dst];
+		/* and when its I-buffer has it (sm/fetch.c): that changes only
+		** when the warp issues, which recomputes this */
+		if (x->fetch.on && fetch_at(&x->fetch, w, W->pc, c->now) > t)
+			t = x->fetch.ready[w];
 		c->ready_pc[w] = W->pc;
 		c->ready_at[w] = t;
 	}
 	if (c->ready_at[w] > c->now) {
+		if (x->fetch.on && x->fetch.ready[w] > c->now) { /* no instruction yet: GPGPU-Sim's first check */
+			*when = x->fetch.ready[w];
+			return (SmWarpState)x->fetch.cause[w];
+		}
 		*when = c->ready_at[w];
 		return WS_SCOREBOARD;
 	}
-	const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-	int64_t f = p->free_at[first_free(p)];
+	int64_t f = x->unit_free[si->unit]; /* this walk's answer for the unit, once */
+	if (f < 0) {
+		const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
+		f = x->unit_free[si->unit] = p->free_at[first_free(p)];
+	}
 	if (f > c->now) {
 		*when = f;
 		return WS_STRUCTURAL;
+	}
+	int64_t cu = opcoll_free_at(&x->oc, s, (SmUnit)si->unit, c->now); /* a collector unit (sm/opcoll.c) */
+	if (cu > c->now) {
+		*when = cu;
+		return WS_COLLECTOR;
 	}
 	if (hooks && c->not_before && c->not_before[w] > c->now) { /* its scheduler holds it back (BOWS) */
 		*when = c->not_before[w];
@@ -376,6 +405,11 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 		lat = unit_latency(c->cfg, si);
 		busy = unit_interval(c->cfg, si);
 	}
+	/* front end and operand delivery (sm/fetch.c, sm/opcoll.c): register
+	** bank conflicts delay the result; the I-buffer steps or refills */
+	lat += opcoll_collect(&x->oc, s, w, (SmUnit)si->unit, si->src, si->nsrc, c->now);
+	if (x->fetch.on)
+		fetch_issued(&x->fetch, w, pc, W->status == WARP_DONE ? -1 : W->pc, c->now);
 	if (si->dst >= 0)
 		c->reg_ready[(size_t)w * (size_t)c->code->nregs + (size_t)si->dst] = c->now + lat;
 	if (si->dst >= 0 && c->lane_ready) { /* reserve the destination in the split's lanes */
@@ -386,6 +420,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	}
 	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
 	p->free_at[first_free(p)] = c->now + busy;
+	x->unit_free[si->unit] = -1;
 	if (MU_UNLIKELY(ins->op == OP_ATOMCAS))
 		count_lock_attempts(x, W, ins, &info);
 	if (c->now + lat > x->drain)
@@ -608,6 +643,9 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->g.def = xmalloc((size_t)maxsize);
 	x->ldst = ldst_new(cfg, m);
 	progress_reset(&x->g, m->nwarps, 0);
+	fetch_init(&x->fetch, cfg, m->nwarps, code->nins);
+	if (!opcoll_init(&x->oc, cfg, c->nsched, d))
+		return false;
 	launch(x, true);
 	c->result = r;
 	Buf why = {0};
@@ -637,7 +675,7 @@ static ALWAYS_INLINE void close_state(Run *x, int32_t w, int64_t now, bool hooks
 		ws->cycles[WS_NOT_SELECTED] += (uint64_t)(until < now ? now - until : 0);
 		return;
 	}
-	if ((st == WS_SCOREBOARD || st == WS_STRUCTURAL) && until < now) {
+	if ((st == WS_SCOREBOARD || st == WS_STRUCTURAL || st >= WS_IBUFFER) && until < now) {
 		ws->cycles[st] += (uint64_t)(until - since);
 		ws->cycles[WS_NOT_SELECTED] += (uint64_t)(now - until);
 	} else {
@@ -671,6 +709,38 @@ static ALWAYS_INLINE void note_issue(Run *x, int32_t w, bool hooks)
 		x->st[w] = WS_BACKED_OFF; /* its scheduler backed it off at this issue (BOWS) */
 		x->st_until[w] = x->c.not_before[w];
 	}
+	if (x->st[w] == WS_NOT_SELECTED && x->fetch.on && x->fetch.ready[w] > now + 1) {
+		x->st[w] = (SmWarpState)x->fetch.cause[w]; /* waits for its refetch (sm/fetch.c) */
+		x->st_until[w] = x->fetch.ready[w];
+	}
+}
+
+/* Dual issue (-gpgpu_max_insn_issue_per_warp; scheduler_unit::cycle): after
+** warp w issued in scheduler s, its next instructions in the same cycle,
+** while each is in the I-buffer and ready (a dependent one is not: the
+** scoreboard holds its source) and, with
+** -gpgpu_dual_issue_diff_exec_units, goes to another kind of unit than
+** the one before. Each is one more step, in order. How many issued. */
+static int32_t issue_more(Run *x, int32_t w, int32_t s, int32_t pc, bool hooks)
+{
+	SmCore *c = &x->c;
+	const Warp *W = &c->m->warps[w];
+	int32_t issued = 1, k = x->issued_k[s]; /* the cycle's Wk: the first issue's lanes */
+	uint8_t unit = c->code->ins[pc].unit;
+	while (issued < c->cfg->max_insn_issue_per_warp && c->m->status == SEM_RUNNING && W->status == WARP_RUN &&
+	       W->pc == pc + 1) {
+		int64_t when;
+		uint8_t u = c->code->ins[W->pc].unit;
+		if ((c->cfg->dual_issue_diff_exec_units && u == unit) || warp_ready(x, w, s, &when, hooks) != WS_ISSUED)
+			break;
+		pc = W->pc;
+		unit = u;
+		if (!issue(x, w, s, hooks))
+			break;
+		issued++;
+	}
+	x->issued_k[s] = k;
+	return issued;
 }
 
 /* One cycle's decisions: each scheduler issues its first ready warp. The
@@ -697,6 +767,8 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 			list = x->order;
 		}
 		int32_t chosen = -1;
+		for (int u = 0; u < UNIT__COUNT; u++)
+			x->unit_free[u] = -1; /* a scheduler's walk: its pools do not change until it issues */
 		int64_t mine = NEVER;
 		bool structural = false, scoreboard = false;
 		for (int32_t i = 0; i < n && chosen < 0; i++, at = at + 1 == n ? 0 : at + 1) {
@@ -708,14 +780,19 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 			                                                : WS_FINISHED;
 			if (st == WS_ISSUED) {
 				x->pos = c->pos_of[w];
+				int32_t pc = c->m->warps[w].pc;
 				if (issue(x, w, s, hooks)) {
 					chosen = w;
+					if (c->cfg->max_insn_issue_per_warp > 1 && !c->lane_ready && issue_more(x, w, s, pc, hooks) > 1)
+						x->r->dual_issue++;
+					else
+						x->r->single_issue++;
 					note_issue(x, w, hooks);
 					break;
 				}
 				st = c->m->status == SEM_DEADLOCK ? WS_BARRIER : WS_FINISHED; /* the machine stopped */
 			}
-			structural |= st == WS_STRUCTURAL;
+			structural |= st == WS_STRUCTURAL || st == WS_COLLECTOR;
 			scoreboard |= st == WS_SCOREBOARD;
 			if (when < mine)
 				mine = when;
@@ -849,6 +926,11 @@ static void run(Run *x)
 	}
 	for (int32_t w = 0; w < m->nwarps; w++)
 		close_state(x, w, (int64_t)r->cycles, true);
+	r->rf_conflict_cycles = x->oc.conflict_cycles;
+	r->rf_conflict_reads = x->oc.conflict_reads;
+	r->ifetches = x->fetch.fetches;
+	r->imisses = x->fetch.misses;
+	r->iflushes = x->fetch.flushes;
 	cta_finish(c, r);
 }
 
@@ -882,6 +964,8 @@ static void run_free(Run *x)
 	free(x->g.val);
 	free(x->g.def);
 	ldst_free(x->ldst);
+	fetch_free(&x->fetch);
+	opcoll_free(&x->oc);
 	cta_free(c);
 }
 

@@ -107,6 +107,16 @@ typedef struct SmConfig {
 	int32_t n_mem, n_sub_partition; /* -gpgpu_n_mem, -gpgpu_n_sub_partition_per_mchannel */
 	int32_t l2_rop_latency;       /* -gpgpu_l2_rop_latency (core cycles) */
 	int32_t dram_latency;         /* -dram_latency (DRAM cycles: scaled by the core/DRAM clocks) */
+	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c): the
+	** register banks are -gpgpu_num_reg_banks, read
+	** -gpgpu_reg_file_port_throughput times a cycle (above) */
+	bool reg_bank_use_warp_id;    /* -gpgpu_reg_bank_use_warp_id: bank = (reg + warp) mod banks */
+	bool specialized_oc;          /* -gpgpu_enable_specialized_operand_collector */
+	int32_t oc_units_gen, oc_units_sp, oc_units_int, oc_units_sfu, oc_units_mem; /* -gpgpu_operand_collector_num_units_* */
+	bool ibuffer;                 /* -musimd_ibuffer: fetch and the I-buffer modelled (0: always full) */
+	int32_t inst_fetch_throughput; /* -gpgpu_inst_fetch_throughput */
+	bool perfect_icache;          /* -gpgpu_perfect_inst_const_cache */
+	int32_t icache_miss_latency;  /* -musimd_icache_miss_latency */
 } SmConfig;
 
 /* The default configuration (QV100-like: the note's §1.9 values). */
@@ -220,6 +230,10 @@ typedef enum SmWarpState {
 	WS_BARRIER,      /* waiting at a barrier */
 	WS_FINISHED,     /* all its threads finished */
 	WS_NOT_RESIDENT, /* its CTA waits for room on the SM */
+	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
+	WS_IBUFFER,      /* its I-buffer is empty: waiting for a fetch */
+	WS_CONTROL,      /* a control hazard: its I-buffer was flushed after a branch, waiting for the refetch */
+	WS_COLLECTOR,    /* its scheduler's operand collector units are all busy */
 	WS__COUNT,
 	/* BOWS: backed off after a spin-inducing branch, its back-off delay
 	** pending; counted apart (SmResult.backed_off): SmWarpStats stays as
@@ -288,6 +302,11 @@ typedef struct SmResult {
 	uint64_t backoff_cycles;    /* warp-cycles a backed-off warp waited for its back-off delay */
 	int64_t delay_limit;        /* the back-off delay limit at the end (adaptive: the last window's) */
 	uint64_t *backed_off;       /* per warp: its cycles in WS_BACKED_OFF (NULL: not BOWS) */
+	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
+	uint64_t single_issue, dual_issue; /* single_issue_nums, dual_issue_nums: scheduler-cycles issuing 1, >= 2 */
+	uint64_t rf_conflict_cycles;  /* extra cycles results waited for register banks */
+	uint64_t rf_conflict_reads;   /* register reads that waited for their bank */
+	uint64_t ifetches, imisses, iflushes; /* fetches, L1I misses, I-buffer flushes (control hazards) */
 } SmResult;
 
 /* Run code on one SM configured by c, the machine built from so (its model,

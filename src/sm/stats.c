@@ -22,6 +22,26 @@ static double simd_efficiency(const SmResult *r)
 	return ratio(r->thread_insn, r->warp_insn * (uint64_t)r->warpsize);
 }
 
+/* The front end's and operand delivery's counters, named as reported
+** (single_issue_nums and dual_issue_nums are GPGPU-Sim's). */
+typedef struct Counter {
+	const char *name;
+	uint64_t n;
+} Counter;
+
+#define NFRONT 7
+
+static void front_end(const SmResult *r, Counter *c)
+{
+	const Counter all[NFRONT] = {
+		{"single_issue_nums", r->single_issue},      {"dual_issue_nums", r->dual_issue},
+		{"rf_bank_conflict_cycles", r->rf_conflict_cycles}, {"rf_bank_conflict_reads", r->rf_conflict_reads},
+		{"inst_fetches", r->ifetches},                {"inst_cache_misses", r->imisses},
+		{"ibuffer_flushes", r->iflushes},
+	};
+	memcpy(c, all, sizeof all);
+}
+
 /* The CTAs and how many fit at once, as GPGPU-Sim prints its max_cta
 ** ("CTA/core = N, limited by: regs"), and the achieved occupancy. */
 static void occupancy_text(Buf *b, const SmResult *r)
@@ -244,6 +264,11 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 	buf_printf(b, "warp_ipc = %.4f\n", ratio(r->warp_insn, r->cycles));
 	buf_printf(b, "simd_efficiency = %.4f\n", simd_efficiency(r));
 	buf_printf(b, "gpgpu_stall_shd_mem[s_mem][bk_conf] = %llu\n", (unsigned long long)r->bank_conflict_cycles);
+	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
+	Counter fe[NFRONT];
+	front_end(r, fe);
+	for (int i = 0; i < NFRONT; i++)
+		buf_printf(b, "%s = %llu\n", fe[i].name, (unsigned long long)fe[i].n);
 	occupancy_text(b, r);
 	if (r->lock_attempts) {
 		buf_printf(b, "lock_attempts = %llu\n", (unsigned long long)r->lock_attempts);
@@ -315,6 +340,13 @@ void sm_report_json_keys(Json *j, const SmResult *r, const SmConfig *c)
 	json_real(j, simd_efficiency(r));
 	json_key(j, "bank_conflict_cycles");
 	json_int(j, (int64_t)r->bank_conflict_cycles);
+	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
+	Counter fe[NFRONT];
+	front_end(r, fe);
+	for (int i = 0; i < NFRONT; i++) {
+		json_key(j, fe[i].name);
+		json_int(j, (int64_t)fe[i].n);
+	}
 	occupancy_json(j, r);
 	json_key(j, "lock_attempts");
 	json_int(j, (int64_t)r->lock_attempts);
