@@ -9,6 +9,8 @@
 #include <criterion/criterion.h>
 
 #include <limits.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,4 +213,12 @@ Test(limits, empty_file_error_has_a_place)
 	if (p)
 		ir_free(p);
 	diag_free(&d);
+}
+
+/* The unit tests' own hang guard (testlib.h: watchdog_N instead of
+** Criterion's .timeout): a test that hangs ends by SIGALRM. */
+Test(limits, watchdog_ends_a_test_that_hangs, .init = watchdog_1, .signal = SIGALRM)
+{
+	for (;;)
+		pause();
 }
