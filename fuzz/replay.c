@@ -27,6 +27,7 @@ int fuzz_repl_one(const uint8_t *data, size_t size);
 int fuzz_gsa_one(const uint8_t *data, size_t size);
 int fuzz_explore_one(const uint8_t *data, size_t size);
 int fuzz_sm_config_one(const uint8_t *data, size_t size);
+int fuzz_llvm_one(const uint8_t *data, size_t size);
 
 static int replay_file(const char *path)
 {
@@ -45,6 +46,7 @@ static int replay_file(const char *path)
 	fuzz_run_one(data, len);
 	fuzz_repl_one(data, len);
 	fuzz_gsa_one(data, len);
+	fuzz_llvm_one(data, len);
 	fuzz_explore_one(data, len);
 	fuzz_sm_config_one(data, len);
 	free(data);

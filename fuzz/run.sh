@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz/run.sh — build the libFuzzer targets and fuzz one of them.
 #
-#   fuzz/run.sh parse|run|repl|gsa|explore|sm_config [SECONDS [extra libFuzzer flags...]]
+#   fuzz/run.sh parse|run|repl|gsa|explore|sm_config|llvm [SECONDS [extra libFuzzer flags...]]
 #
 # Builds build-fuzz/ with clang, ASan and UBSan (configured on first use),
 # seeds fuzz/corpus-TARGET/ with examples/*.simd and fuzz/regress/* (sm_config:
@@ -16,8 +16,8 @@ cd "$(dirname "$0")/.."
 
 target=${1:-}
 case "$target" in
-parse|run|repl|gsa|explore|sm_config) ;;
-*) echo "usage: fuzz/run.sh parse|run|repl|gsa|explore|sm_config [SECONDS [libFuzzer flags...]]" >&2; exit 2 ;;
+parse|run|repl|gsa|explore|sm_config|llvm) ;;
+*) echo "usage: fuzz/run.sh parse|run|repl|gsa|explore|sm_config|llvm [SECONDS [libFuzzer flags...]]" >&2; exit 2 ;;
 esac
 secs=${2:-600}
 [ $# -ge 2 ] && shift 2 || shift $#
@@ -49,7 +49,7 @@ dict=fuzz/musimd.dict
 
 exec "build-fuzz/fuzz/fuzz_$target" \
 	-dict="$dict" -only_ascii=0 \
-	-max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+	-max_len=16384 -timeout=10 -rss_limit_mb=2048 \
 	-max_total_time="$secs" -print_final_stats=1 \
 	-artifact_prefix=fuzz/ \
 	"$@" "$corpus"

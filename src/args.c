@@ -97,6 +97,28 @@ const char *args_max_memory(const char *what, const char *text, uint64_t *bytes)
 	return NULL;
 }
 
+const char *args_max_time(const char *what, const char *text, double *secs)
+{
+	if (!str_to_seconds(text, secs)) {
+		snprintf(msg, sizeof msg, "%s needs a positive number of seconds (at most 1e9), not '%.60s'", what,
+		         text ? text : "");
+		return msg;
+	}
+	return NULL;
+}
+
+const char *args_max_work(const char *what, const char *text, uint64_t *n)
+{
+	long long v;
+	if (!str_to_ll(text, 1, LLONG_MAX, &v)) {
+		snprintf(msg, sizeof msg, "%s needs a positive number of thread instructions, not '%.60s'", what,
+		         text ? text : "");
+		return msg;
+	}
+	*n = (uint64_t)v;
+	return NULL;
+}
+
 void args_aware_delay(SemArgs *a, const char *arg)
 {
 	if (!strcmp(arg, "off")) {

@@ -33,6 +33,13 @@ const char *args_degree(const char *what, const char *text, int32_t *degree);
 /* --max-memory MiB (run, analyze --verify, repl; the REPL's `set
 ** max-memory`) as bytes: NULL, or what is wrong. */
 const char *args_max_memory(const char *what, const char *text, uint64_t *bytes);
+/* --max-time SECONDS (run, analyze --verify, explore, sm; the REPL's `set
+** max-time`): a positive number of seconds up to 10^9, fractions allowed.
+** NULL, or what is wrong. */
+const char *args_max_time(const char *what, const char *text, double *secs);
+/* --max-thread-instructions N (run, analyze --verify, sm): N from 1 up.
+** NULL, or what is wrong. */
+const char *args_max_work(const char *what, const char *text, uint64_t *n);
 /* --aware-delay BRANCH:POINT[,...] (repeatable: the entries add up; the
 ** REPL's `set aware-delay`); "off" forgets them. The program checks them
 ** (sem_new). */

@@ -227,11 +227,11 @@ static bool exact_compute(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 		if (e != NUM_OK) {
 			for (int32_t j = 0; j < k; j++)
 				num_free(&m->res[j]);
-			Buf b = {0};
-			num_buf(&b, a);
+			Buf b = {0}; /* the operands, a million bits each at worst: their sizes */
+			num_buf_brief(&b, a, NUM_BRIEF_DIGITS);
 			if (ins->op == OP_BINARY) {
 				buf_printf(&b, " %s ", binop_text((BinOp)ins->sub));
-				num_buf(&b, opnd_num(m, &ins->b, t));
+				num_buf_brief(&b, opnd_num(m, &ins->b, t), NUM_BRIEF_DIGITS);
 			}
 			char *what = buf_steal(&b);
 			sem_error(m, SEM_STUCK, "BP", pc, w->id, &t, 1, "%s in thread %d (%s)", num_err_msg(e),

@@ -433,13 +433,37 @@ static bool step1(Dbg *s, DbgStepHook hook, void *ctx, DbgStop *stop)
 	return true;
 }
 
+/* Has the command's deadline passed? The clock is read only every so many
+** steps or thread instructions (the first call of a command reads it). */
+static bool past_deadline(Dbg *s)
+{
+	if (s->clock_countdown > 0) {
+		s->clock_countdown--;
+		return false;
+	}
+	/* about SEM_CLOCK_WORK thread instructions between two readings */
+	uint64_t every = SEM_CLOCK_WORK / (uint64_t)s->m->nthreads;
+	s->clock_countdown = every < 1 ? 1 : every > SEM_CLOCK_STEPS ? SEM_CLOCK_STEPS : every;
+	return mono_seconds() >= s->deadline;
+}
+
+void dbg_set_deadline(Dbg *s, double seconds)
+{
+	s->deadline = seconds > 0 ? mono_seconds() + seconds : 0;
+	s->clock_countdown = 0;
+}
+
 /* Before a step other than a command's first: a breakpoint at the warp that
-** issues next, or an interrupt. */
+** issues next, an interrupt, or the deadline. */
 static bool must_stop(Dbg *s, DbgStop *stop)
 {
 	if (s->interrupt && *s->interrupt) {
 		*s->interrupt = 0;
 		stop->kind = STOP_INTERRUPT;
+		return true;
+	}
+	if (s->deadline > 0 && past_deadline(s)) {
+		stop->kind = STOP_TIME;
 		return true;
 	}
 	int32_t w = dbg_next_warp(s);

@@ -53,6 +53,8 @@ typedef enum DbgStopKind {
 	STOP_INTERRUPT, /* *interrupt was set (Ctrl-C) */
 	STOP_START,     /* going back reached the initial state */
 	STOP_BLOCKED,   /* the chosen warp (forced or scheduled; in point) cannot run */
+	STOP_TIME,      /* the command's deadline (Dbg.deadline) passed: the state is
+	                ** kept and can go on, it did not fail */
 } DbgStopKind;
 
 typedef struct DbgStop {
@@ -100,6 +102,11 @@ typedef struct Dbg {
 	DbgPoint *points;
 	int32_t npoints, cappoints, next_id;
 	volatile sig_atomic_t *interrupt; /* set asynchronously to stop a long command */
+	/* mono_seconds() at which a command stops (STOP_TIME; dbg_set_deadline),
+	** 0: never; the clock is read about every SEM_CLOCK_WORK thread
+	** instructions (at most every SEM_CLOCK_STEPS steps) */
+	double deadline;
+	uint64_t clock_countdown; /* must_stop calls before the next clock reading */
 } Dbg;
 
 /* A session on p (which must have a cfg) with options opt; NULL and
@@ -145,6 +152,10 @@ DbgStop dbg_goto(Dbg *s, uint64_t step, DbgStepHook hook, void *ctx);
 ** changed. False when the replay stopped early: an interrupt, or the copy
 ** would exceed the memory budget beside the session. */
 bool dbg_replay(const Dbg *s, uint64_t from, DbgStepHook hook, void *ctx);
+
+/* The next command stops after `seconds` (STOP_TIME; the REPL's `set
+** max-time`); 0: no limit. Call before each command. */
+void dbg_set_deadline(Dbg *s, double seconds);
 
 /* Points. Returns the new id. */
 int32_t dbg_break(Dbg *s, int32_t pc);

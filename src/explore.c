@@ -722,6 +722,8 @@ ExploreResult *explore_run(const Program *p, const ExploreOptions *o, Diags *d)
 {
 	SemOptions so = o->sem;
 	so.max_steps = UINT64_MAX; /* the search bounds the work, not the path */
+	so.max_thread_instructions = UINT64_MAX;
+	so.deadline = 0; /* --max-time is the search's (ExploreOptions.max_time) */
 	Machine *m0 = sem_new(p, &so, d);
 	if (!m0)
 		return NULL;

@@ -466,8 +466,9 @@ void ir_finish(Program *p, Diags *d)
 	/* After a syntax error these would mostly echo it. */
 	if (nm->parse_errors > 0)
 		return;
-	if (p->nins == 0) {
-		diag_error(d, LOC_NONE, "the program has no instructions");
+	if (p->nins == 0) { /* at 1:1, so that editors and scripts find the file's place */
+		diag_error(d, ((Loc){1, 0, 0}), "the program has no instructions%s",
+		           d->srclen == 0 ? " (the file is empty)" : "");
 		return;
 	}
 	const Ins *last = &p->ins[p->nins - 1];

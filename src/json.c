@@ -17,10 +17,36 @@ void json_init(Json *j, Buf *b)
 	j->after_key = false;
 }
 
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+** forms, no surrogates, nothing above U+10FFFF), 0 when there is none. */
+static int utf8_seq(const unsigned char *p)
+{
+	unsigned c = p[0];
+	if (c < 0x80)
+		return 1;
+	int n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+	for (int i = 1; i < n; i++)
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+	if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F) || (c == 0xF0 && p[1] < 0x90) ||
+	    (c == 0xF4 && p[1] > 0x8F))
+		return 0;
+	return n;
+}
+
 void json_escape(Buf *b, const char *s)
 {
 	buf_putc(b, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x80) {
+			int n = utf8_seq(p);
+			if (n == 0) /* not UTF-8 (a file name is bytes): Python's surrogateescape */
+				buf_printf(b, "\\u%04x", 0xDC00u + *p);
+			else
+				buf_putn(b, (const char *)p, (size_t)n);
+			p += n > 0 ? n - 1 : 0;
+			continue;
+		}
 		switch (*p) {
 		case '"': buf_puts(b, "\\\""); break;
 		case '\\': buf_puts(b, "\\\\"); break;

@@ -182,6 +182,12 @@ static const char run_help_tail[] =
 	"Limits:\n"
 	"  --races warn|error      a data race is a warning (default) or stops the run\n"
 	"  --max-steps N           stop after N warp instructions (default 10000000)\n"
+	"  --max-thread-instructions N\n"
+	"                          stop after N thread instructions, the active threads\n"
+	"                          of every step summed (default 10000000000: wide warps\n"
+	"                          reach it long before the step limit)\n"
+	"  --max-time SECONDS      stop when the run has taken this long (fractions\n"
+	"                          allowed; default none): status time-limit, exit 4\n"
 	"  --max-cells N           at most N initialised memory cells (default 67108864)\n"
 	"  --max-memory MiB        at most this much memory for the state: lane tables,\n"
 	"                          memory cells, values beyond int64 (default 2048)\n"
@@ -205,9 +211,10 @@ static const char run_help_tail[] =
 	"  --json                  the result as JSON (musimd(1) OUTPUT); with --trace,\n"
 	"                          the steps come first, under \"trace\"\n"
 	"\n"
-	"Exit status: 0 the program finished, 1 it got stuck, hit the step limit, raced\n"
-	"under --races=error or deadlocked, 2 usage error, 3 unreadable or invalid file,\n"
-	"4 it finished but --trace-limit cut the trace or the grid short.\n";
+	"Exit status: 0 the program finished, 1 it got stuck, hit the step or the work\n"
+	"limit, raced under --races=error or deadlocked, 2 usage error, 3 unreadable or\n"
+	"invalid file, 4 inconclusive: --max-time stopped the run, or it finished but\n"
+	"--trace-limit cut the trace or the grid short.\n";
 
 /* What run's step hook needs: the output asked for, and the trace limit. */
 typedef struct RunCtx {
@@ -346,6 +353,19 @@ static const char *machine_option(int c, const char *arg, SemOptions *so, SemArg
 	}
 }
 
+/* --max-thread-instructions ('W') and --max-time ('X'): the work and the
+** time a run may take. The deadline counts from now, the command's start. */
+static const char *limit_option(int c, const char *arg, SemOptions *so)
+{
+	if (c == 'W')
+		return args_max_work("--max-thread-instructions", arg, &so->max_thread_instructions);
+	double secs;
+	const char *bad = args_max_time("--max-time", arg, &secs);
+	if (!bad)
+		so->deadline = mono_seconds() + secs;
+	return bad;
+}
+
 /* The aware model's options need it among the models asked for. */
 static bool aware_options_apply(const SemOptions *so, const SemArgs *sa, bool aware)
 {
@@ -385,6 +405,8 @@ static int cmd_run(int argc, char **argv)
 		{"seed", required_argument, NULL, 's'},
 		{"races", required_argument, NULL, 'r'},
 		{"max-steps", required_argument, NULL, 'M'},
+		{"max-thread-instructions", required_argument, NULL, 'W'},
+		{"max-time", required_argument, NULL, 'X'},
 		{"max-cells", required_argument, NULL, 'C'},
 		{"max-memory", required_argument, NULL, 'R'},
 		{"max-bits", required_argument, NULL, 'B'},
@@ -460,6 +482,13 @@ static int cmd_run(int argc, char **argv)
 				USAGE("--max-steps needs a positive number, not '%s'", optarg);
 			so.max_steps = (uint64_t)v;
 			break;
+		case 'W':
+		case 'X': {
+			const char *bad = limit_option(c, optarg, &so);
+			if (bad)
+				USAGE("%s", bad);
+			break;
+		}
 		case 'C':
 			if (!str_to_ll(optarg, 1, LLONG_MAX, &v))
 				USAGE("--max-cells needs a positive number, not '%s'", optarg);
@@ -552,7 +581,10 @@ static int cmd_run(int argc, char **argv)
 				report_run_text(&ctx.line, m, profile, !quiet, all);
 			}
 			out(&ctx.line);
-			status = m->status != SEM_OK ? EXIT_FAILED : ctx.cut ? EXIT_INCOMPLETE : EXIT_OK;
+			status = m->status == SEM_TIME_LIMIT ? EXIT_INCOMPLETE
+			         : m->status != SEM_OK      ? EXIT_FAILED
+			         : ctx.cut                  ? EXIT_INCOMPLETE
+			                                    : EXIT_OK;
 			sem_free(m);
 		}
 		diag_free(&d);
@@ -1754,6 +1786,9 @@ static const char sm_help[] =
 	"  --trace              a line per issue: the cycle, then the step as run --trace\n"
 	"                       shows it (the rule, Θ, the model's state)\n"
 	"  --trace-limit N      --trace shows at most N issues (default 100000; 0: all)\n"
+	"  --max-thread-instructions N, --max-time SECONDS\n"
+	"                       the work and time limits, as for run (with --sweep,\n"
+	"                       --max-time bounds the whole sweep)\n"
 	"  --json               the statistics and the final state as one JSON object\n"
 	"                       (with --trace: its \"trace\" array first, an object per\n"
 	"                       issue with \"cycle\" and \"scheduler\")\n"
@@ -1762,8 +1797,8 @@ static const char sm_help[] =
 	"nothing committed for 50 000 cycles; livelock: instructions commit but no\n"
 	"register, memory cell, thread or barrier changes for -musimd_progress_window\n"
 	"cycles) or no rule applies, 2 usage error, 3 unreadable or invalid input, 4\n"
-	"-gpgpu_max_cycle, -gpgpu_max_insn or --max-steps reached, or --trace-limit\n"
-	"cut the trace short.\n";
+	"-gpgpu_max_cycle, -gpgpu_max_insn, --max-steps, --max-thread-instructions or\n"
+	"--max-time reached, or --trace-limit cut the trace short.\n";
 
 #undef CMD
 #define CMD "sm"
@@ -1786,6 +1821,8 @@ static int cmd_sm(int argc, char **argv)
 		{"max-steps", required_argument, NULL, 'M'},
 		{"trace", no_argument, NULL, 'T'},
 		{"trace-limit", required_argument, NULL, 'L'},
+		{"max-thread-instructions", required_argument, NULL, 'I'},
+		{"max-time", required_argument, NULL, 'X'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -1879,6 +1916,13 @@ static int cmd_sm(int argc, char **argv)
 				USAGE("--max-steps needs a positive number, not '%s'", optarg);
 			so.max_steps = (uint64_t)v;
 			break;
+		case 'I':
+		case 'X': {
+			const char *bad = limit_option(c == 'I' ? 'W' : c, optarg, &so);
+			if (bad)
+				USAGE("%s", bad);
+			break;
+		}
 		case 'h': fputs(sm_help, stdout); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
 		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
@@ -1970,7 +2014,7 @@ static int cmd_sm(int argc, char **argv)
 		for (int i = 0; i < nrows; i++)
 			if (rows[i].status != SM_OK)
 				status = rows[i].status == SM_CYCLE_LIMIT || rows[i].status == SM_INSN_LIMIT ||
-				                 rows[i].status == SM_STEP_LIMIT
+				                 rows[i].status == SM_STEP_LIMIT || rows[i].status == SM_TIME_LIMIT
 				             ? (status == EXIT_OK ? EXIT_INCOMPLETE : status)
 				             : EXIT_FAILED;
 		goto done;
@@ -2014,7 +2058,8 @@ static int cmd_sm(int argc, char **argv)
 		        "shows every issue); the statistics are complete\n", (unsigned long long)ctx.limit,
 		        (unsigned long long)r->warp_insn, (unsigned long long)ctx.limit);
 	status = r->status == SM_OK ? (ctx.cut ? EXIT_INCOMPLETE : EXIT_OK)
-	         : r->status == SM_CYCLE_LIMIT || r->status == SM_INSN_LIMIT || r->status == SM_STEP_LIMIT
+	         : r->status == SM_CYCLE_LIMIT || r->status == SM_INSN_LIMIT || r->status == SM_STEP_LIMIT ||
+	                       r->status == SM_TIME_LIMIT
 	                 ? EXIT_INCOMPLETE
 	                                                                      : EXIT_FAILED;
 done:
@@ -2457,8 +2502,9 @@ static const char analyze_help[] =
 	"                     thread id T; data-only: Figure 3.6 without the predicate\n"
 	"                     edges of γ/η (Stratton's variance analysis), unsound on\n"
 	"                     purpose: it misses synchronisation dependences\n"
-	"  --degree N         polynomial degree, N >= 0 (default 2, the paper's default;\n"
-	"                     1 is the affine analysis, 0 constant propagation)\n"
+	"  --degree N         polynomial degree, 0 to 64 (default 2, the paper's default;\n"
+	"                     1 is the affine analysis, 0 constant propagation); the\n"
+	"                     work grows with the square of N\n"
 	"  --sub-rule coefficient|generic\n"
 	"                     subtraction and unary minus exact coefficient-wise (default)\n"
 	"                     or as any other operator\n"
@@ -2480,8 +2526,11 @@ static const char analyze_help[] =
 	"                     under which the program never finishes; its is its:rr):\n";
 /* ... then one line per model (model_help), then: */
 static const char analyze_help_tail[] =
-	"  --param NAME=INT, --data ADDR=INT[,INT...], --max-steps N\n"
-	"                     inputs and limit of the oracle's runs\n"
+	"  --param NAME=INT, --data ADDR=INT[,INT...], --max-steps N,\n"
+	"  --max-thread-instructions N\n"
+	"                     inputs and limits of each of the oracle's runs (as run's)\n"
+	"  --max-time SECONDS the oracle stops when the command has taken this long:\n"
+	"                     exit 4 (inconclusive) unless it found a violation before\n"
 	"Output:\n"
 	"  --dot              the dependence graph (Figure 3.7) as Graphviz, divergent\n"
 	"                     variables grey (one file)\n"
@@ -2492,7 +2541,8 @@ static const char analyze_help_tail[] =
 	"  --json             JSON (musimd(1) OUTPUT); an array with several files\n"
 	"\n"
 	"Exit status: 0 ok, 1 the oracle found a violation or verified nothing, 2 usage\n"
-	"error, 3 some file is unreadable or invalid (the other files are still analysed).\n";
+	"error, 3 some file is unreadable or invalid (the other files are still analysed),\n"
+	"4 --max-time stopped the oracle before a verdict.\n";
 
 static double now_ms(void)
 {
@@ -2517,6 +2567,27 @@ static bool verify_fails(const VerifyResult *vr, unsigned asked)
 				return true;
 	}
 	return false;
+}
+
+/* analyze --verify on a terminal: how far the oracle is and, at this pace,
+** how long the rest takes (a run that goes to its step limit can take
+** seconds: K in the hundreds takes hours, and --max-time bounds it). */
+typedef struct VerifyMeter {
+	double last; /* seconds of the last line, or 0 */
+} VerifyMeter;
+
+static void verify_progress(void *ctx, const VerifyProgress *p)
+{
+	VerifyMeter *vm = ctx;
+	if (p->run == 0 || p->seconds - vm->last < 1.0)
+		return;
+	vm->last = p->seconds;
+	double left = p->seconds / p->run * (p->total - p->run);
+	fprintf(stderr, "\rverify: run %d of %d (%s, %d threads), %.0f s; about %.0f %s more at this pace "
+	        "(--max-time bounds it)   ",
+	        (int)p->run + 1, (int)p->total, sem_model_name(p->model), (int)p->threads, p->seconds,
+	        left >= 7200 ? left / 3600 : left >= 120 ? left / 60 : left,
+	        left >= 7200 ? "h" : left >= 120 ? "min" : "s");
 }
 
 /* verify's text: the thread counts, per model what ran and why runs did
@@ -2573,7 +2644,10 @@ static void report_verify(Buf *b, const VerifyResult *vr, unsigned asked)
 	}
 	for (int32_t i = 0; i < vr->nv; i++)
 		buf_printf(b, "  violation: %s\n", vr->v[i].msg);
-	if (!vr->verified)
+	if (vr->timed_out)
+		buf_puts(b, "inconclusive: the time limit (--max-time) stopped a run; the runs after it "
+		            "were not made\n");
+	else if (!vr->verified)
 		buf_puts(b, "nothing verified: no run finished under the models asked for\n");
 }
 
@@ -2582,6 +2656,7 @@ typedef struct Tally {
 	int32_t vars, cls[CLASS__COUNT];
 	int32_t branches, uniform_branches;
 	int32_t violations, runs;
+	bool timed_out; /* --max-time stopped the oracle in some file */
 } Tally;
 
 /* "domain" and, for the polynomial domain, "degree". */
@@ -2658,6 +2733,8 @@ static void print_analysis_json(Json *j, const Program *g, const AnaResult *r, c
 		json_int(j, (int64_t)vr->reads);
 		json_key(j, "verified");
 		json_bool(j, vr->verified);
+		json_key(j, "limit"); /* what made the verdict inconclusive, like explore's */
+		json_str(j, vr->timed_out ? "time" : NULL);
 		json_key(j, "threads");
 		json_arr(j);
 		for (int32_t i = 0; i < vr->ncounts; i++)
@@ -2766,6 +2843,8 @@ static void print_summary_json(Json *j, const Tally *tl, const AnaOptions *ao, b
 		json_int(j, tl->runs);
 		json_key(j, "violations");
 		json_int(j, tl->violations);
+		json_key(j, "limit");
+		json_str(j, tl->timed_out ? "time" : NULL);
 		json_obj_end(j);
 	}
 	json_obj_end(j);
@@ -2784,6 +2863,8 @@ static int cmd_analyze(int argc, char **argv)
 		{"param", required_argument, NULL, 'p'},
 		{"data", required_argument, NULL, 'd'},
 		{"max-steps", required_argument, NULL, 'M'},
+		{"max-thread-instructions", required_argument, NULL, 'W'},
+		{"max-time", required_argument, NULL, 'X'},
 		{"dot", no_argument, NULL, 'g'},
 		{"ascii", no_argument, NULL, 'a'},
 		{"summary", no_argument, NULL, 'u'},
@@ -2856,6 +2937,13 @@ static int cmd_analyze(int argc, char **argv)
 				USAGE("--max-steps needs a positive number, not '%s'", optarg);
 			vo.sem.max_steps = (uint64_t)v;
 			break;
+		case 'W':
+		case 'X': {
+			const char *bad = limit_option(c, optarg, &vo.sem);
+			if (bad)
+				USAGE("%s", bad);
+			break;
+		}
 		case 'g': dot = true; break;
 		case 'a': ascii = true; break;
 		case 'u': summary_only = true; break;
@@ -2904,7 +2992,14 @@ static int cmd_analyze(int argc, char **argv)
 			Diags d;
 			diag_init(&d, g->path, g->src, g->srclen);
 			vo.orig = p->has_gsa ? NULL : p;
+			VerifyMeter meter = {0};
+			if (!json && isatty(2)) {
+				vo.progress = verify_progress;
+				vo.progress_ctx = &meter;
+			}
 			vr = verify_run(g, r, &vo, &d);
+			if (meter.last > 0)
+				fputs("\r\033[K", stderr);
 			if (vr && ao.domain == ANA_POLY) {
 				AnaOptions so = ao;
 				so.domain = ANA_SIMPLE;
@@ -2947,7 +3042,12 @@ static int cmd_analyze(int argc, char **argv)
 		if (vr) {
 			tl.violations += vr->nv;
 			tl.runs += vr->runs;
-			if (verify_fails(vr, vo.models) && status == EXIT_OK)
+			tl.timed_out |= vr->timed_out;
+			/* a violation found in time is a verdict; a run cut by --max-time is not */
+			if (vr->nv == 0 && vr->timed_out) {
+				if (status == EXIT_OK)
+					status = EXIT_INCOMPLETE;
+			} else if (verify_fails(vr, vo.models) && (status == EXIT_OK || status == EXIT_INCOMPLETE))
 				status = EXIT_FAILED;
 		}
 		verify_free(vr);
@@ -2976,8 +3076,9 @@ static int cmd_analyze(int argc, char **argv)
 		buf_printf(&b, "  branches: %d uniform of %d (%.1f%%)\n", (int)tl.uniform_branches,
 		           (int)tl.branches, tl.branches ? 100.0 * tl.uniform_branches / tl.branches : 0.0);
 		if (verify)
-			buf_printf(&b, "  verify: %d runs, %d violation%s\n", (int)tl.runs, (int)tl.violations,
-			           tl.violations == 1 ? "" : "s");
+			buf_printf(&b, "  verify: %d runs, %d violation%s%s\n", (int)tl.runs, (int)tl.violations,
+			           tl.violations == 1 ? "" : "s",
+			           tl.timed_out ? "; inconclusive (--max-time stopped the oracle)" : "");
 	}
 	out(&b);
 	buf_free(&b);

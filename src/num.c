@@ -413,6 +413,23 @@ void num_buf(Buf *b, Num a)
 	freefn(s, strlen(s) + 1);
 }
 
+void num_buf_brief(Buf *b, Num a, size_t digits)
+{
+	if (!a.z || mpz_sizeinbase(a.z, 10) <= digits) { /* sizeinbase: exact or one more */
+		num_buf(b, a);
+		return;
+	}
+	Buf all = {0};
+	num_buf(&all, a);
+	size_t sign = all.len > 0 && buf_str(&all)[0] == '-';
+	size_t n = all.len - sign;
+	if (n <= digits)
+		buf_puts(b, buf_str(&all));
+	else
+		buf_printf(b, "%.*s…(%zu digits)", (int)(sign + (digits > 12 ? 12 : digits)), buf_str(&all), n);
+	buf_free(&all);
+}
+
 char *num_str(Num a)
 {
 	Buf b = {0};

@@ -80,6 +80,11 @@ NumErr num_unop(UnOp op, Num a, Num *r);
 /* Decimal text. */
 void num_buf(Buf *b, Num a);
 char *num_str(Num a); /* malloc'd */
+/* a in decimal when it has at most `digits` digits, else its leading digits,
+** an ellipsis and its size: "-123456789012…(30103 digits)" (messages about
+** values of a million bits stay short). */
+void num_buf_brief(Buf *b, Num a, size_t digits);
+#define NUM_BRIEF_DIGITS 40
 
 /* ---- int64 fast path (used by the interpreter's lane loops) ----------- */
 

@@ -63,6 +63,7 @@ struct Repl {
 	bool to_stdout;    /* musimd repl: the output goes to stdout as it comes */
 	bool interactive;  /* stdin is a terminal */
 	bool trace;        /* `set trace on`: next/continue print every step */
+	double max_time;   /* `set max-time`: seconds a stepping command may take, 0 none */
 	bool failed;       /* a command failed (the exit status of a script) */
 	bool quit;
 	char *last;        /* the last command an empty line repeats */
@@ -465,6 +466,11 @@ static void show_stop(Repl *r, DbgStop st, bool moved_quietly)
 	case STOP_INTERRUPT:
 		say(r, "Interrupted after %llu step%s.\n", (unsigned long long)st.steps, st.steps == 1 ? "" : "s");
 		break;
+	case STOP_TIME:
+		say(r, "Stopped by the time limit (set max-time %g) after %llu step%s; the state is kept: "
+		       "'continue' goes on.\n",
+		    r->max_time, (unsigned long long)st.steps, st.steps == 1 ? "" : "s");
+		break;
 	case STOP_START:
 		say(r, "At the start (step 0).\n");
 		break;
@@ -528,6 +534,7 @@ static bool cmd_run(Repl *r, char *args)
 	if (!need_program(r))
 		return false;
 	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0, {0}};
+	dbg_set_deadline(r->dbg, r->max_time);
 	show_stop(r, dbg_run(r->dbg, step_hook, &c), !r->trace);
 	return true;
 }
@@ -551,6 +558,7 @@ static bool cmd_step(Repl *r, char *args)
 	if (!count_arg(r, args, "step", &n) || !moving(r))
 		return false;
 	StepCtx c = {r, UINT64_MAX, 0, {0}};
+	dbg_set_deadline(r->dbg, r->max_time);
 	show_stop(r, dbg_step(r->dbg, n, step_hook, &c), false);
 	return true;
 }
@@ -561,6 +569,7 @@ static bool cmd_next(Repl *r, char *args)
 	if (!count_arg(r, args, "next", &n) || !moving(r))
 		return false;
 	uint64_t start = r->dbg->m->steps;
+	dbg_set_deadline(r->dbg, r->max_time); /* one deadline for the whole command */
 	for (uint64_t i = 0;; i++) {
 		/* the branch's own step, then the rest of its region quietly */
 		uint64_t before = r->dbg->m->steps;
@@ -590,6 +599,7 @@ static bool cmd_continue(Repl *r, char *args)
 	if (!moving(r))
 		return false;
 	StepCtx c = {r, r->trace ? UINT64_MAX : 0, 0, {0}};
+	dbg_set_deadline(r->dbg, r->max_time);
 	show_stop(r, dbg_continue(r->dbg, step_hook, &c), !r->trace);
 	return true;
 }
@@ -629,6 +639,7 @@ static bool cmd_goto(Repl *r, char *args)
 	if (!need_program(r))
 		return false;
 	StepCtx c = {r, 0, 0, {0}};
+	dbg_set_deadline(r->dbg, r->max_time);
 	DbgStop st = dbg_goto(r->dbg, (uint64_t)v, step_hook, &c);
 	say(r, "At step %llu.\n", (unsigned long long)r->dbg->m->steps);
 	if (st.kind == STOP_START || st.kind == STOP_DONE)
@@ -1801,8 +1812,8 @@ static bool set_onoff(Repl *r, const char *name, const char *w, bool *flag)
 }
 
 static const char *const setting_names[] = {"trace",       "bz-polarity",   "strict-push", "lane-order",
-                                            "seed",        "max-steps",     "max-memory",  "aware-delay",
-                                            "aware-timeout", NULL};
+                                            "seed",        "max-steps",     "max-memory",  "max-time",
+                                            "aware-delay", "aware-timeout", NULL};
 
 static bool cmd_set(Repl *r, char *args)
 {
@@ -1817,9 +1828,13 @@ static bool cmd_set(Repl *r, char *args)
 		    : r->opt.lane_order == ORDER_DESCENDING ? "descending"
 		                                            : "random",
 		    (unsigned long long)r->opt.seed, r->trace ? "on" : "off");
-		say(r, "max-steps %llu, max-memory %llu MiB\n",
+		say(r, "max-steps %llu, max-memory %llu MiB, max-time ",
 		    (unsigned long long)(r->opt.max_steps ? r->opt.max_steps : SEM_DEFAULT_MAX_STEPS),
 		    (unsigned long long)((r->opt.max_memory ? r->opt.max_memory : SEM_DEFAULT_MAX_MEMORY) >> 20));
+		if (r->max_time > 0)
+			say(r, "%g s\n", r->max_time);
+		else
+			say(r, "off\n");
 		if (r->opt.model == &model_aware || r->sa.aware_delay || r->opt.aware_timeout) {
 			say(r, "aware-delay %s, aware-timeout ", r->sa.aware_delay ? r->sa.aware_delay : "off");
 			if (r->opt.aware_timeout > 0)
@@ -1840,6 +1855,14 @@ static bool cmd_set(Repl *r, char *args)
 	long long v;
 	if (!strcmp(what, "trace"))
 		return set_onoff(r, "set trace", w, &r->trace);
+	if (!strcmp(what, "max-time")) { /* the next commands' (dbg_set_deadline): no new session */
+		double secs = 0;
+		if (!w || (strcmp(w, "off") && !str_to_seconds(w, &secs)))
+			return fail(r, "set max-time needs a positive number of seconds (at most 1e9) or 'off'%s%s%s",
+			            w ? ", not '" : "", w ? w : "", w ? "'" : "");
+		r->max_time = secs;
+		return true;
+	}
 	if (!strcmp(what, "bz-polarity")) {
 		static const char *const pol[] = {"mnemonic", "rules", NULL};
 		int i = pick_word(r, "set bz-polarity", w, pol);
@@ -1893,7 +1916,7 @@ static bool cmd_set(Repl *r, char *args)
 	} else {
 		return fail_among(r, what, setting_names,
 		                  "set takes trace, bz-polarity, strict-push, lane-order, seed, max-steps, "
-		                  "max-memory, aware-delay or aware-timeout");
+		                  "max-memory, max-time, aware-delay or aware-timeout");
 	}
 	if (!restart_with_options(r)) {
 		r->opt = old;
@@ -2002,7 +2025,7 @@ static const Cmd cmds[] = {
 	 "The rows are replayed from the nearest checkpoint; Ctrl-C interrupts a long grid."},
 	{"analyze", NULL, cmd_analyze, false, ARG_DOMAIN, "analyze [simple|affine|data-only] [DEGREE]",
 	 "the divergence verdicts, and what this run saw at each branch",
-	 "Runs the analysis (default affine of degree 2, as 'musimd analyze'; DEGREE from 0 to 1000)\n"
+	 "Runs the analysis (default affine of degree 2, as 'musimd analyze'; DEGREE from 0 to 64)\n"
 	 "on the program's GSA form, then lists for each branch the run has visited how often it\n"
 	 "diverged so far, and says so if a branch classified uniform diverged."},
 	{"threads", NULL, cmd_threads, false, ARG_NONE, "threads N", "run with N threads (starts again; 0: the program's .threads)", NULL},
@@ -2014,13 +2037,15 @@ static const Cmd cmds[] = {
 	{"data", NULL, cmd_data, false, ARG_NONE, "data ADDR=INT[,INT...]|clear", "initial shared memory from ADDR on (starts again)",
 	 "The cells are set after the program's .data; settings accumulate until 'data clear'."},
 	{"set", NULL, cmd_set, false, ARG_SETTING, "set [NAME VALUE]",
-	 "options: trace, bz-polarity, strict-push, lane-order, seed, max-steps, max-memory, aware-delay, "
-	 "aware-timeout",
+	 "options: trace, bz-polarity, strict-push, lane-order, seed, max-steps, max-memory, max-time, "
+	 "aware-delay, aware-timeout",
 	 "set trace on|off          next/continue/run print every step\n"
 	 "set bz-polarity mnemonic|rules, set strict-push on|off   the papers' readings (starts again)\n"
 	 "set lane-order ascending|descending|random, set seed N   the order of rule TL (starts again)\n"
 	 "set max-steps N           the step limit (starts again)\n"
 	 "set max-memory MiB        the memory limit: the state and the copies kept for 'back' (starts again)\n"
+	 "set max-time SECONDS|off  run, continue, next, step and goto stop after this long; the state is\n"
+	 "                          kept and 'continue' goes on (default off; Ctrl-C interrupts too)\n"
 	 "set aware-delay BRANCH:POINT[,...]|off   model aware: delayed reconvergence points, each a\n"
 	 "                          LABEL or @LINE; they add up until 'off' (starts again)\n"
 	 "set aware-timeout T|any|off   model aware: a reconvergence gives up after T steps without an\n"
@@ -2349,6 +2374,8 @@ static const char repl_usage[] =
 	"  --max-steps N                step limit (default 10^7)\n"
 	"  --max-memory MiB             memory limit of the state and the copies kept for\n"
 	"                               going back (default 2048)\n"
+	"  --max-time SECONDS           each stepping command (run, continue, next, step,\n"
+	"                               goto) stops after this long (default: no limit)\n"
 	"  --schedule W,W,.../W,...     follow a schedule (musimd explore's counterexamples)\n"
 	"  --echo                       print each command after the prompt (for transcripts)\n"
 	"  -q, --quiet                  no greeting on a terminal\n"
@@ -2537,7 +2564,7 @@ int repl_main(int argc, char **argv)
 	static const char *const with_arg[][2] = {
 		{"--threads", "threads"}, {"--warpsize", "warpsize"}, {"--model", "model"},
 		{"--param", "param"},     {"--data", "data"},         {"--max-steps", "set max-steps"},
-		{"--max-memory", "set max-memory"}, {"--schedule", "schedule"},
+		{"--max-memory", "set max-memory"}, {"--max-time", "set max-time"}, {"--schedule", "schedule"},
 		{"--aware-delay", "set aware-delay"}, {"--aware-timeout", "set aware-timeout"},
 	};
 	for (int i = 1; i < argc; i++) {

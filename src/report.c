@@ -386,7 +386,7 @@ void report_grid_row(Buf *b, const ReportCols *c, const Machine *m, const StepIn
 typedef struct CellRun {
 	Buf *b;
 	const char *name; /* "Σ" or "local" */
-	int64_t start, next;
+	int64_t start, last; /* the run's first and last address (last + 1 can overflow) */
 	Buf vals;
 	bool open;
 	int64_t rows, max_rows, cells_left_out;
@@ -397,17 +397,17 @@ static void run_flush(CellRun *r)
 	if (!r->open)
 		return;
 	if (r->max_rows && r->rows >= r->max_rows) {
-		r->cells_left_out += r->next - r->start;
+		r->cells_left_out += r->last - r->start + 1; /* at most 16 */
 		buf_reset(&r->vals);
 		r->open = false;
 		return;
 	}
 	r->rows++;
-	if (r->next - 1 == r->start)
+	if (r->last == r->start)
 		buf_printf(r->b, "  %s[%lld] = %s\n", r->name, (long long)r->start, buf_str(&r->vals));
 	else
 		buf_printf(r->b, "  %s[%lld..%lld] = %s\n", r->name, (long long)r->start,
-		           (long long)(r->next - 1), buf_str(&r->vals));
+		           (long long)r->last, buf_str(&r->vals));
 	buf_reset(&r->vals);
 	r->open = false;
 }
@@ -416,7 +416,7 @@ static void run_cell(void *ctx, int64_t addr, Num v)
 {
 	CellRun *r = ctx;
 	/* rows of consecutive cells, broken at multiples of 16 like a hex dump */
-	if (r->open && (addr != r->next || addr % 16 == 0))
+	if (r->open && (r->last == INT64_MAX || addr != r->last + 1 || addr % 16 == 0))
 		run_flush(r);
 	if (!r->open) {
 		r->open = true;
@@ -425,7 +425,7 @@ static void run_cell(void *ctx, int64_t addr, Num v)
 		buf_putc(&r->vals, ' ');
 	}
 	num_buf(&r->vals, v);
-	r->next = addr + 1;
+	r->last = addr;
 }
 
 static void print_cells(Buf *b, const Mem *mem, const char *name, bool all)
@@ -914,6 +914,8 @@ static Machine *replay(const Program *p, const SemOptions *so, const ExploreResu
 {
 	SemOptions o = *so;
 	o.max_steps = UINT64_MAX;
+	o.max_thread_instructions = UINT64_MAX;
+	o.deadline = 0;
 	Diags d;
 	diag_init(&d, p->path, NULL, 0);
 	Machine *m = sem_new(p, &o, &d);

@@ -47,6 +47,7 @@ const char *sem_status_name(SemStatus s)
 	case SEM_STUCK: return "stuck";
 	case SEM_LIMIT: return "step-limit";
 	case SEM_DEADLOCK: return "deadlock";
+	case SEM_TIME_LIMIT: return "time-limit";
 	}
 	return "?";
 }
@@ -478,6 +479,50 @@ static bool step_ins(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule
 	}
 }
 
+/* The limits on the work of a run (--max-steps, --max-thread-instructions,
+** --max-time), read when sem_step reaches m->check_steps or m->check_work:
+** records the one reached and returns false, or sets the next check. The
+** clock is read only when a deadline is set. */
+static bool limits_allow(Machine *m, Warp *w, int32_t pc)
+{
+	const SemOptions *o = &m->opt;
+	int32_t n;
+	if (m->steps >= o->max_steps) {
+		const int32_t *idx = sem_active_list(m, w, &n);
+		sem_error(m, SEM_LIMIT, "limit", pc, w->id, idx, n,
+		          "step limit of %llu warp instructions reached (--max-steps): the big-step "
+		          "relation has no derivation for a run that does not end",
+		          (unsigned long long)o->max_steps);
+		return false;
+	}
+	if (m->thread_instructions >= o->max_thread_instructions) {
+		const int32_t *idx = sem_active_list(m, w, &n);
+		sem_error(m, SEM_LIMIT, "limit", pc, w->id, idx, n,
+		          "work limit of %llu thread instructions reached after %llu steps "
+		          "(--max-thread-instructions): the big-step relation has no derivation for a "
+		          "run that does not end",
+		          (unsigned long long)o->max_thread_instructions, (unsigned long long)m->steps);
+		return false;
+	}
+	if (o->deadline > 0 && mono_seconds() >= o->deadline) {
+		const int32_t *idx = sem_active_list(m, w, &n);
+		sem_error(m, SEM_TIME_LIMIT, "limit", pc, w->id, idx, n,
+		          "time limit reached after %llu steps and %llu thread instructions (--max-time): "
+		          "the run is unfinished, not failed",
+		          (unsigned long long)m->steps, (unsigned long long)m->thread_instructions);
+		return false;
+	}
+	m->check_steps = o->max_steps;
+	m->check_work = o->max_thread_instructions;
+	if (o->deadline > 0) {
+		if (o->max_steps - m->steps > SEM_CLOCK_STEPS)
+			m->check_steps = m->steps + SEM_CLOCK_STEPS;
+		if (o->max_thread_instructions - m->thread_instructions > SEM_CLOCK_WORK)
+			m->check_work = m->thread_instructions + SEM_CLOCK_WORK;
+	}
+	return true;
+}
+
 SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 {
 	if (m->status != SEM_RUNNING || wi < 0 || wi >= m->nwarps)
@@ -485,17 +530,11 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	Warp *w = &m->warps[wi];
 	if (w->status != WARP_RUN)
 		return m->status;
-	uint64_t limit = m->opt.max_steps;
 	int32_t pc = w->pc;
-	if (m->steps >= limit) {
-		int32_t n;
-		const int32_t *idx = sem_active_list(m, w, &n);
-		sem_error(m, SEM_LIMIT, "limit", pc, wi, idx, n,
-		          "step limit of %llu warp instructions reached (--max-steps): the big-step "
-		          "relation has no derivation for a run that does not end",
-		          (unsigned long long)limit);
+	/* one comparison pair per step: the limits themselves only now and then */
+	if (MU_UNLIKELY(m->steps >= m->check_steps || m->thread_instructions >= m->check_work) &&
+	    !limits_allow(m, w, pc))
 		return m->status;
-	}
 	if (pc < 0 || pc >= m->prog->nins) {
 		sem_error(m, SEM_STUCK, "IT", -1, wi, NULL, 0, "warp %d fell off the end of the program", wi);
 		return m->status;

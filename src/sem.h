@@ -48,9 +48,12 @@ typedef enum SemStatus {
 	SEM_STUCK,    /* no rule applies (or a race under --races=error) */
 	SEM_LIMIT,    /* --max-steps reached */
 	SEM_DEADLOCK, /* a barrier that can never complete */
+	SEM_TIME_LIMIT, /* SemOptions.deadline passed (--max-time): inconclusive, not a
+	                ** failure of the program */
 } SemStatus;
 
-const char *sem_status_name(SemStatus s); /* "running", "ok", "stuck", "step-limit", "deadlock" */
+/* "running", "ok", "stuck", "step-limit", "deadlock", "time-limit" */
+const char *sem_status_name(SemStatus s);
 
 typedef struct ParamSetting {
 	const char *name;
@@ -70,6 +73,12 @@ typedef struct SemOptions {
 	                           ** (StepInfo.norders) */
 	bool races_error;
 	uint64_t max_steps;        /* 0: default 10^7 (a Machine's opt holds the resolved value) */
+	uint64_t max_thread_instructions; /* the work bound beside max_steps: the active
+	                           ** threads of every step summed; 0: default 10^10 */
+	double deadline;           /* mono_seconds() at which a run stops with
+	                           ** SEM_TIME_LIMIT (--max-time); 0: none. Checked
+	                           ** every SEM_CLOCK_STEPS steps or SEM_CLOCK_WORK thread
+	                           ** instructions, whichever comes first */
 	uint64_t max_cells;        /* shared + local cells; 0: default */
 	uint64_t max_memory;       /* bytes for the whole state (lanes, cells, values beyond
 	                           ** int64); 0: default */
@@ -86,6 +95,12 @@ typedef struct SemOptions {
 #define SEM_TIMEOUT_ANY (-1)
 
 #define SEM_DEFAULT_MAX_STEPS 10000000ull
+#define SEM_DEFAULT_MAX_THREAD_INSTRUCTIONS 10000000000ull
+/* How often the step function reads the clock when a deadline is set: a
+** clock read every 4096 steps or 2^22 thread instructions costs nothing
+** measurable and overshoots a deadline by milliseconds. */
+#define SEM_CLOCK_STEPS 4096ull
+#define SEM_CLOCK_WORK (1ull << 22)
 #define SEM_DEFAULT_MAX_CELLS (1ull << 26)
 #define SEM_DEFAULT_MAX_MEMORY (2048ull << 20)
 #define SEM_MAX_THREADS (1 << 22)
@@ -224,6 +239,9 @@ typedef struct Machine {
 	RunError err;
 	/* measures (semantics.md §7) */
 	uint64_t steps, thread_instructions;
+	/* the step function looks at the limits (max_steps, max_thread_instructions,
+	** deadline) only when steps or thread_instructions reach these */
+	uint64_t check_steps, check_work;
 	uint64_t *visits, *divergences; /* per pc; meaningful for branches */
 	uint64_t *block_execs;          /* per block: warp executions */
 	uint64_t rule_count[RULE__COUNT];

@@ -119,6 +119,9 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	m->model = opt->model ? opt->model : &model_sync;
 	/* the limits, resolved once: the step function reads m->opt directly */
 	m->opt.max_steps = opt->max_steps ? opt->max_steps : SEM_DEFAULT_MAX_STEPS;
+	m->opt.max_thread_instructions =
+		opt->max_thread_instructions ? opt->max_thread_instructions : SEM_DEFAULT_MAX_THREAD_INSTRUCTIONS;
+	/* check_steps and check_work are 0: the first step sets them (limits_allow in sem.c) */
 	m->opt.max_cells = max_cells;
 	m->opt.max_memory = max_mem;
 	m->nthreads = (int32_t)nthreads;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static MU_NORETURN void out_of_memory(size_t n)
@@ -415,4 +416,22 @@ void sink_line(Buf *b, const Sink *k)
 		if (b->s)
 			b->s[0] = '\0';
 	}
+}
+
+bool str_to_seconds(const char *s, double *secs)
+{
+	char *end;
+	errno = 0;
+	double t = s ? strtod(s, &end) : 0;
+	if (!s || errno || end == s || *end || !(t > 0) || t > 1e9)
+		return false;
+	*secs = t;
+	return true;
+}
+
+double mono_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }

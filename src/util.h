@@ -84,6 +84,11 @@ size_t utf8_width(const char *s, size_t n);
 
 /* A decimal integer in [lo, hi], the whole of s; false otherwise. */
 bool str_to_ll(const char *s, long long lo, long long hi, long long *v);
+/* --max-time SECONDS: a positive number of seconds (at most 10^9, fractions
+** allowed); false for anything else. */
+bool str_to_seconds(const char *s, double *secs);
+/* Seconds on the monotonic clock: the base of --max-time's deadlines. */
+double mono_seconds(void);
 
 /* Program texts are read up to this size (musimd(1), LIMITS): a device
 ** such as /dev/zero given as a file ends with a message, not with memory

@@ -1217,15 +1217,26 @@ VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOpt
 	unsigned want = o->models ? o->models : VERIFY_ALL;
 	uint64_t max_reads = o->max_reads ? o->max_reads : 4000000;
 	bool failed = false;
-	for (int mi = 0; models[mi] && !failed; mi++) {
+	VerifyProgress pr = {0, 0, NULL, 0, 0};
+	for (int mi = 0; models[mi]; mi++)
+		pr.total += (want & (1u << mi)) ? res->ncounts : 0;
+	double t0 = o->progress ? mono_seconds() : 0;
+	for (int mi = 0; models[mi] && !failed && !res->timed_out; mi++) {
 		if (!(want & (1u << mi)))
 			continue;
 		const Model *model = models[mi];
 		VerifyModel *vm = &res->models[res->nmodels++];
 		vm->model = model;
 		c.model_reads = 0;
-		for (int32_t i = 0; i < res->ncounts && !failed; i++) {
+		for (int32_t i = 0; i < res->ncounts && !failed && !res->timed_out; i++) {
 			int32_t k = res->counts[i];
+			if (o->progress) {
+				pr.model = model;
+				pr.threads = k;
+				pr.seconds = mono_seconds() - t0;
+				o->progress(o->progress_ctx, &pr);
+				pr.run++;
+			}
 			SemOptions so = o->sem;
 			so.model = model;
 			so.threads = k;
@@ -1241,6 +1252,7 @@ VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOpt
 				}
 				sem_run(pm, NULL, NULL);
 				if (pm->status != SEM_OK) {
+					res->timed_out = pm->status == SEM_TIME_LIMIT;
 					vm->runs++;
 					res->runs++;
 					res->stuck++;
@@ -1272,6 +1284,7 @@ VerifyResult *verify_run(const Program *gsa, const AnaResult *r, const VerifyOpt
 				u->msg = buf_steal(&b);
 			} else if (m->status != SEM_OK) {
 				res->stuck++;
+				res->timed_out = m->status == SEM_TIME_LIMIT;
 				Machine *pm = NULL;
 				if (o->orig && !model->honours_sync && (pm = sem_new(o->orig, &so, d)) != NULL)
 					sem_run(pm, NULL, NULL);

@@ -84,6 +84,9 @@ typedef struct VerifyResult {
 	bool verified;         /* some run finished and was checked */
 	int32_t *counts;       /* the thread counts tried */
 	int32_t ncounts;
+	bool timed_out;        /* the deadline (VerifyOptions.sem.deadline, --max-time)
+	                       ** stopped a run: the runs after it were not made, and the
+	                       ** verdict is inconclusive */
 } VerifyResult;
 
 /* --verify-model: which models the oracle runs the program under, bit i
@@ -95,6 +98,16 @@ enum {
 	VERIFY_ALL = (1 << MODEL_COUNT) - 1,
 };
 
+/* Where the oracle is: run `run` (0-based) of at most `total` (thread
+** counts × models asked for), under `model` with `threads` threads, after
+** `seconds` of the oracle. */
+typedef struct VerifyProgress {
+	int32_t run, total;
+	const Model *model;
+	int32_t threads;
+	double seconds;
+} VerifyProgress;
+
 typedef struct VerifyOptions {
 	int32_t max_threads;   /* K: thread counts 1..K (default 8), and the program's .threads */
 	SemOptions sem;        /* base options: params, data, max_steps, warpsize (0: the
@@ -105,7 +118,12 @@ typedef struct VerifyOptions {
 	const Program *orig;   /* the program the GSA form was built from, or NULL: it runs
 	                       ** first, and a run it does not finish is not checked */
 	uint64_t max_reads;    /* mimd: reads the oracle may keep per run (0: 4000000) */
+	/* called before each run (may be NULL): a long oracle (--verify=K with K
+	** large, runs that go to their step limit) can say how far it is */
+	void (*progress)(void *ctx, const VerifyProgress *p);
+	void *progress_ctx;
 } VerifyOptions;
+
 
 /* Check r (computed on gsa) against runs of gsa. Option errors (an unknown
 ** --param name) go to d and the result is NULL. */

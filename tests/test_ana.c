@@ -1369,7 +1369,7 @@ Test(ana_print, dot)
 ** number of solver iterations linear in the program (the time itself is
 ** measured in bench/, never asserted here: a loaded machine made this test
 ** fail on a wall clock). */
-Test(ana_perf, hundred_thousand_instructions, .timeout = 60)
+Test(ana_perf, hundred_thousand_instructions, .init = watchdog_60)
 {
 	enum { N = 100000 };
 	Buf src = {0};
@@ -1503,7 +1503,7 @@ static Program *random_program(int32_t nv, int32_t nins)
 	return p;
 }
 
-Test(ana_random, solvers_agree_and_corollary1, .timeout = 120)
+Test(ana_random, solvers_agree_and_corollary1, .init = watchdog_120)
 {
 	rng_state = 20130901;
 	int32_t checked = 0;

@@ -399,13 +399,13 @@ static int reduction_on_concurrent(uint64_t n, bool atomic_any)
 	return compared;
 }
 
-Test(explore, reduction_keeps_the_verdicts_of_every_example, .timeout = 600)
+Test(explore, reduction_keeps_the_verdicts_of_every_example, .init = watchdog_600)
 {
 	int compared = reduction_on_examples(false);
 	cr_expect_gt(compared, 50, "only %d searches compared", compared);
 }
 
-Test(explore, reduction_keeps_the_verdicts_of_random_programs, .timeout = 600)
+Test(explore, reduction_keeps_the_verdicts_of_random_programs, .init = watchdog_600)
 {
 	int compared = 0;
 	for (uint64_t seed = 1; seed <= 80; seed++) {
@@ -460,7 +460,7 @@ Test(explore, path_order_both_finds_what_either_order_can_do)
 	ir_free(p);
 }
 
-Test(explore, reduction_keeps_the_verdicts_of_random_concurrent_programs, .timeout = 600)
+Test(explore, reduction_keeps_the_verdicts_of_random_concurrent_programs, .init = watchdog_600)
 {
 	int compared = reduction_on_concurrent(60, false);
 	cr_expect_gt(compared, 200, "only %d searches compared", compared);
@@ -649,7 +649,7 @@ Test(explore, atomic_order_any_past_its_bounds_is_unknown)
 	ir_free(p);
 }
 
-Test(explore, reduction_keeps_the_verdicts_with_atomic_order_any, .timeout = 600)
+Test(explore, reduction_keeps_the_verdicts_with_atomic_order_any, .init = watchdog_600)
 {
 	int compared = reduction_on_examples(true) + reduction_on_concurrent(30, true);
 	cr_expect_gt(compared, 150, "only %d searches compared", compared);

@@ -448,7 +448,7 @@ static int placed_like_ipdom(const char *src, const char *what)
 	return ok;
 }
 
-Test(gsa, syncs_placed_run_like_ipdom, .timeout = 120)
+Test(gsa, syncs_placed_run_like_ipdom, .init = watchdog_120)
 {
 	int n = 0, placed = 0;
 	char **files = example_files(&n);
@@ -506,7 +506,7 @@ Test(gsa, syncs_placed_run_like_ipdom, .timeout = 120)
 }
 
 /* Every example: same status and Σ for 1..8 threads. */
-Test(gsa, examples_round_trip, .timeout = 120)
+Test(gsa, examples_round_trip, .init = watchdog_120)
 {
 	int n = 0;
 	char **files = example_files(&n);
@@ -530,7 +530,7 @@ Test(gsa, examples_round_trip, .timeout = 120)
 }
 
 /* Random well-structured programs (gen.h): same status and Σ, 1..8 threads. */
-Test(gsa, random_round_trip, .timeout = 240)
+Test(gsa, random_round_trip, .init = watchdog_240)
 {
 	for (uint64_t seed = 1; seed <= 120; seed++) {
 		GenOptions o = {.seed = seed, .size = 20 + (int32_t)(seed % 7) * 15, .max_depth = 3, .nvars = 5};
@@ -595,7 +595,7 @@ static void expect_reparsed_equal(const Program *g, const char *what)
 	buf_free(&b);
 }
 
-Test(gsa, built_as_parsed, .timeout = 120)
+Test(gsa, built_as_parsed, .init = watchdog_120)
 {
 	int n = 0;
 	char **files = example_files(&n);

@@ -730,7 +730,10 @@ Test(parse, layout)
 	cr_expect_eq(r.p->ins[3].loc.line, 6);
 	done(&r);
 	Parsed e = parse("");
-	cr_expect_str_eq(e.out, "t.simd: error: the program has no instructions\n");
+	/* issue 16: even the empty file's error has its place */
+	cr_expect_str_eq(e.out, "t.simd:1:1: error: the program has no instructions (the file is empty)\n"
+	                        "    1 | \n"
+	                        "      | ^\n");
 	done(&e);
 }
 

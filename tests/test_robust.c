@@ -19,7 +19,7 @@
 /* 200 000 warnings in reverse order, each with a note: an insertion sort
 ** takes minutes, the sort must take well under a second. Ties keep their
 ** order, and every note stays after its warning. */
-Test(robust, diag_sort_is_n_log_n, .timeout = 20)
+Test(robust, diag_sort_is_n_log_n, .init = watchdog_20)
 {
 	Diags d;
 	diag_init(&d, "t.simd", NULL, 0);

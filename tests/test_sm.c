@@ -187,7 +187,7 @@ Test(sm, e20_e30_if_else_cost)
 /* 21: for every example that runs to its end, the issue count is the
 ** interpreter's step count, and the final shared memory, variables and
 ** SIMD efficiency are the interpreter's, under ipdom and sync. */
-Test(sm, e21_issue_count_is_the_interpreters_steps, .timeout = 600)
+Test(sm, e21_issue_count_is_the_interpreters_steps, .init = watchdog_600)
 {
 	int n = 0, compared = 0;
 	char **files = example_files(&n);

@@ -884,7 +884,7 @@ static const char *const examples[] = {
 /* Every example, in GSA form (as written, or converted by gsa_build where
 ** its control flow allows), is sound under every configuration; with the
 ** program's warp size (else one warp) and with warps of 2 and 3. */
-Test(verify_real, examples_sound, .timeout = 400)
+Test(verify_real, examples_sound, .init = watchdog_400)
 {
 	int32_t converted = 0, gsa_written = 0;
 	for (size_t i = 0; i < sizeof examples / sizeof *examples; i++) {
@@ -1007,7 +1007,7 @@ Test(verify_real, data_only_is_unsound_on_sum_triangle)
 /* Random well-structured programs (gen.h), converted to GSA: every sound
 ** configuration passes the oracle and Corollary 1 (tests/property.py does
 ** the same through the command line on more seeds). */
-Test(verify_real, random_programs_sound, .timeout = 480)
+Test(verify_real, random_programs_sound, .init = watchdog_480)
 {
 	for (uint64_t seed = 1; seed <= 60; seed++) {
 		GenOptions go = {0};

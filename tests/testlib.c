@@ -6,8 +6,16 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testlib.h"
+
+#define WATCHDOG_DEF(n) \
+	void watchdog_##n(void) \
+	{ \
+		alarm(n); \
+	}
+WATCHDOGS(WATCHDOG_DEF)
 
 Prog load(const char *src)
 {

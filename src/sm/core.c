@@ -57,7 +57,8 @@
 
 const char *sm_status_name(SmStatus s)
 {
-	static const char *const n[] = {"ok", "deadlock", "livelock", "stuck", "cycle-limit", "insn-limit", "step-limit"};
+	static const char *const n[] = {"ok", "deadlock", "livelock", "stuck", "cycle-limit", "insn-limit", "step-limit",
+	                                 "time-limit"};
 	return (unsigned)s < sizeof n / sizeof *n ? n[s] : "?";
 }
 
@@ -853,6 +854,10 @@ static void run(Run *x)
 		}
 		if (m->status == SEM_LIMIT) { /* --max-steps: warp instructions, as run counts steps */
 			r->status = SM_STEP_LIMIT;
+			break;
+		}
+		if (m->status == SEM_TIME_LIMIT) { /* --max-time: the machine read the clock */
+			r->status = SM_TIME_LIMIT;
 			break;
 		}
 		if (m->status == SEM_STUCK) {

@@ -216,9 +216,10 @@ typedef enum SmStatus {
 	SM_CYCLE_LIMIT, /* -gpgpu_max_cycle */
 	SM_INSN_LIMIT,  /* -gpgpu_max_insn */
 	SM_STEP_LIMIT,  /* SemOptions.max_steps (--max-steps, default 10^7): warp instructions */
+	SM_TIME_LIMIT,  /* SemOptions.deadline (--max-time) */
 } SmStatus;
 
-const char *sm_status_name(SmStatus s); /* "ok", "deadlock", "livelock", "stuck", "cycle-limit", "insn-limit", "step-limit" */
+const char *sm_status_name(SmStatus s); /* "ok", "deadlock", "livelock", "stuck", "cycle-limit", "insn-limit", "step-limit", "time-limit" */
 
 /* Why a warp did not issue in a cycle of its scheduler (per-warp stall
 ** causes), or that it did. */

@@ -1,2 +1,2 @@
-# one degree range for the CLI and the REPL: 0..1000
+# one degree range for the CLI and the REPL: 0..64
 repl --echo examples/if_else.simd
