@@ -106,17 +106,17 @@ Definition exec (P : program) (s : state) : res (rule * cfg) :=
           | inr ([], j) =>
               match push o (stack s) [] (pc s) L with
               | Some st' => inr (BT, Run (with_stack_pc s st' L))
-              | None => inl (XPush BT)
+              | None => inl XPushBT
               end
           | inr (f, []) =>
               match push o (stack s) [] (pc s) L with
               | Some st' => inr (BF, Run (with_stack_pc s st' (S (pc s))))
-              | None => inl (XPush BF)
+              | None => inl XPushBF
               end
           | inr (f, j) =>
               match push o (stack s) j (pc s) L with
               | Some st' => inr (BD, Run (mkstate f (rg s) (mem s) st' (S (pc s))))
-              | None => inl (XPush BD)
+              | None => inl XPushBD
               end
           end
       | None =>

@@ -9,7 +9,7 @@
    so that the name test covers the whole Op enum). *)
 Require Import ZArith List String.
 Import ListNotations.
-Open Scope string_scope.
+Local Open Scope string_scope.
 
 (* Binary operators, ORDER BINOP of src/num.h. *)
 Inductive binop :=
@@ -114,12 +114,13 @@ Inductive stuck :=
   | XBP   (* division or remainder by zero, negative shift *)
   | XSF   (* stop with Π ≠ [] *)
   | XSP   (* sync with Π = [] *)
-  | XPush (r : rule)  (* strict push mismatch, named after BT/BF/BD *)
+  | XPushBT | XPushBF | XPushBD  (* strict push mismatch, named after the branch rule *)
   | XEnd. (* pc outside the program (validate forbids it; "IT" in sem_step) *)
 
 Definition stuck_name (s : stuck) : string :=
   match s with
   | XMV => "MV" | XMM => "MM" | XLD => "LD" | XST => "ST" | XAT => "AT"
-  | XBP => "BP" | XSF => "SF" | XSP => "SP" | XPush r => rule_name r
+  | XBP => "BP" | XSF => "SF" | XSP => "SP"
+  | XPushBT => "BT" | XPushBF => "BF" | XPushBD => "BD"
   | XEnd => "IT"
   end.

@@ -1,0 +1,129 @@
+(* Theorems.v — determinism, progress and conservation of the step relation
+   of Semantics.v (one warp, model sync, lane order ascending). *)
+Require Import String.
+Require Import ZArith List Bool Arith Lia Permutation.
+Require Import Syntax Semantics Exec.
+Import ListNotations.
+
+Section Theorems.
+Variable o : opts.
+Variable P : program.
+
+(* ---- determinism (semantics.md §2 "first matching rule wins", §3 lane
+   order fixed): one rule and one successor per state -------------------- *)
+
+Theorem step_deterministic : forall s r1 c1 r2 c2,
+  step o P s r1 c1 -> step o P s r2 c2 -> r1 = r2 /\ c1 = c2.
+Proof.
+  intros s r1 c1 r2 c2 H1 H2.
+  apply exec_correct in H1; apply exec_correct in H2.
+  rewrite H1 in H2; inversion H2; auto.
+Qed.
+
+(* ---- progress (semantics.md §2, stuck states): every state steps, or no
+   rule applies and the step function names the stuck state ------------- *)
+
+Theorem progress : forall s,
+  (exists r c, step o P s r c) \/
+  (exists e, exec o P s = inl e /\ forall r c, ~ step o P s r c).
+Proof.
+  intros s; destruct (exec o P s) as [e|[r c]] eqn:E.
+  - right; exists e; split; auto.
+    intros r c H; apply exec_correct in H; congruence.
+  - left; exists r, c; apply exec_correct; auto.
+Qed.
+
+(* The stuck states are exactly the errors musimd reports, under the rule
+   names of semantics.md §2 ("IT" for a pc outside the program). *)
+Definition stuck_names : list string :=
+  ["MV"; "MM"; "LD"; "ST"; "AT"; "BP"; "SF"; "SP"; "BT"; "BF"; "BD"; "IT"]%string.
+
+Theorem stuck_name_listed : forall e, In (stuck_name e) stuck_names.
+Proof. destruct e; simpl; tauto. Qed.
+
+(* ---- conservation (semantics.md §1: Θ and the done/todo sets of Π) ------ *)
+
+Definition stack_threads (st : list node) : list nat :=
+  flat_map (fun n => done n ++ todo n) st.
+Definition threads (s : state) : list nat := theta s ++ stack_threads (stack s).
+Definition cfg_state (c : cfg) : state := match c with Run s => s | Halt s => s end.
+
+Lemma stack_threads_cons : forall n st,
+  stack_threads (n :: st) = (done n ++ todo n) ++ stack_threads st.
+Proof. reflexivity. Qed.
+
+Ltac counts :=
+  apply (Permutation_count_occ Nat.eq_dec); intros x;
+  repeat match goal with
+  | H : Permutation _ _ |- _ =>
+      let C := fresh "C" in
+      pose proof (proj1 (Permutation_count_occ Nat.eq_dec _ _) H x) as C; clear H
+  end;
+  repeat rewrite stack_threads_cons in *; cbn [done todo theta stack] in *;
+  repeat rewrite app_nil_l in *; repeat rewrite app_nil_r in *;
+  repeat rewrite count_occ_app in *; lia.
+
+Lemma split_perm : forall jz R a ts f j, split o jz R a ts f j -> Permutation (f ++ j) ts.
+Proof.
+  intros jz R a ts f j H; induction H; simpl; auto.
+  - apply Permutation_sym, Permutation_cons_app, Permutation_sym; auto.
+Qed.
+
+Lemma push_perm : forall st tj p L st', push o st tj p L = Some st' ->
+  Permutation (stack_threads st') (tj ++ stack_threads st).
+Proof.
+  intros st tj p L st' H; destruct st as [|n rest]; simpl in H.
+  - inversion H; subst; unfold stack_threads; simpl; rewrite !app_nil_r; auto.
+  - destruct (strict_push o && _); [discriminate|].
+    destruct (Nat.eqb (lid n) p && Nat.eqb (lnext n) L); inversion H; subst; counts.
+Qed.
+
+(* No thread is lost or duplicated by a step: the threads of Θ and of the
+   stack's done/todo sets are the same multiset before and after. *)
+Theorem conservation : forall s r c, step o P s r c ->
+  Permutation (threads (cfg_state c)) (threads s).
+Proof.
+  intros s r c H; unfold threads;
+  destruct H as [Hn Hst|i a L jz j st' Hn Hb Hs Hp|i a L jz t f st' Hn Hb Hs Hp
+                |i a L jz t f u j st' Hn Hb Hs Hp|n rest Hn Hst Ht|n rest Hn Hst Ht
+                |L Hn|i R' m' Hn Hd Htl]; cbn [cfg_state theta stack with_stack_pc].
+  - reflexivity.
+  - apply split_perm in Hs; apply push_perm in Hp; counts.
+  - apply split_perm in Hs; apply push_perm in Hp; counts.
+  - apply split_perm in Hs; apply push_perm in Hp.
+    remember (t :: f) as F; remember (u :: j) as J; counts.
+  - rewrite Hst; counts.
+  - rewrite Hst; rewrite stack_threads_cons, Ht; counts.
+  - reflexivity.
+  - reflexivity.
+Qed.
+
+(* Runs: the reflexive-transitive closure of the step relation. *)
+Inductive steps : state -> state -> Prop :=
+  | ST_REFL : forall s, steps s s
+  | ST_STEP : forall s r s' s'', step o P s r (Run s') -> steps s' s'' -> steps s s''.
+
+(* Along a run the active set and the stack's sets partition the threads
+   the run started with: the same multiset, and no thread twice when there
+   was none at the start (NoDup). *)
+Theorem conservation_run : forall s s', steps s s' ->
+  Permutation (threads s') (threads s) /\ (NoDup (threads s) -> NoDup (threads s')).
+Proof.
+  intros s s' H; induction H as [s|s r s' s'' Hs _ [IH1 IH2]].
+  - split; auto.
+  - pose proof (conservation _ _ _ Hs) as C; simpl in C.
+    split.
+    + eapply Permutation_trans; eauto.
+    + intros N; apply IH2; eapply Permutation_NoDup; [apply Permutation_sym|]; eauto.
+Qed.
+
+(* The initial state (semantics.md §1): Θ all threads, Π = []. *)
+Corollary conservation_from_start : forall ts R m p s',
+  NoDup ts -> steps (mkstate ts R m [] p) s' ->
+  Permutation (threads s') ts /\ NoDup (threads s').
+Proof.
+  intros ts R m p s' N H; apply conservation_run in H; destruct H as [H1 H2].
+  unfold threads in *; simpl in *; rewrite app_nil_r in *; auto.
+Qed.
+
+End Theorems.
