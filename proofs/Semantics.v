@@ -8,8 +8,10 @@ Import ListNotations.
 (* ---- parameters (run options) ------------------------------------------ *)
 
 Record opts := mkopts {
-  bz_zero : bool;      (* true: bz jumps where v = 0 (mnemonic, the default);
-                          false: where v ≠ 0 (--bz-polarity rules) *)
+  bz_zero : bool;      (* true: bz jumps where v = 0 and bnz where v ≠ 0
+                          (mnemonic, the default); false: the other way round
+                          (--bz-polarity rules: bz as Table 3.4 prints it, bnz
+                          its mirror image, as sem_split in src/data.c) *)
   strict_push : bool;  (* --strict-push *)
   mem_zero : bool;     (* .memory zero (else strict) *)
   nthreads : nat;      (* threads of the kernel (ntid) *)
@@ -172,11 +174,12 @@ Definition push (st : list node) (tj : list nat) (p L : nat) : option (list node
   end.
 
 (* The branch an instruction is: its operand, target and whether it jumps
-   where the operand is 0 (bz under the mnemonic reading). *)
+   where the operand is 0 (bz under the mnemonic reading, bnz under the
+   literal one). *)
 Definition branch_of (i : ins) : option (opnd * nat * bool) :=
   match i with
   | IBz a L => Some (a, L, bz_zero o)
-  | IBnz a L => Some (a, L, false)
+  | IBnz a L => Some (a, L, negb (bz_zero o))
   | _ => None
   end.
 

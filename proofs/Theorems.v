@@ -126,4 +126,42 @@ Proof.
   unfold threads in *; simpl in *; rewrite app_nil_r in *; auto.
 Qed.
 
+(* ---- the stack (semantics.md §2, §7 max stack depth) -------------------- *)
+
+Lemma push_length : forall st tj p L st', push o st tj p L = Some st' ->
+  (length st' <= S (length st)) /\
+  (length st' = S (length st) -> exists n, st' = n :: st /\ lid n = p /\ done n = []).
+Proof.
+  intros st tj p L st' H; destruct st as [|n rest]; simpl in H.
+  - inversion H; subst; split; simpl; auto.
+    intros _; eexists; split; [reflexivity|auto].
+  - destruct (strict_push o && _); [discriminate|].
+    destruct (Nat.eqb (lid n) p && Nat.eqb (lnext n) L); inversion H; subst; simpl.
+    + split; [lia|intros E; lia].
+    + split; auto; intros _; eexists; split; [reflexivity|auto].
+Qed.
+
+(* A step grows Π by at most one node, and only a branch (BT, BF, BD)
+   grows it: by pushing a node (pc, ∅, L, Θ_j) on top of the old stack,
+   whose l_id is the branch's own pc. SS keeps the depth, SP pops one. *)
+Theorem stack_growth : forall s r c, step o P s r c ->
+  (length (stack (cfg_state c)) <= S (length (stack s))) /\
+  (length (stack (cfg_state c)) = S (length (stack s)) ->
+     (r = BT \/ r = BF \/ r = BD) /\
+     exists n, stack (cfg_state c) = n :: stack s /\ lid n = pc s /\ done n = []).
+Proof.
+  intros s r c H;
+  destruct H as [Hn Hst|i a L jz j st' Hn Hb Hs Hp|i a L jz t f st' Hn Hb Hs Hp
+                |i a L jz t f u j st' Hn Hb Hs Hp|n rest Hn Hst Ht|n rest Hn Hst Ht
+                |L Hn|i R' m' Hn Hd Htl]; cbn [cfg_state stack with_stack_pc].
+  - split; [lia|intros E; lia].
+  - apply push_length in Hp; destruct Hp as [H1 H2]; split; auto.
+  - apply push_length in Hp; destruct Hp as [H1 H2]; split; auto.
+  - apply push_length in Hp; destruct Hp as [H1 H2]; split; auto.
+  - rewrite Hst; simpl; split; [lia|intros E; lia].
+  - rewrite Hst; simpl; split; [lia|intros E; lia].
+  - split; [lia|intros E; lia].
+  - split; [lia|intros E; lia].
+Qed.
+
 End Theorems.
