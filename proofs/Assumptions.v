@@ -9,3 +9,4 @@ Print Assumptions conservation.
 Print Assumptions conservation_run.
 Print Assumptions conservation_from_start.
 Print Assumptions stack_growth.
+Print Assumptions stuck_end_only_off_program.

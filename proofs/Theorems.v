@@ -41,6 +41,85 @@ Definition stuck_names : list string :=
 Theorem stuck_name_listed : forall e, In (stuck_name e) stuck_names.
 Proof. destruct e; simpl; tauto. Qed.
 
+(* The stuck state named IT (no instruction at pc) arises only where pc
+   leaves the program: every other failure of a data instruction or a
+   branch is one of MV MM LD ST AT BP, of a control rule SF SP BT BF BD. *)
+Lemma eval_f_err : forall t sg a e, eval_f o t sg a = inl e -> e = XMV.
+Proof.
+  intros t sg a e H; destruct a; simpl in H; try discriminate.
+  destruct (sg x); congruence.
+Qed.
+
+Lemma addr_f_err : forall e0 t sg a e, addr_f o e0 t sg a = inl e -> e = XMV \/ e = e0.
+Proof.
+  intros e0 t sg a e H; unfold addr_f in H.
+  destruct (eval_f o t sg a) eqn:E.
+  - inversion H; subst; left; eapply eval_f_err; eauto.
+  - destruct (Z.leb 0 z); inversion H; auto.
+Qed.
+
+Lemma dstep_f_err : forall t sg m i e,
+  is_data i = true -> dstep_f o t sg m i = inl e -> e <> XEnd.
+Proof.
+  intros t sg m i e D H; destruct i; simpl in D; try discriminate; simpl in H;
+  repeat match type of H with
+  | context [eval_f o ?t ?sg ?a] =>
+      let E := fresh "E" in destruct (eval_f o t sg a) eqn:E;
+      [apply eval_f_err in E; subst|]
+  | context [addr_f o ?e0 ?t ?sg ?a] =>
+      let E := fresh "E" in destruct (addr_f o e0 t sg a) eqn:E;
+      [apply addr_f_err in E; destruct E; subst|]
+  | context [mget_f o ?m ?ad] =>
+      let E := fresh "E" in destruct (mget_f o m ad) eqn:E;
+      [unfold mget_f in E; destruct (mget o m ad); inversion E; subst|]
+  | context [binop_f ?op ?a ?b] => destruct (binop_f op a b)
+  end; congruence.
+Qed.
+
+Lemma tl_f_err : forall ts R m i e,
+  is_data i = true -> tl_f o ts R m i = inl e -> e <> XEnd.
+Proof.
+  induction ts as [|t ts IH]; intros R m i e D H; simpl in H; [discriminate|].
+  destruct (dstep_f o t (R t) m i) as [e'|[sg' m']] eqn:E.
+  - inversion H; subst; eapply dstep_f_err; eauto.
+  - eapply IH; eauto.
+Qed.
+
+Lemma split_f_err : forall jz R a ts e, split_f o jz R a ts = inl e -> e = XMV.
+Proof.
+  induction ts as [|t ts IH]; intros e H; simpl in H; [discriminate|].
+  destruct (eval_f o t (R t) a) eqn:E.
+  - inversion H; subst; eapply eval_f_err; eauto.
+  - destruct (split_f o jz R a ts) as [e'|[f j]]; [inversion H; subst; auto|].
+    destruct (jumps jz z); discriminate.
+Qed.
+
+Theorem stuck_end_only_off_program : forall s,
+  exec o P s = inl XEnd -> nth_error P (pc s) = None.
+Proof.
+  intros s H; unfold exec in H.
+  destruct (nth_error P (pc s)) as [i|]; auto; exfalso.
+  destruct i; simpl in H;
+    try (destruct (stack s) as [|n rest]; [discriminate|];
+         destruct (todo n); discriminate);
+    try (destruct (stack s); discriminate);
+    try discriminate;
+    try (match type of H with
+         | context [tl_f o ?ts ?R ?m ?ii] =>
+             destruct (tl_f o ts R m ii) as [e|[R' m']] eqn:T; [|discriminate];
+             inversion H; subst; eapply tl_f_err; eauto; reflexivity
+         end);
+    (match type of H with
+     | context [split_f o ?jz ?R ?a ?ts] =>
+         destruct (split_f o jz R a ts) as [e|[f j]] eqn:Sp;
+         [ inversion H; subst; apply split_f_err in Sp; discriminate
+         | destruct f, j;
+           repeat match type of H with
+           | context [push o ?st ?tj ?p ?L] => destruct (push o st tj p L)
+           end; discriminate ]
+     end).
+Qed.
+
 (* ---- conservation (semantics.md §1: Θ and the done/todo sets of Π) ------ *)
 
 Definition stack_threads (st : list node) : list nat :=
