@@ -160,8 +160,9 @@ def stmt(p, s):
     if m:
         op = "copy" if m.group(1) == "const" else m.group(1)
         return [op, str(p.var(m.group(2))), p.opnd(m.group(3))]
-    m = re.fullmatch(rf"(min|max)\s*\(\s*({ID})\s*,\s*({OPND})\s*,\s*({OPND})\s*\)", s)
-    if m:
+    m = re.fullmatch(rf"({ID})\s*\(\s*({ID})\s*,\s*({OPND})\s*,\s*({OPND})\s*\)", s)
+    if m and m.group(1) in BINOPS.values() or m and m.group(1) in ("min", "max"):
+        # the functional form of seed 003: add(d, a, b), lt(d, a, b), ...
         return ["binary", m.group(1), str(p.var(m.group(2))), p.opnd(m.group(3)), p.opnd(m.group(4))]
     m = re.fullmatch(rf"({ID})\s*(?:=|<-|←)\s*(.*)", s)
     if not m:
