@@ -6,7 +6,7 @@ cd "$(dirname "$0")"
 
 PKGS="build-essential pkg-config flex bison meson ninja-build python3
       libgmp-dev libcriterion-dev libedit-dev mandoc man-db graphviz llvm-16
-      spin"
+      spin coq ocaml-nox"
 
 missing=""
 for p in $PKGS; do

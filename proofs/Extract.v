@@ -1,0 +1,7 @@
+(* Extract.v — the executable twin (Exec.exec) and the name tables, as
+   OCaml (musimd_sem.ml), for the differential test (coqrun.ml). *)
+Require Import Extraction ExtrOcamlBasic ExtrOcamlNatInt ExtrOcamlNativeString.
+Require Import Syntax Semantics Exec.
+Extraction Language OCaml.
+Extraction "musimd_sem.ml" exec rules rule_name opcodes opcode_name binops binop_name
+  stuck_name isort mread opts state mkstate mknode.
