@@ -1729,7 +1729,7 @@ static bool cmd_model(Repl *r, char *args)
 	char *w = word(&args);
 	if (!w && r->dbg)
 		return say(r, "model %s\n", sem_model_name(r->opt.model)), true;
-	const Model *md = model_find(w); /* "its" is its:rr */
+	const Model *md = w ? model_find(w) : NULL; /* "its" is its:rr; no word and no program: the list */
 	if (!md) {
 		int i = pick_word(r, "model", w, model_names);
 		if (i < 0)
