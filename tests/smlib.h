@@ -94,4 +94,25 @@ static inline uint64_t cycles_of(const char *src, const SmConfig *c)
 	return n;
 }
 
+/* src on c is refused: sm_run gives no result, and its diagnostics say
+** `says`. */
+static inline void expect_refused(const char *src, const SmConfig *c, const char *says)
+{
+	Prog t = load(src);
+	Diags d;
+	diag_init(&d, "t.simd", t.src, strlen(t.src));
+	SmCode *code = lower(t.p, &d);
+	cr_assert(code);
+	SmResult *r = sm_run(code, c, &(SemOptions){0}, &d);
+	cr_expect_null(r);
+	Buf b = {0};
+	diag_render(&d, &b);
+	cr_expect(strstr(buf_str(&b), says), "%s", buf_str(&b));
+	buf_free(&b);
+	sm_result_free(r);
+	diag_free(&d);
+	lower_free(code);
+	unload(&t);
+}
+
 #endif

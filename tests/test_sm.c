@@ -817,20 +817,7 @@ Test(sm, ctas_that_cannot_run)
 		c.regs_per_thread = bad[k].regs;
 		char src[64];
 		snprintf(src, sizeof src, ".threads %d\n.warpsize 32\n       stop\n", (int)bad[k].threads);
-		Prog t = load(src);
-		Diags d;
-		diag_init(&d, "t.simd", t.src, strlen(t.src));
-		SmCode *code = lower(t.p, &d);
-		SmResult *r = sm_run(code, &c, &(SemOptions){0}, &d);
-		cr_expect_null(r);
-		Buf b = {0};
-		diag_render(&d, &b);
-		cr_expect(strstr(buf_str(&b), bad[k].says), "%s", buf_str(&b));
-		buf_free(&b);
-		sm_result_free(r);
-		lower_free(code);
-		diag_free(&d);
-		unload(&t);
+		expect_refused(src, &c, bad[k].says);
 	}
 }
 

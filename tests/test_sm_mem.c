@@ -416,17 +416,5 @@ Test(sm_mem, cache_strings)
 	sm_config_default(&c);
 	c.l2.nsets = 1 << 20;
 	c.l2.assoc = 64;
-	Prog t = load(".threads 1\n       stop\n");
-	Diags d;
-	diag_init(&d, "t.simd", t.src, strlen(t.src));
-	SmCode *code = lower(t.p, &d);
-	SemOptions so = {0};
-	cr_expect_null(sm_run(code, &c, &so, &d));
-	Buf b = {0};
-	diag_render(&d, &b);
-	cr_expect(strstr(buf_str(&b), "-gpgpu_n_mem"), "%s", buf_str(&b));
-	buf_free(&b);
-	diag_free(&d);
-	lower_free(code);
-	unload(&t);
+	expect_refused(".threads 1\n       stop\n", &c, "-gpgpu_n_mem");
 }

@@ -165,27 +165,10 @@ Test(sm_rf, impossible_collectors_are_errors)
 	SmConfig c = config();
 	c.specialized_oc = false;
 	c.oc_units_gen = 0;
-	Prog t = load(".threads 32\n       x = tid + 1\n       stop\n");
-	Diags d;
-	diag_init(&d, "t.simd", t.src, strlen(t.src));
-	SmCode *code = lower(t.p, &d);
-	SemOptions so = {0};
-	cr_expect_null(sm_run(code, &c, &so, &d));
-	Buf b = {0};
-	diag_render(&d, &b);
-	cr_expect(strstr(buf_str(&b), "no operand collector unit for INT instructions"), "%s", buf_str(&b));
-	buf_free(&b);
-	diag_free(&d);
-	diag_init(&d, "t.simd", t.src, strlen(t.src));
+	const char *src = ".threads 32\n       x = tid + 1\n       stop\n";
+	expect_refused(src, &c, "no operand collector unit for INT instructions");
 	c.oc_units_gen = 6; /* 4 schedulers */
-	cr_expect_null(sm_run(code, &c, &so, &d));
-	diag_render(&d, &b);
-	cr_expect(strstr(buf_str(&b), "-gpgpu_operand_collector_num_units_gen 6 is not a multiple of the 4 schedulers"),
-	          "%s", buf_str(&b));
-	buf_free(&b);
-	diag_free(&d);
-	lower_free(code);
-	unload(&t);
+	expect_refused(src, &c, "-gpgpu_operand_collector_num_units_gen 6 is not a multiple of the 4 schedulers");
 }
 
 static double warp_ipc(const char *src, const SmConfig *c, Sim *keep)
