@@ -44,14 +44,14 @@ def main():
     fails = 0
 
     # run: the 4·10^6-thread infinite loop, stopped by the clock
-    p, dt = run(musimd, ["run", loop, "--threads", "4000000", "--quiet", "--max-time", str(ASKED)])
+    p, dt = run(musimd, ["run", loop, "--threads", "4000000", "--quiet", "--max-steps", "1000000000000", "--max-thread-instructions", "1000000000000000", "--max-time", str(ASKED)])
     err = p.stderr.decode()
     fails += check("run --max-time: exit 4", p.returncode == 4, "exit %d" % p.returncode)
     fails += check("run --max-time: ends in time", dt < ASKED + SLACK, "%.1f s" % dt)
     fails += check("run --max-time: says so", "time limit reached" in err and "--max-time" in err, err)
     fails += check("run --max-time: status", "time-limit" in p.stdout.decode(), p.stdout.decode())
 
-    p, dt = run(musimd, ["run", loop, "--threads", "64", "--json", "--max-time", str(ASKED)])
+    p, dt = run(musimd, ["run", loop, "--threads", "64", "--json", "--max-steps", "1000000000000", "--max-thread-instructions", "1000000000000000", "--max-time", str(ASKED)])
     fails += check("run --max-time --json: exit 4", p.returncode == 4, "exit %d" % p.returncode)
     j = json.loads(p.stdout)
     fails += check("run --max-time --json: status time-limit",
@@ -107,14 +107,15 @@ def main():
     fails += check("explore --max-time: ends in time", dt < ASKED + SLACK, "%.1f s" % dt)
 
     # sm: the machine under the SM model reads the clock too
-    p, dt = run(musimd, ["sm", loop, "--json", "--max-time", str(ASKED)])
+    p, dt = run(musimd, ["sm", loop, "--json", "--max-steps", "1000000000000", "--max-time", str(ASKED)])
     j = json.loads(p.stdout)
     fails += check("sm --max-time: exit 4", p.returncode == 4, "exit %d" % p.returncode)
     fails += check("sm --max-time: status time-limit", j["status"] == "time-limit", str(j.get("status")))
     fails += check("sm --max-time: ends in time", dt < ASKED + SLACK, "%.1f s" % dt)
 
     # the REPL: continue stops, the state is kept, and continue goes on
-    # (no step limit: on a fast machine 10^7 steps take less than ASKED)
+    # (here and above, limits far out of the way: on a fast machine 10^7
+    # steps take less than ASKED, and a time check must meet the time limit)
     script = b"set max-time %g\ncontinue\ncontinue\nprint x\n" % ASKED
     p, dt = run(musimd, ["repl", loop, "--threads", "100", "--max-steps", "1000000000000"], stdin=script)
     out = p.stdout.decode()
@@ -122,7 +123,7 @@ def main():
                    out.count("Stopped by the time limit (set max-time 0.5)") == 2, out)
     fails += check("repl set max-time: ends in time", dt < 2 * ASKED + SLACK, "%.1f s" % dt)
     fails += check("repl set max-time: the state is kept", "error" not in out and p.returncode == 0, out)
-    p, dt = run(musimd, ["repl", loop, "--max-time", str(ASKED)], stdin=b"run\n")
+    p, dt = run(musimd, ["repl", loop, "--max-steps", "1000000000000", "--max-time", str(ASKED)], stdin=b"run\n")
     fails += check("repl --max-time: run stops", b"Stopped by the time limit" in p.stdout, p.stdout.decode())
 
     print("%d failed" % fails)
