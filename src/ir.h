@@ -90,10 +90,10 @@ typedef struct Ins {
 
 typedef struct Var {
 	char *name; /* owned by the Program (kept in its name chunks) */
-	bool is_param;
-	bool has_value; /* parameter with a default (.param NAME = INT) */
 	Num value;
 	Loc loc; /* declaration (parameters) or first occurrence */
+	bool is_param;
+	bool has_value; /* parameter with a default (.param NAME = INT) */
 } Var;
 
 typedef struct Label {
@@ -139,17 +139,24 @@ typedef struct Program {
 ** warnings go to d (d->nerrors tells whether it is usable). The Program
 ** takes a copy of path and src. */
 Program *ir_parse(const char *path, const char *src, size_t len, Diags *d);
+/* The same, taking src as ir_load_owned does. */
+Program *ir_parse_owned(const char *path, char *src, size_t len, Diags *d);
 
 /* The whole front end: ir_parse, then the control-flow graph (cfg_build)
 ** and the checks of language.md §5 (validate). p->cfg is set when there
 ** were no errors. */
 Program *ir_load(const char *path, const char *src, size_t len, Diags *d);
+/* The same, taking src: a malloc'd block of len + 2 bytes (read_file's),
+** which the Program keeps and frees (10^6 lines are 34 MB not copied). */
+Program *ir_load_owned(const char *path, char *src, size_t len, Diags *d);
 
 void ir_free(Program *p);
 
 /* ---- builder (used by the parser) -------------------------------------- */
 
 Program *ir_new(const char *path, const char *src, size_t len);
+/* The same, taking src (len + 2 bytes, malloc'd). */
+Program *ir_new_owned(const char *path, char *src, size_t len);
 /* Make room for at least nins instructions and nvars variables (a builder
 ** that knows its sizes saves the copies of growing the arrays). */
 void ir_reserve(Program *p, int32_t nins, int32_t nvars);

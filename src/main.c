@@ -116,8 +116,7 @@ static Program *load(const char *file, bool quiet_warnings, int *status)
 	Diags d;
 	diag_init(&d, path, src, len);
 	d.max_errors = 100;
-	Program *p = ir_load(path, src, len, &d);
-	free(src);
+	Program *p = ir_load_owned(path, src, len, &d); /* p keeps src */
 	if (d.nerrors > 0 || !quiet_warnings) {
 		d.src = p->src;
 		d.srclen = p->srclen;

@@ -292,7 +292,8 @@ char *read_file(const char *path, size_t *len)
 	size_t skip = n >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3) ? 3 : 0;
 	memmove(s, s + skip, n - skip);
 	n -= skip;
-	s[n] = 0;
+	s[n] = 0; /* n < cap: the block has cap + 1 >= n + 2 bytes */
+	s[n + 1] = 0;
 	if (len)
 		*len = n;
 	return s;

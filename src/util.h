@@ -97,7 +97,8 @@ double mono_seconds(void);
 #define READ_MAX_TEXT "256 MiB"
 
 /* Read a whole file, NUL-terminated; "-" is standard input. A UTF-8
-** byte-order mark at the start is skipped. Returns NULL and sets errno on
+** byte-order mark at the start is skipped. The block has *len + 2 bytes
+** (ir_load_owned takes it as it is, for the scanner's two NUL bytes). Returns NULL and sets errno on
 ** failure (EFBIG: larger than READ_MAX_BYTES). */
 char *read_file(const char *path, size_t *len);
 /* What went wrong in read_file, for "cannot read the file: ...". */

@@ -426,8 +426,16 @@ static void check_unreachable(const Program *p, const Cfg *g, Diags *d)
 
 Program *ir_load(const char *path, const char *src, size_t len, Diags *d)
 {
+	char *copy = xmalloc(len + 2);
+	if (len)
+		memcpy(copy, src, len);
+	return ir_load_owned(path, copy, len, d);
+}
+
+Program *ir_load_owned(const char *path, char *src, size_t len, Diags *d)
+{
 	int errs = d->nerrors;
-	Program *p = ir_parse(path, src, len, d);
+	Program *p = ir_parse_owned(path, src, len, d);
 	if (d->nerrors > errs || p->nins == 0) {
 		diag_sort(d);
 		return p;
