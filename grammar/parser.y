@@ -336,31 +336,31 @@ stmt
 	| KW_BZ operand ',' target {
 		Ins ins = ins1(OP_BZ, O($2));
 		ins.target_label = $4;
-		ins.target_loc = @4;
+		ir_set_target_loc(&ins, @4);
 		put(c, &ins, @$);
 	}
 	| KW_BNZ operand ',' target {
 		Ins ins = ins1(OP_BNZ, O($2));
 		ins.target_label = $4;
-		ins.target_loc = @4;
+		ir_set_target_loc(&ins, @4);
 		put(c, &ins, @$);
 	}
 	| KW_BRANCH '(' operand ',' target ')' {
 		Ins ins = ins1(OP_BNZ, O($3));
 		ins.target_label = $5;
-		ins.target_loc = @5;
+		ir_set_target_loc(&ins, @5);
 		put(c, &ins, @$);
 	}
 	| KW_JUMP target {
 		Ins ins = ir_ins_init(OP_JUMP, @$);
 		ins.target_label = $2;
-		ins.target_loc = @2;
+		ir_set_target_loc(&ins, @2);
 		put(c, &ins, @$);
 	}
 	| KW_JUMP '(' target ')' {
 		Ins ins = ir_ins_init(OP_JUMP, @$);
 		ins.target_label = $3;
-		ins.target_loc = @3;
+		ir_set_target_loc(&ins, @3);
 		put(c, &ins, @$);
 	}
 	| KW_SYNC { Ins ins = ir_ins_init(OP_SYNC, @$); put(c, &ins, @$); }
@@ -705,7 +705,7 @@ static void put_dst(IrParse *c, Ins *ins, int32_t dst, Loc dloc, Loc loc)
 		return;
 	}
 	ins->dst = dst;
-	ins->dst_loc = dloc;
+	ir_set_dst_loc(ins, dloc);
 	put(c, ins, loc);
 }
 
@@ -730,7 +730,8 @@ static Opnd gate_node(IrParse *c, Opnd p, Opnd o1, Opnd o2, Loc loc)
 	c->gate[at + 2] = o2;
 	c->gate_depth[at / 3] = depth;
 	c->ngate += 3;
-	Opnd r = {.kind = OPND_GATE, .var = at, .loc = loc};
+	Opnd r = {.kind = OPND_GATE, .var = at};
+	ir_set_opnd_loc(&r, loc);
 	return r;
 }
 
@@ -824,7 +825,7 @@ static void put_gsa(IrParse *c, ParseDsts *ds, ParseCall *g, Loc loc, bool matri
 		for (int32_t i = 0; i < k; i++) {
 			Ins ins = ir_ins_init(op, loc);
 			ins.dst = ds->var[i];
-			ins.dst_loc = ds->loc[i];
+			ir_set_dst_loc(&ins, ds->loc[i]);
 			ins.group = group;
 			switch (op) {
 			case OP_GAMMA:

@@ -512,8 +512,11 @@ static Opnd a_opnd(PhaseA *A, const Opnd *o)
 	Opnd r = *o;
 	if (o->kind == OPND_VAR)
 		r.var = a_var(A, o->var);
-	else if (o->kind == OPND_LIT)
-		r = ir_opnd_lit(A->q, num_copy(ir_lit(A->p, o)), o->loc);
+	else if (o->kind == OPND_LIT) {
+		r = ir_opnd_lit(A->q, num_copy(ir_lit(A->p, o)), LOC_NONE);
+		r.off = o->off; /* the same text */
+		r.len = o->len;
+	}
 	return r;
 }
 
@@ -1494,8 +1497,11 @@ static Opnd b_opnd(PhaseB *B, const Opnd *o, int32_t v)
 	Opnd r = *o;
 	if (o->kind == OPND_VAR)
 		r.var = b_qvar(B, o->var);
-	else if (o->kind == OPND_LIT)
-		r = ir_opnd_lit(B->r, num_copy(ir_lit(B->q, o)), o->loc);
+	else if (o->kind == OPND_LIT) {
+		r = ir_opnd_lit(B->r, num_copy(ir_lit(B->q, o)), LOC_NONE);
+		r.off = o->off; /* the same text */
+		r.len = o->len;
+	}
 	return r;
 }
 
@@ -1789,7 +1795,7 @@ static Opnd b_tree(PhaseB *B, const Gate *gt, int32_t *i, Opnd *nodes, int32_t *
 	nodes[at + 1] = o1;
 	nodes[at + 2] = o2;
 	*n += 3;
-	return (Opnd){.kind = OPND_GATE, .var = at, .lit = -1, .loc = LOC_NONE};
+	return (Opnd){.kind = OPND_GATE, .var = at, .off = -1};
 }
 
 /* The γ of a nested tree: its root (a, b, c) and the nodes below moved into
@@ -2259,13 +2265,13 @@ static void adopt_origins(Program *r, const Program *p, const int32_t *from)
 		const Ins *pi = &p->ins[o];
 		ri->loc = pi->loc;
 		bool copy = ri->op == pi->op && ri->nargs == pi->nargs;
-		ri->dst_loc = copy ? pi->dst_loc : pi->loc;
-		ri->target_loc = copy ? pi->target_loc : pi->loc;
-		ri->a.loc = copy ? pi->a.loc : pi->loc;
-		ri->b.loc = copy ? pi->b.loc : pi->loc;
-		ri->c.loc = copy ? pi->c.loc : pi->loc;
+		ir_set_dst_loc(ri, copy ? ir_dst_loc(pi) : pi->loc);
+		ir_set_target_loc(ri, copy ? ir_target_loc(pi) : pi->loc);
+		ir_set_opnd_loc(&ri->a, copy ? ir_opnd_loc(pi, &pi->a) : pi->loc);
+		ir_set_opnd_loc(&ri->b, copy ? ir_opnd_loc(pi, &pi->b) : pi->loc);
+		ir_set_opnd_loc(&ri->c, copy ? ir_opnd_loc(pi, &pi->c) : pi->loc);
 		for (int32_t j = 0; j < ri->nargs; j++)
-			ri->args[j].loc = copy ? pi->args[j].loc : pi->loc;
+			ir_set_opnd_loc(&ri->args[j], copy ? ir_opnd_loc(pi, &pi->args[j]) : pi->loc);
 	}
 	for (int32_t i = 0; i < r->nlabels; i++) {
 		int32_t pl = ir_find_label(p, r->labels[i].name);
@@ -2276,7 +2282,7 @@ static void adopt_origins(Program *r, const Program *p, const int32_t *from)
 	}
 	for (int32_t k = 0; k < r->nins; k++)
 		if (r->ins[k].dst >= 0)
-			r->vars[r->ins[k].dst].loc = r->ins[k].dst_loc;
+			r->vars[r->ins[k].dst].loc = ir_dst_loc(&r->ins[k]);
 	for (int32_t v = 0; v < r->nvars; v++)
 		if (r->vars[v].is_param) {
 			int32_t pv = ir_find_var(p, r->vars[v].name);

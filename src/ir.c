@@ -108,6 +108,10 @@ static Slot *table_slot(const Table *t, const void *items, size_t stride, const 
 
 _Static_assert(offsetof(Var, name) == 0 && offsetof(Label, name) == 0,
                "table_slot reads the name first");
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(Opnd) == 12 && sizeof(Ins) == 96,
+               "Opnd and Ins sizes as ir.h says (memory touched per instruction)");
+#endif
 #define VAR_SLOT(p, s, n, h) table_slot(&(p)->names->vars, (p)->vars, sizeof(Var), s, n, h)
 #define LABEL_SLOT(p, s, n, h) table_slot(&(p)->names->labels, (p)->labels, sizeof(Label), s, n, h)
 
@@ -334,7 +338,7 @@ int32_t ir_append(Program *p, const Ins *ins)
 
 static Opnd opnd_none(void)
 {
-	return (Opnd){.kind = OPND_NONE, .var = -1, .lit = -1, .loc = LOC_NONE};
+	return (Opnd){.kind = OPND_NONE, .var = -1, .off = -1};
 }
 
 Ins ir_ins_init(Op op, Loc loc)
@@ -342,13 +346,13 @@ Ins ir_ins_init(Op op, Loc loc)
 	return (Ins){
 		.op = (uint8_t)op,
 		.dst = -1,
-		.dst_loc = LOC_NONE,
+		.dst_off = -1,
 		.a = opnd_none(),
 		.b = opnd_none(),
 		.c = opnd_none(),
 		.target = -1,
 		.target_label = -1,
-		.target_loc = LOC_NONE,
+		.target_off = -1,
 		.label = -1,
 		.group = -1,
 		.loc = loc,
@@ -360,7 +364,7 @@ Opnd ir_opnd_var(int32_t var, Loc loc)
 	Opnd o = opnd_none();
 	o.kind = OPND_VAR;
 	o.var = var;
-	o.loc = loc;
+	ir_set_opnd_loc(&o, loc);
 	return o;
 }
 
@@ -370,7 +374,7 @@ Opnd ir_opnd_lit(Program *p, Num value, Loc loc)
 	o.kind = OPND_LIT;
 	VEC_PUSH(p->lits, p->nlits, p->caplits, value);
 	o.lit = p->nlits - 1;
-	o.loc = loc;
+	ir_set_opnd_loc(&o, loc);
 	return o;
 }
 
@@ -379,7 +383,7 @@ Opnd ir_opnd_special(Special s, Loc loc)
 	Opnd o = opnd_none();
 	o.kind = OPND_SPECIAL;
 	o.special = (uint8_t)s;
-	o.loc = loc;
+	ir_set_opnd_loc(&o, loc);
 	return o;
 }
 
@@ -448,11 +452,11 @@ void ir_finish(Program *p, Diags *d)
 			const Label *l = &p->labels[ins->target_label];
 			ins->target = l->ins;
 			if (l->ins < 0)
-				undefined_label(p, l, ins->target_loc, nundefined++ < SUGGEST_LABELS, d);
+				undefined_label(p, l, ir_target_loc(ins), nundefined++ < SUGGEST_LABELS, d);
 		}
 		if (ins->dst >= 0 && p->vars[ins->dst].is_param) {
 			const Var *v = &p->vars[ins->dst];
-			diag_error(d, ins->dst_loc, "cannot assign to parameter '%s'", v->name);
+			diag_error(d, ir_dst_loc(ins), "cannot assign to parameter '%s'", v->name);
 			diag_note(d, v->loc, "'%s' declared here", v->name);
 		}
 	}
@@ -471,11 +475,11 @@ void ir_finish(Program *p, Diags *d)
 				continue;
 			}
 			const char *name = p->vars[ins->dst].name;
-			diag_error(d, ins->dst_loc,
+			diag_error(d, ir_dst_loc(ins),
 			           "'%s' is defined twice, but a program with GSA instructions must be in SSA "
 			           "form",
 			           name);
-			diag_note(d, p->ins[def[ins->dst]].dst_loc, "first definition of '%s'", name);
+			diag_note(d, ir_dst_loc(&p->ins[def[ins->dst]]), "first definition of '%s'", name);
 		}
 		free(def);
 	}

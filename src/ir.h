@@ -31,15 +31,20 @@ typedef enum Special {
 	SPEC__COUNT
 } Special;
 
-/* 28 bytes: an instruction has three, and a program of 10^6 instructions
-** is read, converted and analysed at the speed its memory is touched. */
+/* 12 bytes: an instruction has three, and a program of 10^6 instructions
+** is read, converted and analysed at the speed its memory is touched. The
+** operand's text lies on its statement's line (one statement per line), so
+** it keeps only its offset and length: ir_opnd_loc makes its Loc. */
 typedef struct Opnd {
 	uint8_t kind;    /* OpndKind */
 	uint8_t special; /* Special, when kind == OPND_SPECIAL */
-	int32_t var;     /* variable index, when kind == OPND_VAR (else -1) */
-	int32_t lit;     /* index in Program.lits, when kind == OPND_LIT (else -1);
-	                 ** read the value with ir_lit */
-	Loc loc;
+	uint16_t len;    /* bytes of its text (a longer text: its first 65535) */
+	union {
+		int32_t var; /* variable index, when kind == OPND_VAR; OPND_GATE: its node */
+		int32_t lit; /* index in Program.lits, when kind == OPND_LIT; read the
+		             ** value with ir_lit */
+	};
+	int32_t off; /* its text's offset in the source, -1 when it has none */
 } Opnd;
 
 typedef enum Op {
@@ -72,21 +77,46 @@ typedef enum Op {
 	OP__COUNT
 } Op;
 
+/* 96 bytes. The texts of the destination and the target are on the
+** statement's line: ir_dst_loc and ir_target_loc make their Locs. */
 typedef struct Ins {
-	uint8_t op;  /* Op */
-	uint8_t sub; /* BinOp for OP_BINARY, UnOp for OP_UNARY */
-	int32_t dst; /* defined variable, or -1 */
-	Loc dst_loc;
+	uint8_t op;       /* Op */
+	uint8_t sub;      /* BinOp for OP_BINARY, UnOp for OP_UNARY */
+	uint16_t dst_len; /* the destination's text: dst_len bytes at dst_off */
+	int32_t dst;      /* defined variable, or -1 */
 	Opnd a, b, c;
-	Opnd *args; /* OP_PHI, OP_MU operands (owned) */
 	int32_t nargs;
+	Opnd *args;           /* OP_PHI, OP_MU operands (owned) */
 	int32_t target;       /* OP_BZ/OP_BNZ/OP_JUMP: pc of the target (set by ir_finish), else -1 */
 	int32_t target_label; /* index in Program.labels of the named target, else -1 */
-	Loc target_loc;
-	int32_t label; /* first label naming this instruction, or -1 */
-	int32_t group; /* expanded matrix GSA statement: id shared by its rows; else -1 */
-	Loc loc;       /* the whole statement */
+	int32_t label;        /* first label naming this instruction, or -1 */
+	int32_t group;        /* expanded matrix GSA statement: id shared by its rows; else -1 */
+	int32_t dst_off;      /* -1: no text */
+	int32_t target_off;   /* -1: no text */
+	uint16_t target_len;
+	Loc loc; /* the whole statement */
 } Ins;
+
+/* The location of a text of ins given by its offset and length (-1: none):
+** on the statement's line. */
+static inline Loc ir_part_loc(const Ins *ins, int32_t off, uint16_t len)
+{
+	if (off < 0)
+		return (Loc){0, -1, 0};
+	return (Loc){ins->loc.line, off, len};
+}
+static inline Loc ir_opnd_loc(const Ins *ins, const Opnd *o) { return ir_part_loc(ins, o->off, o->len); }
+static inline Loc ir_dst_loc(const Ins *ins) { return ir_part_loc(ins, ins->dst_off, ins->dst_len); }
+static inline Loc ir_target_loc(const Ins *ins) { return ir_part_loc(ins, ins->target_off, ins->target_len); }
+/* Keep loc's offset and length (the line is the statement's). */
+static inline void ir_part_set(int32_t *off, uint16_t *len, Loc loc)
+{
+	*off = loc.off;
+	*len = loc.off < 0 ? 0 : loc.len > UINT16_MAX ? UINT16_MAX : loc.len < 0 ? 0 : (uint16_t)loc.len;
+}
+static inline void ir_set_opnd_loc(Opnd *o, Loc loc) { ir_part_set(&o->off, &o->len, loc); }
+static inline void ir_set_dst_loc(Ins *ins, Loc loc) { ir_part_set(&ins->dst_off, &ins->dst_len, loc); }
+static inline void ir_set_target_loc(Ins *ins, Loc loc) { ir_part_set(&ins->target_off, &ins->target_len, loc); }
 
 typedef struct Var {
 	char *name; /* owned by the Program (kept in its name chunks) */

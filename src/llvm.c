@@ -90,6 +90,7 @@ typedef struct Em {
 	int32_t ntemp;
 	bool use_spec[SPEC__COUNT];
 	bool use_local, use_barrier;
+	const Ins *at; /* the instruction being emitted: its operands' lines */
 } Em;
 
 /* ---- names ------------------------------------------------------------- */
@@ -253,7 +254,7 @@ static bool dom(const Em *e, int32_t a, int32_t b)
 static void bad_literal(Em *e, const Opnd *o)
 {
 	char *s = num_str(ir_lit(e->p, o));
-	diag_error(e->d, o->loc, "literal %s does not fit in 64 bits: the LLVM export uses i64", s);
+	diag_error(e->d, e->at ? ir_opnd_loc(e->at, o) : LOC_NONE, "literal %s does not fit in 64 bits: the LLVM export uses i64", s);
 	free(s);
 	e->ok = false;
 }
@@ -468,6 +469,7 @@ static void put_def(Em *e, const Ins *ins)
 static void emit_phi(Em *e, int32_t blk, int32_t pc)
 {
 	const Ins *ins = &e->p->ins[pc];
+	e->at = ins;
 	const Block *bb = &e->g->blocks[blk];
 	int32_t br = -1;
 	bool tree = false; /* a nested γ, or a γ whose branch does not split the edges */
@@ -646,6 +648,7 @@ static void emit_binary(Em *e, const Ins *ins, int32_t blk, int32_t pc)
 static void emit_ins(Em *e, int32_t blk, int32_t pc)
 {
 	const Ins *ins = &e->p->ins[pc];
+	e->at = ins;
 	Buf *b = e->b;
 	const char *base = dst_name(e, ins);
 	switch ((Op)ins->op) {
@@ -894,7 +897,7 @@ static bool check_ssa(Em *e)
 		if (ins->dst < 0)
 			continue;
 		if (e->def_pc[ins->dst] >= 0) {
-			diag_error(e->d, ins->dst_loc.line ? ins->dst_loc : ins->loc,
+			diag_error(e->d, ins->dst_off >= 0 ? ir_dst_loc(ins) : ins->loc,
 			           "'%s' is assigned more than once: not in GSA/SSA form; run musimd gsa first",
 			           p->vars[ins->dst].name);
 			return false;

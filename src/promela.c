@@ -327,13 +327,13 @@ static bool fits32(Num v)
 	return !v.z && v.i >= I32_MIN && v.i <= I32_MAX;
 }
 
-static void check_literal(Pml *P, const Opnd *o)
+static void check_literal(Pml *P, const Ins *ins, const Opnd *o)
 {
 	if (o->kind != OPND_LIT || fits32(ir_lit(P->p, o)))
 		return;
 	Buf t = {0};
 	num_buf(&t, ir_lit(P->p, o));
-	diag_error(P->d, o->loc,
+	diag_error(P->d, ir_opnd_loc(ins, o),
 	           "the literal %.40s%s is outside int32: Promela's int cannot hold it "
 	           "(emit-promela models every value as an int32)",
 	           buf_str(&t), t.len > 40 ? "..." : "");
@@ -350,12 +350,12 @@ static void check_values(Pml *P, const Machine *m, const SemOptions *opt)
 		const Ins *ins = &p->ins[pc];
 		const Opnd *abc[3] = {&ins->a, &ins->b, &ins->c};
 		for (int k = 0; k < 3; k++) {
-			check_literal(P, abc[k]);
+			check_literal(P, ins, abc[k]);
 			if (abc[k]->kind == OPND_VAR)
 				used[abc[k]->var] = true;
 		}
 		for (int32_t k = 0; k < ins->nargs; k++) {
-			check_literal(P, &ins->args[k]);
+			check_literal(P, ins, &ins->args[k]);
 			if (ins->args[k].kind == OPND_VAR)
 				used[ins->args[k].var] = true;
 		}
@@ -1016,13 +1016,13 @@ static bool size_spaces(Pml *P)
 	int sp = shared >= local ? SHARED : LOCAL;
 	const Ins *ins = &p->ins[widest[sp]];
 	Itv a = cells_of(P, widest[sp]);
-	diag_error(P->d, ins->a.loc,
+	diag_error(P->d, ir_opnd_loc(ins, &ins->a),
 	           "cannot bound the %s addresses of this access: they may range from %lld to %lld, "
 	           "more than the %d cells the model holds (emit-promela models %s as an array "
 	           "of the cells the program can touch)",
 	           sp == SHARED ? "shared" : "local", (long long)a.lo, (long long)a.hi, PML_MAX_CELLS,
 	           sp == SHARED ? "Σ" : "each thread's local memory");
-	diag_note(P->d, ins->a.loc,
+	diag_note(P->d, ir_opnd_loc(ins, &ins->a),
 	          "the bounds come from literals, tid, laneid, parameters, masks (x & 31), "
 	          "remainders and the comparisons the branches on the way test; a loop counter "
 	          "used as an address is bounded by the comparison of its loop's branch");

@@ -395,11 +395,11 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 				continue;
 			/* (ir_load sorts the diagnostics by position) */
 			if (!assigned[v])
-				diag_warning(d, x->o->loc,
+				diag_warning(d, ir_opnd_loc(&p->ins[x->pc], x->o),
 				             "variable '%s' is never assigned: reading it is an error at run time (rule MV)",
 				             p->vars[v].name);
 			else
-				diag_warning(d, x->o->loc, "variable '%s' may be read before it is assigned",
+				diag_warning(d, ir_opnd_loc(&p->ins[x->pc], x->o), "variable '%s' may be read before it is assigned",
 				             p->vars[v].name);
 			break;
 		}

@@ -1318,8 +1318,9 @@ typedef struct RefRead {
 	uint64_t defined;
 } RefRead;
 
-static void ref_warn(const Program *p, const Opnd *o, uint64_t defined, bool *warned, Buf *out)
+static void ref_warn(const Program *p, const Ins *ins, const Opnd *o, uint64_t defined, bool *warned, Buf *out)
 {
+	Loc at = ir_opnd_loc(ins, o);
 	if (o->kind != OPND_VAR || (defined >> o->var & 1) || warned[o->var])
 		return;
 	warned[o->var] = true;
@@ -1328,9 +1329,9 @@ static void ref_warn(const Program *p, const Opnd *o, uint64_t defined, bool *wa
 		assigned |= p->ins[pc].dst == o->var;
 	if (!assigned)
 		buf_printf(out, "%d:%d: variable '%s' is never assigned: reading it is an error at run time (rule MV)\n",
-		           o->loc.line, diag_col(p->src, p->srclen, o->loc.off), p->vars[o->var].name);
+		           at.line, diag_col(p->src, p->srclen, at.off), p->vars[o->var].name);
 	else
-		buf_printf(out, "%d:%d: variable '%s' may be read before it is assigned\n", o->loc.line, diag_col(p->src, p->srclen, o->loc.off),
+		buf_printf(out, "%d:%d: variable '%s' may be read before it is assigned\n", at.line, diag_col(p->src, p->srclen, at.off),
 		           p->vars[o->var].name);
 }
 
@@ -1379,19 +1380,19 @@ static void reference_reads(const Program *p, const Cfg *g, Buf *out)
 					continue;
 				int32_t ix = ins->op == OP_MU ? cfg_mu_index(g, b, q) : j;
 				if (ix < ins->nargs)
-					ref_warn(p, &ins->args[ix], outs[q], warned, &raw);
+					ref_warn(p, ins, &ins->args[ix], outs[q], warned, &raw);
 			}
 			if (b == 0 && ins->op == OP_MU && ins->nargs > 0)
-				ref_warn(p, &ins->args[0], entry, warned, &raw);
+				ref_warn(p, ins, &ins->args[0], entry, warned, &raw);
 		}
 		for (int32_t pc = bb->first; pc <= bb->last; pc++) {
 			const Ins *ins = &p->ins[pc];
 			if (!ir_is_gsa(ins->op)) {
-				ref_warn(p, &ins->a, cur, warned, &raw);
-				ref_warn(p, &ins->b, cur, warned, &raw);
-				ref_warn(p, &ins->c, cur, warned, &raw);
+				ref_warn(p, ins, &ins->a, cur, warned, &raw);
+				ref_warn(p, ins, &ins->b, cur, warned, &raw);
+				ref_warn(p, ins, &ins->c, cur, warned, &raw);
 			} else if (ins->op == OP_GAMMA || ins->op == OP_ETA) {
-				ref_warn(p, &ins->a, cur, warned, &raw);
+				ref_warn(p, ins, &ins->a, cur, warned, &raw);
 			}
 			if (ins->dst >= 0 && pc >= bb->first + bb->ngsa)
 				cur |= 1ull << ins->dst;

@@ -281,9 +281,9 @@ Test(parse, sum_triangle)
 	cr_expect_eq(p->ins[10].loc.line, 16);
 	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[10].loc.off), 6);
 	cr_expect_eq(p->ins[10].loc.len, (int)strlen("s = s + x"));
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[10].dst_loc.off), 6);
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[10].b.loc.off), 14);
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[6].target_loc.off), 12);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[10].dst_off), 6);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[10].b.off), 14);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[6].target_off), 12);
 	done(&r);
 }
 
@@ -509,12 +509,12 @@ Test(parse, operand_fields)
 	expect_lit(p, &p->ins[6].a, 5);
 	cr_expect_eq(p->ins[6].target, 7);
 	cr_expect_eq(p->ins[6].target_label, ir_find_label(p, "end"));
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[6].target_loc.off), 7);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[6].target_off), 7);
 	/* operand locations */
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[1].c.loc.off), 19);
-	cr_expect_eq(p->ins[1].c.loc.len, 3);
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[4].c.loc.off), 13); /* γ is one column */
-	cr_expect_eq(p->ins[4].c.loc.len, 2);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[1].c.off), 19);
+	cr_expect_eq(p->ins[1].c.len, 3);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[4].c.off), 13); /* γ is one column */
+	cr_expect_eq(p->ins[4].c.len, 2);
 	done(&r);
 }
 
@@ -576,7 +576,7 @@ Test(parse, negative_literals)
 	cr_expect_eq(p->ins[0].sub, BIN_SUB);
 	expect_var(p, &p->ins[0].a, "a");
 	expect_lit(p, &p->ins[0].b, 3);
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].b.loc.off), 8); /* the digits, after the sign */
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].b.off), 8); /* the digits, after the sign */
 	cr_expect_eq(p->ins[1].op, OP_COPY);
 	expect_lit(p, &p->ins[1].a, -3);
 	cr_expect_eq(p->ins[2].op, OP_UNARY);
@@ -986,15 +986,15 @@ Test(parse, columns_after_tabs_utf8_and_blanks)
 	              "w \xe2\x86\x90" "a x + 1\n"
 	              "stop\n");
 	const Program *p = r.p;
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].dst_loc.off), 1);
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].a.loc.off), 5);
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].b.loc.off), 11); /* the tab at column 7 ends at 9 */
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[1].b.loc.off), 9);  /* '≤' is one column */
-	cr_expect_eq(p->ins[1].b.loc.off, 21);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].dst_off), 1);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].a.off), 5);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[0].b.off), 11); /* the tab at column 7 ends at 9 */
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[1].b.off), 9);  /* '≤' is one column */
+	cr_expect_eq(p->ins[1].b.off, 21);
 	cr_expect_eq(p->ins[2].loc.line, 4);
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[2].a.loc.off), 25);
-	cr_expect_eq(p->ins[2].a.loc.len, 1);
-	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[3].a.loc.off), 6); /* '←a' is two columns */
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[2].a.off), 25);
+	cr_expect_eq(p->ins[2].a.len, 1);
+	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[3].a.off), 6); /* '←a' is two columns */
 	cr_expect_eq(p->ins[4].loc.line, 6);
 	cr_expect_eq(diag_col(p->src, p->srclen, p->ins[4].loc.off), 1);
 	done(&r);
