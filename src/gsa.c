@@ -1314,6 +1314,8 @@ typedef struct PhaseB {
 	IVec *domkids;
 	bool *is_src;      /* per variable: renamed (not a parameter) */
 	bool keep_names;   /* the input is in SSA form already: keep its names */
+	bool *clash;       /* per variable: a parameter is named like one of its versions
+	                   ** (x.3, x.undef): those names are skipped */
 	IVec orig;         /* per emitted instruction: phase A's pc it comes from */
 	/* the result, built as the parser would build it from the text `musimd
 	** gsa` prints: variables and labels created in the order the text names
@@ -1325,6 +1327,68 @@ typedef struct PhaseB {
 	Buf nb;            /* scratch: a version's name */
 	Diags rd;
 } PhaseB;
+
+/* Is name a parameter of q? */
+static bool is_param_name(const Program *q, const char *name)
+{
+	int32_t x = ir_find_var(q, name);
+	return x >= 0 && q->vars[x].is_param;
+}
+
+/* Per variable of q: does a parameter have the name of one of its versions
+** (x.3 or x.undef for a variable x)? Parameters keep their names. */
+static bool *find_clashes(const Program *q)
+{
+	bool *clash = xcalloc((size_t)q->nvars + 1, sizeof *clash);
+	for (int32_t v = 0; v < q->nvars; v++) {
+		if (!q->vars[v].is_param)
+			continue;
+		const char *nm = q->vars[v].name, *dot = strrchr(nm, '.');
+		if (!dot || dot == nm || (strspn(dot + 1, "0123456789") != strlen(dot + 1) &&
+		                          strcmp(dot + 1, "undef") != 0))
+			continue;
+		char *base = xstrndup(nm, (size_t)(dot - nm));
+		int32_t x = ir_find_var(q, base);
+		if (x >= 0 && !q->vars[x].is_param)
+			clash[x] = true;
+		free(base);
+	}
+	return clash;
+}
+
+/* The next number of var's versions whose name no parameter has. */
+static int32_t next_number(const PhaseB *B, int32_t var, int32_t *count)
+{
+	if (B->clash[var]) {
+		Buf nb = {0};
+		for (;; (*count)++) {
+			buf_reset(&nb);
+			buf_printf(&nb, "%s.%d", B->q->vars[var].name, (int)*count);
+			if (!is_param_name(B->q, buf_str(&nb)))
+				break;
+		}
+		buf_free(&nb);
+	}
+	return (*count)++;
+}
+
+/* var's "never assigned" version: x.undef, or x.undefK where a parameter
+** is called x.undef (NULL: the plain name). */
+static char *undef_name(const PhaseB *B, int32_t var)
+{
+	Buf nb = {0};
+	buf_printf(&nb, "%s.undef", B->q->vars[var].name);
+	if (!is_param_name(B->q, buf_str(&nb))) {
+		buf_free(&nb);
+		return NULL;
+	}
+	for (int k = 1;; k++) {
+		buf_reset(&nb);
+		buf_printf(&nb, "%s.undef%d", B->q->vars[var].name, k);
+		if (ir_find_var(B->q, buf_str(&nb)) < 0)
+			return buf_steal(&nb);
+	}
+}
 
 static int32_t new_version(PhaseB *B, int32_t var, bool gate)
 {
@@ -1341,6 +1405,8 @@ static int32_t current(PhaseB *B, int32_t var)
 	if (B->zero[var] < 0) {
 		B->zero[var] = new_version(B, var, false);
 		B->ver[B->zero[var]].num = -2;
+		if (B->clash[var])
+			B->ver[B->zero[var]].name = undef_name(B, var);
 	}
 	return B->zero[var];
 }
@@ -1475,7 +1541,10 @@ static int32_t b_version(PhaseB *B, int32_t v)
 	if (B->rver[v] < 0) {
 		buf_reset(&B->nb);
 		put_version(&B->nb, B, v);
-		B->rver[v] = ir_var(B->r, B->nb.s, B->nb.len, LOC_NONE);
+		/* a version's name is new in r: x.k and x.undef are made unique
+		** per variable (x is what precedes the last dot), parameters' names
+		** are skipped (find_clashes), fresh names are checked */
+		B->rver[v] = ir_var_fresh(B->r, B->nb.s, B->nb.len, LOC_NONE);
 	}
 	return B->rver[v];
 }
@@ -1886,7 +1955,7 @@ static void emit_b(PhaseB *B, const LabelIndex *li)
 			else if (B->keep_names)                                                     \
 				x_->name = fresh_version_name(B, taken, q->vars[x_->var].name);         \
 			else                                                                        \
-				x_->num = count[x_->var]++;                                             \
+				x_->num = next_number(B, x_->var, &count[x_->var]);                     \
 			if (x_->name)                                                               \
 				x_->num = -4;                                                           \
 		}                                                                               \
@@ -2128,6 +2197,7 @@ static Program *phase_b(PhaseB *B, const Program *q, const PhaseA *A, Diags *d)
 		versioned = ndefs[v] == 1 && k < len && k > 1 && nm[k - 1] == '.';
 	}
 	B->keep_names = ssa && versioned;
+	B->clash = find_clashes(q);
 	free(ndefs);
 	for (int32_t v = 0; v < B->nv; v++)
 		B->is_src[v] = !q->vars[v].is_param;
@@ -2234,6 +2304,7 @@ static void phase_b_free(PhaseB *B)
 		free(B->ver[v].name);
 	free(B->ver);
 	free(B->is_src);
+	free(B->clash);
 	free(B->join);
 	free(B->exitb);
 	free(B->orig.v);

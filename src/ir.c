@@ -31,7 +31,8 @@ typedef struct Table {
 
 struct IrNames {
 	Table vars, labels;
-	int32_t *ndefs; /* per label: definitions seen */
+	int32_t nindexed; /* vars[0 .. nindexed) are in the table (ir_var_fresh) */
+	int32_t *ndefs;   /* per label: definitions seen */
 	int32_t capdefined;
 	/* redefinitions of labels, the first DUP_SHOWN + 1 of each label, in
 	** the order they come: reported together per label after parsing */
@@ -215,26 +216,58 @@ void ir_reserve(Program *p, int32_t nins, int32_t nvars)
 	}
 	if (nvars > p->capvars) {
 		p->vars = xrealloc(p->vars, (size_t)nvars * sizeof *p->vars);
-		p->capvars = nvars;
-		table_grow(&p->names->vars, nvars);
+		p->capvars = nvars; /* the table grows when they are indexed (index_vars) */
 	}
+}
+
+/* Take the variables ir_var_fresh appended into the table (one rehash). The
+** table is a cache of the names in p->vars, so a const Program may fill it. */
+static void index_vars(const Program *p)
+{
+	struct IrNames *nm = p->names;
+	if (nm->nindexed == p->nvars)
+		return;
+	table_grow(&nm->vars, p->nvars);
+	for (int32_t i = nm->nindexed; i < p->nvars; i++) {
+		const char *name = p->vars[i].name;
+		size_t n = strlen(name);
+		uint32_t h = hash(name, n);
+		Slot *slot = VAR_SLOT(p, name, n, h);
+		if (slot->i < 0) /* (a name appended twice: the first is found) */
+			*slot = (Slot){i, h};
+	}
+	nm->nindexed = p->nvars;
+}
+
+static int32_t push_var(Program *p, const char *name, size_t len, Loc loc)
+{
+	Var v = {.name = name_dup(p->names, name, len), .value = NUM_I(0), .loc = loc};
+	VEC_PUSH(p->vars, p->nvars, p->capvars, v);
+	return p->nvars - 1;
+}
+
+int32_t ir_var_fresh(Program *p, const char *name, size_t len, Loc loc)
+{
+	return push_var(p, name, len, loc);
 }
 
 int32_t ir_var(Program *p, const char *name, size_t len, Loc loc)
 {
+	index_vars(p);
 	uint32_t h = hash(name, len);
 	Slot *slot = VAR_SLOT(p, name, len, h);
 	if (slot->i >= 0)
 		return slot->i;
-	Var v = {.name = name_dup(p->names, name, len), .value = NUM_I(0), .loc = loc};
-	VEC_PUSH(p->vars, p->nvars, p->capvars, v);
-	*slot = (Slot){p->nvars - 1, h};
+	int32_t v = push_var(p, name, len, loc);
+	*slot = (Slot){v, h};
+	p->names->nindexed = p->nvars;
 	table_grow(&p->names->vars, p->nvars);
-	return p->nvars - 1;
+	return v;
 }
 
 int32_t ir_find_var(const Program *p, const char *name)
 {
+	index_vars(p);
 	size_t n = strlen(name);
 	return VAR_SLOT(p, name, n, hash(name, n))->i;
 }

@@ -192,6 +192,11 @@ Program *ir_new_owned(const char *path, char *src, size_t len);
 void ir_reserve(Program *p, int32_t nins, int32_t nvars);
 /* Find or create the variable called name. */
 int32_t ir_var(Program *p, const char *name, size_t len, Loc loc);
+/* Append a variable whose name the caller knows p does not have yet (the
+** GSA construction's versions): no look-up; the name table takes it in at
+** the next ir_var or ir_find_var. A program only printed never indexes
+** them (at 10^6 versions, a tenth of musimd gsa's time). */
+int32_t ir_var_fresh(Program *p, const char *name, size_t len, Loc loc);
 /* Find the variable called name, or -1. */
 int32_t ir_find_var(const Program *p, const char *name);
 /* Find or create a label (created undefined, ins = -1). */
