@@ -450,25 +450,45 @@ static void emitted(PhaseA *A, int32_t from)
 
 /* ---- phase A's output, as text or as q ---- */
 
+/* Where the user's program defines label name (q's labels keep it for
+** adopt_origins), or LOC_NONE for a label phase A makes. */
+static Loc user_label_loc(const PhaseA *A, const char *name)
+{
+	int32_t l = ir_find_label(A->p, name);
+	return l >= 0 ? A->p->labels[l].loc : LOC_NONE;
+}
+
 static void a_label(PhaseA *A, const char *name)
 {
 	if (!A->q) {
 		put_label(&A->out, name);
 		return;
 	}
-	int32_t l = ir_label(A->q, name, strlen(name), LOC_NONE);
-	ir_define_label(A->q, l, LOC_NONE, &A->qd);
+	Loc at = user_label_loc(A, name);
+	int32_t l = ir_label(A->q, name, strlen(name), at);
+	ir_define_label(A->q, l, at, &A->qd);
 }
 
 static int32_t a_target(PhaseA *A, const char *name)
 {
-	return ir_label(A->q, name, strlen(name), LOC_NONE);
+	return ir_label(A->q, name, strlen(name), user_label_loc(A, name));
 }
 
 /* Append ins (operands already q's) to q, coming from source pc `from`. */
 static void a_append(PhaseA *A, Ins *ins, int32_t from)
 {
-	ins->loc = A->p->ins[from].loc;
+	const Ins *pi = &A->p->ins[from];
+	ins->loc = pi->loc;
+	/* the user's locations, which adopt_origins gives r: a copy keeps its
+	** parts', a derived instruction (a jump, a sync) has the statement's */
+	bool copy = ins->op == pi->op && ins->nargs == pi->nargs;
+	ir_set_dst_loc(ins, copy ? ir_dst_loc(pi) : pi->loc);
+	ir_set_target_loc(ins, copy ? ir_target_loc(pi) : pi->loc);
+	ir_set_opnd_loc(&ins->a, copy ? ir_opnd_loc(pi, &pi->a) : pi->loc);
+	ir_set_opnd_loc(&ins->b, copy ? ir_opnd_loc(pi, &pi->b) : pi->loc);
+	ir_set_opnd_loc(&ins->c, copy ? ir_opnd_loc(pi, &pi->c) : pi->loc);
+	for (int32_t j = 0; j < ins->nargs; j++)
+		ir_set_opnd_loc(&ins->args[j], copy ? ir_opnd_loc(pi, &pi->args[j]) : pi->loc);
 	ir_append(A->q, ins);
 	emitted(A, from);
 }
@@ -1230,34 +1250,47 @@ static Program *a_finish(PhaseA *A, Diags *d)
 	return finish_built(q, &A->qd, d, "join blocks");
 }
 
+/* What phase B does not read of A (and all that refers to p). */
 static void phase_a_free(PhaseA *A)
 {
-	for (int32_t i = 0; i < A->njoins; i++) {
-		free(A->joins[i].children.v);
-		free(A->joins[i].label);
-	}
-	free(A->joins);
 	if (A->jb)
 		for (int32_t b = 0; b <= A->g->nblocks; b++) {
 			free(A->jb[b].joins.v);
 			free(A->jb[b].leaf);
 		}
 	free(A->jb);
-	for (int32_t i = 0; i < A->nex; i++)
-		free(A->ex[i].label);
-	free(A->ex);
+	A->jb = NULL;
 	free(A->ex_at);
+	A->ex_at = NULL;
 	if (A->blabel)
 		for (int32_t b = 0; b <= A->g->nblocks; b++)
 			free(A->blabel[b]);
 	free(A->blabel);
+	A->blabel = NULL;
 	free(A->header_loop);
+	A->header_loop = NULL;
 	label_index_free(&A->li);
 	buf_free(&A->out);
 	free(A->orig.v);
+	A->orig.v = NULL;
 	free(A->qvar);
+	A->qvar = NULL;
 	ir_free(A->q);
+	A->q = NULL;
 	diag_free(&A->qd);
+}
+
+/* The rest: the joins and exit edges phase B reads. */
+static void phase_a_free_rest(PhaseA *A)
+{
+	for (int32_t i = 0; i < A->njoins; i++) {
+		free(A->joins[i].children.v);
+		free(A->joins[i].label);
+	}
+	free(A->joins);
+	for (int32_t i = 0; i < A->nex; i++)
+		free(A->ex[i].label);
+	free(A->ex);
 }
 
 /* ---- phase B: SSA, η, gating ------------------------------------------- */
@@ -2317,37 +2350,39 @@ static void phase_b_free(PhaseB *B)
 
 /* ---- the user's lines ------------------------------------------------------ */
 
-/* Give r the text and the locations of the user's program p: instruction
-** k of r comes from p's instruction from[k] (-1: none). An instruction
-** copied from p keeps its operands' locations; a derived one (a γ, a join
-** block's sync, an exit block's jump) takes the location of the
-** instruction it was derived from for all of them. */
-static void adopt_origins(Program *r, const Program *p, const int32_t *from)
+/* Give r the user's text src (taken: srclen + 1 bytes at least, malloc'd)
+** and locations: instruction k of r comes from phase A's instruction
+** from[k] of q (-1: none), which has the user's locations (phase A copies
+** them; an instruction it derives has its statement's location for every
+** part, and its labels and parameters keep theirs). An instruction copied
+** from q keeps its operands' locations; a derived one (a γ, a join block's
+** sync, an exit block's jump) takes the location of the instruction it was
+** derived from for all of them. */
+static void adopt_origins(Program *r, const Program *q, const int32_t *from, char *src, size_t srclen)
 {
 	free(r->src);
-	r->src = xmalloc(p->srclen + 1);
-	memcpy(r->src, p->src, p->srclen + 1);
-	r->srclen = p->srclen;
+	r->src = src;
+	r->srclen = srclen;
 	for (int32_t k = 0; k < r->nins; k++) {
 		int32_t o = from[k];
-		if (o < 0 || o >= p->nins)
+		if (o < 0 || o >= q->nins)
 			continue;
 		Ins *ri = &r->ins[k];
-		const Ins *pi = &p->ins[o];
-		ri->loc = pi->loc;
-		bool copy = ri->op == pi->op && ri->nargs == pi->nargs;
-		ir_set_dst_loc(ri, copy ? ir_dst_loc(pi) : pi->loc);
-		ir_set_target_loc(ri, copy ? ir_target_loc(pi) : pi->loc);
-		ir_set_opnd_loc(&ri->a, copy ? ir_opnd_loc(pi, &pi->a) : pi->loc);
-		ir_set_opnd_loc(&ri->b, copy ? ir_opnd_loc(pi, &pi->b) : pi->loc);
-		ir_set_opnd_loc(&ri->c, copy ? ir_opnd_loc(pi, &pi->c) : pi->loc);
+		const Ins *qi = &q->ins[o];
+		ri->loc = qi->loc;
+		bool copy = ri->op == qi->op && ri->nargs == qi->nargs;
+		ir_set_dst_loc(ri, copy ? ir_dst_loc(qi) : qi->loc);
+		ir_set_target_loc(ri, copy ? ir_target_loc(qi) : qi->loc);
+		ir_set_opnd_loc(&ri->a, copy ? ir_opnd_loc(qi, &qi->a) : qi->loc);
+		ir_set_opnd_loc(&ri->b, copy ? ir_opnd_loc(qi, &qi->b) : qi->loc);
+		ir_set_opnd_loc(&ri->c, copy ? ir_opnd_loc(qi, &qi->c) : qi->loc);
 		for (int32_t j = 0; j < ri->nargs; j++)
-			ir_set_opnd_loc(&ri->args[j], copy ? ir_opnd_loc(pi, &pi->args[j]) : pi->loc);
+			ir_set_opnd_loc(&ri->args[j], copy ? ir_opnd_loc(qi, &qi->args[j]) : qi->loc);
 	}
 	for (int32_t i = 0; i < r->nlabels; i++) {
-		int32_t pl = ir_find_label(p, r->labels[i].name);
-		if (pl >= 0)
-			r->labels[i].loc = p->labels[pl].loc;
+		int32_t ql = ir_find_label(q, r->labels[i].name);
+		if (ql >= 0 && q->labels[ql].loc.off >= 0)
+			r->labels[i].loc = q->labels[ql].loc;
 		else if (r->labels[i].ins >= 0)
 			r->labels[i].loc = r->ins[r->labels[i].ins].loc;
 	}
@@ -2356,9 +2391,9 @@ static void adopt_origins(Program *r, const Program *p, const int32_t *from)
 			r->vars[r->ins[k].dst].loc = ir_dst_loc(&r->ins[k]);
 	for (int32_t v = 0; v < r->nvars; v++)
 		if (r->vars[v].is_param) {
-			int32_t pv = ir_find_var(p, r->vars[v].name);
-			if (pv >= 0)
-				r->vars[v].loc = p->vars[pv].loc;
+			int32_t qv = ir_find_var(q, r->vars[v].name);
+			if (qv >= 0)
+				r->vars[v].loc = q->vars[qv].loc;
 		}
 }
 
@@ -2453,7 +2488,10 @@ static bool check_reducible(const Program *p, const Cfg *g, Diags *d)
 
 /* ---- entry point ------------------------------------------------------- */
 
-Program *gsa_build(const Program *p, Diags *d)
+/* gsa_build; with drop == p, p's code is released as soon as phase A is
+** done (its memory is reused for the result) and its text goes to the
+** result. */
+static Program *build(const Program *p, Program *drop, Diags *d)
 {
 	if (!p->cfg) {
 		diag_error(d, LOC_NONE, "the program has errors; no GSA form");
@@ -2474,24 +2512,51 @@ Program *gsa_build(const Program *p, Diags *d)
 	size_t len1 = 0;
 	phase_a(&A, &len1);
 	Program *q = a_finish(&A, d);
+	/* the user's text, for r */
+	size_t srclen = p->srclen;
+	char *src;
+	if (drop) {
+		src = drop->src;
+		drop->src = NULL;
+	} else {
+		src = xmalloc(srclen + 2);
+		memcpy(src, p->src, srclen + 1);
+	}
+	phase_a_free(&A);
+	if (drop)
+		ir_drop_code(drop);
+	p = NULL;
 	Program *r = NULL;
 	if (q) {
 		PhaseB B = {0};
 		r = phase_b(&B, q, &A, d);
 		if (r) {
 			int32_t *from = xmalloc(((size_t)r->nins + 1) * sizeof *from);
-			for (int32_t k = 0; k < r->nins; k++) {
-				int32_t qpc = k < B.orig.n ? B.orig.v[k] : -1;
-				from[k] = qpc >= 0 && qpc < A.orig.n ? A.orig.v[qpc] : -1;
-			}
-			adopt_origins(r, p, from);
+			for (int32_t k = 0; k < r->nins; k++)
+				from[k] = k < B.orig.n ? B.orig.v[k] : -1;
+			adopt_origins(r, q, from, src, srclen);
+			src = NULL;
 			free(from);
 		}
 		phase_b_free(&B);
 		ir_free(q);
 	}
-	phase_a_free(&A);
+	if (drop && src) /* failed: the diagnostics may show it */
+		drop->src = src;
+	else
+		free(src);
+	phase_a_free_rest(&A);
 	return r;
+}
+
+Program *gsa_build(const Program *p, Diags *d)
+{
+	return build(p, NULL, d);
+}
+
+Program *gsa_build_dropping(Program *p, Diags *d)
+{
+	return build(p, p, d);
 }
 
 /* ---- musimd syncs --------------------------------------------------------- */
@@ -2549,5 +2614,6 @@ bool gsa_place_syncs(const Program *p, Buf *out, Diags *d)
 		buf_putn(out, t, len);
 	free(t);
 	phase_a_free(&A);
+	phase_a_free_rest(&A);
 	return ok;
 }

@@ -20,6 +20,11 @@
 ** control flow is not structured enough to place γ/η, ...). p must have
 ** been loaded without errors (p->cfg set). */
 Program *gsa_build(const Program *p, Diags *d);
+/* The same, for a caller that frees p next: p's code (instructions,
+** literals, cfg) is released as soon as the conversion no longer reads it,
+** so that the result reuses its memory, and its text goes to the result
+** (p keeps it when the conversion fails). Only ir_free may follow. */
+Program *gsa_build_dropping(Program *p, Diags *d);
 
 /* `musimd syncs` (syncs.h): p's text with every sync dropped and one sync
 ** per branch placed at its reconvergence point, in a join block of its own

@@ -171,19 +171,28 @@ Program *ir_new(const char *path, const char *src, size_t len)
 	return ir_new_owned(path, copy, len);
 }
 
+void ir_drop_code(Program *p)
+{
+	if (p->cfg)
+		cfg_free(p->cfg);
+	p->cfg = NULL;
+	for (int32_t i = 0; i < p->nins; i++)
+		free(p->ins[i].args);
+	free(p->ins);
+	p->ins = NULL;
+	p->nins = p->capins = 0;
+	for (int32_t i = 0; i < p->nlits; i++)
+		num_free(&p->lits[i]);
+	free(p->lits);
+	p->lits = NULL;
+	p->nlits = p->caplits = 0;
+}
+
 void ir_free(Program *p)
 {
 	if (!p)
 		return;
-	if (p->cfg)
-		cfg_free(p->cfg);
-	for (int32_t i = 0; i < p->nins; i++) {
-		free(p->ins[i].args);
-	}
-	free(p->ins);
-	for (int32_t i = 0; i < p->nlits; i++)
-		num_free(&p->lits[i]);
-	free(p->lits);
+	ir_drop_code(p);
 	for (int32_t i = 0; i < p->nvars; i++)
 		num_free(&p->vars[i].value);
 	free(p->vars);

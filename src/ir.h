@@ -181,6 +181,9 @@ Program *ir_load(const char *path, const char *src, size_t len, Diags *d);
 Program *ir_load_owned(const char *path, char *src, size_t len, Diags *d);
 
 void ir_free(Program *p);
+/* Free p's instructions, literals and cfg, leaving its names, directives
+** and text (gsa_build_dropping: a program only ir_free reads next). */
+void ir_drop_code(Program *p);
 
 /* ---- builder (used by the parser) -------------------------------------- */
 

@@ -793,7 +793,8 @@ static Program *to_gsa_keep(Program *p, int *status, bool keep)
 		return p;
 	Diags d;
 	diag_init(&d, p->path, p->src, p->srclen);
-	Program *g = gsa_build(p, &d);
+	/* p is freed next: its memory is reused for g */
+	Program *g = keep ? gsa_build(p, &d) : gsa_build_dropping(p, &d);
 	if (!g || d.nerrors > 0) {
 		Buf b = {0};
 		diag_render(&d, &b);
