@@ -16,3 +16,4 @@ Print Assumptions stack_bound_structured.
 Print Assumptions stack_bound_checked.
 Print Assumptions sim_step.
 Print Assumptions sync_run_is_mimd_interleaving.
+Print Assumptions sync_run_is_mimd_interleaving_checked.

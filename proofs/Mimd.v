@@ -362,3 +362,13 @@ Proof.
 Qed.
 
 End Mimd.
+
+(* The same for the programs the extracted check accepts. *)
+Corollary sync_run_is_mimd_interleaving_checked : forall o P ts R m s s',
+  is_structured P = true -> NoDup ts ->
+  steps o P (mkstate ts R m [] 0) s -> step o P s SF (Halt s') ->
+  exists M, msteps o P (mkm (fun _ => 0) R m) M /\ mregs M = rg s' /\ mmem M = mem s' /\
+    forall t, In t ts -> nth_error P (mpc M t) = Some IStop.
+Proof.
+  intros o P ts R m s s' H; eapply sync_run_is_mimd_interleaving, structuredb_correct; eauto.
+Qed.
