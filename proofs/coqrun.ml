@@ -9,7 +9,13 @@
      data ADDR Z         an initial cell of Σ
      i OP ARGS...        the instructions in pc order (see ins_of)
    Operands: vN (variable N), lZ (literal), s:NAME (tid laneid warpid ntid
-   nwarps warpsize).  --names prints the name tables instead. *)
+   nwarps warpsize).  --names prints the name tables instead.
+
+   Last line: `structured 1 BOUND MAXDEPTH` when the extracted check
+   Structured.is_structured accepts the program (BOUND = stack_bound, the
+   nesting of its regions, which Structured.stack_bound_checked proves no
+   reachable Π exceeds; MAXDEPTH the deepest Π of this run), else
+   `structured 0 - MAXDEPTH`. *)
 open Musimd_sem
 
 let z_ten = Z.of_nat 10
@@ -114,6 +120,7 @@ let () =
     { theta = List.init n (fun t -> t); rg = tabulate r0; mem = List.rev !data;
       stack = []; pc = 0 }
   in
+  let maxdepth = ref 0 in
   let finish s status =
     print_endline status;
     let seen = Hashtbl.create 64 in
@@ -129,7 +136,9 @@ let () =
         | Some v -> Printf.printf "var %d %d %s\n" t x (string_of_z v)
         | None -> ()
       done
-    done
+    done;
+    if is_structured prog then Printf.printf "structured 1 %d %d\n" (stack_bound prog) !maxdepth
+    else Printf.printf "structured 0 - %d\n" !maxdepth
   in
   let rec loop s k =
     if k >= !maxsteps then finish s "status limit"
@@ -138,6 +147,7 @@ let () =
       | Inl e -> finish s (Printf.sprintf "status stuck %s %d" (stuck_name e) s.pc)
       | Inr (r, c) -> (
           let s' = match c with Run s' | Halt s' -> s' in
+          maxdepth := max !maxdepth (List.length s'.stack);
           Printf.printf "step %s %d %s %s\n" (rule_name r) s.pc (set_str s.theta) (stack_str s'.stack);
           match c with
           | Halt s' -> finish s' "status ok"

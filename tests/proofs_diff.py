@@ -6,6 +6,12 @@ on random programs of `musimd gen --no-atomics`, the same rule, pc, active
 set and stack at every step, the same outcome (status, stuck rule), the
 same final Σ and the same variables of every thread.
 
+The stack bound (proofs/Structured.v): the extracted check says which
+programs are structured and their bound (the nesting of their regions);
+on every run of a structured program the deepest Π of the Coq run and
+musimd's max_stack_depth must both be at most the bound. The structured
+examples are listed, so that the predicate is seen not to be vacuous.
+
 usage: proofs_diff.py MUSIMD COQRUN EXAMPLES_DIR [--count N] [--first SEED]
 
 The fragment (proofs/Syntax.v): one warp; copies, unary and binary
@@ -226,8 +232,9 @@ def coq_stack(p, s):
     return ";".join(nodes)
 
 
-def compare(musimd, coqrun, path, p, flags, bz_mnemonic, strict):
-    """None when C and Coq agree, else a description of the first difference."""
+def compare(musimd, coqrun, path, p, flags, bz_mnemonic, strict, shape):
+    """None when C and Coq agree, else a description of the first difference.
+    shape gets [structured, bound, deepest Π] of the run."""
     c = subprocess.run([musimd, "run", path, "--trace", "--json", "--trace-limit", "0",
                         "--max-steps", str(STEP_LIMIT)] + flags,
                        capture_output=True, text=True, timeout=300)
@@ -250,6 +257,14 @@ def compare(musimd, coqrun, path, p, flags, bz_mnemonic, strict):
             mem[int(w[1], 0)] = int(w[2], 0)
         elif w[0] == "var":
             vars_.setdefault(int(w[1]), {})[int(w[2])] = int(w[3], 0)
+        elif w[0] == "structured":
+            shape[:] = [w[1] == "1", int(w[2]) if w[1] == "1" else None,
+                        max(int(w[3]), cj.get("max_stack_depth", 0))]
+    if not shape:
+        return "coqrun printed no structured line"
+    if shape[0] and shape[2] > shape[1]:
+        return "stack bound: Π reached depth %d (musimd %s) in a structured program whose bound is %d" \
+            % (shape[2], cj.get("max_stack_depth"), shape[1])
     ctrace = cj["trace"]
     for i, (cs, ks) in enumerate(zip(ctrace, steps)):
         cc = (cs["rule"], cs["pc"], c_set(cs["active"]), c_stack(cs["stack"]))
@@ -312,6 +327,9 @@ def main():
         cases.append(("gen", path, g.stdout))
     agreed = {"example": 0, "gen": 0}
     skipped, runs, steps, failed = [], 0, 0, []
+    structured = {"example": [], "gen": []}
+    bounded_runs = 0
+    unstructured = []
     variants = [([], 1, 0), (["--bz-polarity", "rules"], 0, 0), (["--strict-push"], 1, 1)]
     for kind, path, text in cases:
         try:
@@ -322,20 +340,35 @@ def main():
             skipped.append("%s (%s)" % (os.path.basename(path), e))
             continue
         ok = True
+        shapes = []
         for flags, bzm, strict in (variants if kind == "example" else variants[:1]):
-            why = compare(musimd, coqrun, path, p, flags, bzm, strict)
+            shape = []
+            why = compare(musimd, coqrun, path, p, flags, bzm, strict, shape)
             runs += 1
+            if shape:
+                shapes.append(shape)
+                bounded_runs += shape[0]
             if why:
                 ok = False
                 failed.append("%s %s: %s" % (os.path.basename(path), " ".join(flags), why))
         if ok:
             agreed[kind] += 1
+        if shapes and not shapes[0][0] and kind == "example":
+            unstructured.append(os.path.basename(path))
+        if shapes and shapes[0][0]:
+            structured[kind].append("%s (bound %d, deepest %d)" % (
+                os.path.basename(path), shapes[0][1], max(sh[2] for sh in shapes)))
         if kind == "gen":
             os.unlink(path)
     for s in skipped:
         print("skipped (outside the fragment): " + s)
     for f in failed:
         print("DIFFERS: " + f)
+    print("structured examples: " + (", ".join(structured["example"]) or "none"))
+    print("not structured: " + (", ".join(unstructured) or "none"))
+    print("proofs_diff: stack bound: %d examples and %d gen programs structured, "
+          "depth within the bound on all %d of their runs"
+          % (len(structured["example"]), len(structured["gen"]), bounded_runs))
     print("proofs_diff: %d examples and %d gen programs agree (%d runs compared step by step); "
           "%d programs outside the fragment skipped; %d differences"
           % (agreed["example"], agreed["gen"], runs, len(skipped), len(failed)))
