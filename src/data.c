@@ -1275,6 +1275,37 @@ static void *gsa_scratch(Machine *m, int32_t count, int32_t n)
 	return m->gsa_scratch;
 }
 
+/* The definedness row of operand o, or NULL (a literal or special: always). */
+static const uint8_t *def_of(const Machine *m, const Opnd *o)
+{
+	return o->kind == OPND_VAR ? defrow(m, o->var) : NULL;
+}
+
+/* γ(p, o1, o2) without nested gates over the active lanes idx[0..n), when
+** p and the operand each lane selects are assigned int64s: the values into
+** out. False when a lane needs the general rule (a big value, an
+** unassigned predicate or operand). */
+static bool gamma_row_int64(const Machine *m, const Ins *ins, const int32_t *idx, int32_t n,
+                            int64_t *out)
+{
+	Src P, B, C;
+	if (!src_of(m, &ins->a, &P) || !src_of(m, &ins->b, &B) || !src_of(m, &ins->c, &C))
+		return false;
+	const uint8_t *pd = def_of(m, &ins->a), *bd = def_of(m, &ins->b), *cd = def_of(m, &ins->c);
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = idx[k];
+		if (pd && !pd[t])
+			return false;
+		bool one = (P.p ? P.p[t] : P.k) != 0;
+		const uint8_t *d = one ? bd : cd;
+		if (d && !d[t])
+			return false;
+		const Src *S = one ? &B : &C;
+		out[k] = S->p ? S->p[t] : S->k;
+	}
+	return true;
+}
+
 /* The GSA group when every operand it copies is an assigned int64: per
 ** instruction a row of values (the active lanes', ascending), then every
 ** destination written (the parallel copy); a μ or φ looks its operand up
@@ -1288,6 +1319,11 @@ static bool gsa_group_int64(Machine *m, Warp *w, int32_t pc, int32_t count)
 	int32_t blk = m->cfg->block_of[pc];
 	for (int32_t j = 0; j < count; j++) {
 		const Ins *ins = &m->prog->ins[pc + j];
+		if (ins->op == OP_GAMMA && ins->nargs == 0) {
+			if (!gamma_row_int64(m, ins, idx, n, val + (size_t)j * (size_t)n))
+				return false;
+			continue;
+		}
 		bool by_edge = ins->op == OP_MU || ins->op == OP_PHI;
 		const Opnd *sel = NULL, *prev = NULL;
 		int32_t from = -2;
