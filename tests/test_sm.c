@@ -690,6 +690,59 @@ Test(sm, e24_aware_nested_divergence_order)
 	             (unsigned long long)issued[1]);
 }
 
+static void count_bd(void *ctx, int64_t cycle, int32_t sched, const Machine *m, const StepInfo *s)
+{
+	(void)cycle, (void)sched, (void)m;
+	*(int *)ctx += s->rule == RULE_BD;
+}
+
+/* 24, the cost: with the thesis's ST insert of 1 cycle (seed 004 §5.3;
+** -musimd_aware_st_insert) AWARE's cycles grow by at most 1 per divergent
+** branch, by at most N with an insert of N cycles (it overlaps the branch's
+** refetch), and by some when N exceeds that; the issues do not change, and
+** neither does IPDOM, which has no ST. */
+Test(sm, e24_aware_st_insert_cost)
+{
+	static const char fig52[] = FIG_5_2;
+	const char *model[] = {"aware", "ipdom"};
+	for (int k = 0; k < 2; k++) {
+		int64_t cycles[3];
+		uint64_t issues[3];
+		int nbd = 0;
+		const int insert[3] = {0, 1, 5};
+		for (int i = 0; i < 3; i++) {
+			SmConfig c = config();
+			c.aware_st_insert = insert[i];
+			Prog t = load(fig52);
+			Diags d;
+			diag_init(&d, "t.simd", t.src, strlen(t.src));
+			SmCode *code = lower(t.p, &d);
+			SemOptions so = {.model = model_find(model[k])};
+			int bd = 0;
+			SmResult *r = sm_run_traced(code, &c, &so, count_bd, &bd, &d);
+			cr_assert(r && r->status == SM_OK);
+			cycles[i] = (int64_t)r->cycles;
+			issues[i] = r->warp_insn;
+			nbd = bd;
+			sm_result_free(r);
+			lower_free(code);
+			diag_free(&d);
+			unload(&t);
+		}
+		cr_assert_eq(nbd, 2, "%s: Figure 5.2 has two divergent branches", model[k]);
+		for (int i = 1; i < 3; i++) {
+			cr_expect_eq(issues[i], issues[0], "%s", model[k]);
+			cr_expect(cycles[i] >= cycles[0] && cycles[i] - cycles[0] <= (int64_t)insert[i] * nbd,
+			          "%s, insert %d: %lld cycles against %lld", model[k], insert[i], (long long)cycles[i],
+			          (long long)cycles[0]);
+		}
+		if (k == 0)
+			cr_expect_gt(cycles[2], cycles[0], "an insert of 5 cycles shows");
+		else
+			cr_expect_eq(cycles[2], cycles[0], "IPDOM has no ST");
+	}
+}
+
 /* A preset's configuration. */
 static SmConfig preset(const char *name)
 {

@@ -577,6 +577,7 @@ static const Opt opts[] = {
 	CUSTOM("-musimd_reconvergence", parse_reconvergence, print_reconvergence, "ipdom"), /* QV100: simd_model 1 */
 	CUSTOM("-musimd_path_order", parse_path_order, print_path_order, "fallthrough"), /* musimd's --path-order default */
 	CUSTOM("-gpgpu_simd_rec_time_out", parse_rec_time_out, print_rec_time_out, "-1"), /* the fork: never */
+	I32("-musimd_aware_st_insert", aware_st_insert, 0, BIG, "0"),   /* seed 004 §5.3's cost: 1; the fork: 0 */
 	/* the memory hierarchy behind the LD/ST unit (sm/ldst.c) */
 	CUSTOM("-musimd_sigma", parse_sigma, print_sigma, "shared"),            /* note §7: mem[] is the papers' shared Σ */
 	I32("-gpgpu_coalesce_arch", coalesce_arch, 13, 1000, "70"),                     /* QV100 */

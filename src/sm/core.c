@@ -272,6 +272,10 @@ static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_
 		return WS_FINISHED;
 	if (W->status == WARP_BARRIER)
 		return WS_BARRIER;
+	if (MU_UNLIKELY(c->st_hold != NULL) && c->st_hold[w] > c->now) {
+		*when = c->st_hold[w]; /* AWARE's ST insert: the front end is busy with the tables */
+		return WS_CONTROL;
+	}
 	if (c->lane_ready)
 		return split_ready(x, w, s, when);
 	const SmIns *si = &c->code->ins[W->pc];
@@ -424,6 +428,8 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	x->unit_free[si->unit] = -1;
 	if (MU_UNLIKELY(ins->op == OP_ATOMCAS))
 		count_lock_attempts(x, W, ins, &info);
+	if (c->st_hold && info.rule == RULE_BD) /* a split goes into the ST (seed 004 §5.3) */
+		c->st_hold[w] = c->now + 1 + c->cfg->aware_st_insert;
 	if (c->now + lat > x->drain)
 		x->drain = c->now + lat;
 	c->last_issued[s] = w;
@@ -595,6 +601,8 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	c->ready_at = xcalloc((size_t)m->nwarps + 1, sizeof *c->ready_at);
 	for (int32_t w = 0; w < m->nwarps; w++)
 		c->ready_pc[w] = -1;
+	if (cfg->aware_st_insert > 0 && (o.model == &model_aware || o.model == &model_mp))
+		c->st_hold = xcalloc((size_t)m->nwarps + 1, sizeof *c->st_hold);
 	if (m->model->group) {
 		c->lanes = 1;
 		for (int32_t w = 0; w < m->nwarps; w++)
@@ -948,6 +956,7 @@ static void run_free(Run *x)
 	free(c->last_issued);
 	free(c->last_pos);
 	free(c->reg_ready);
+	free(c->st_hold);
 	free(c->ready_pc);
 	free(c->ready_at);
 	free(c->lane_ready);

@@ -56,6 +56,9 @@ struct SmCore {
 	/* per warp: the first cycle it may issue, whatever else holds (BOWS's
 	** back-off delay); NULL: no policy delays warps */
 	int64_t *not_before;
+	/* per warp: held until this cycle by AWARE's ST insert at a divergent
+	** branch (-musimd_aware_st_insert); NULL: no such cost */
+	int64_t *st_hold;
 };
 
 /* CTAs (cta.c): setup (the occupancy; false with an error in d when a CTA

@@ -80,6 +80,8 @@ typedef struct SmConfig {
 	bool taken_first;
 	int64_t aware_timeout;        /* -gpgpu_simd_rec_time_out: AWARE gives up waiting after this many
 	                              ** cycles without an arrival (§5.7); 0 never (-1 in the file) */
+	int32_t aware_st_insert;      /* -musimd_aware_st_insert: cycles a divergent branch's ST insert
+	                              ** holds the warp under aware and mp (seed 004 §5.3: 1; 0 free) */
 	int32_t stage_overhead;       /* -musimd_gpgpusim_stage_overhead */
 	int64_t kernel_launch_latency;
 	/* BOWS and DDOS (sm/bows.c, seed 004 §6), under ElTantawy's fork's
