@@ -474,21 +474,27 @@ static int32_t a_target(PhaseA *A, const char *name)
 	return ir_label(A->q, name, strlen(name), user_label_loc(A, name));
 }
 
+/* Give ins the locations of the instruction it comes from: a copy (the
+** same operation) keeps its parts' own, a derived instruction (a jump, a
+** sync, a γ) has the statement's for every part. */
+static void take_locations(Ins *ins, const Ins *from)
+{
+	ins->loc = from->loc;
+	bool copy = ins->op == from->op && ins->nargs == from->nargs;
+	ir_set_dst_loc(ins, copy ? ir_dst_loc(from) : from->loc);
+	ir_set_target_loc(ins, copy ? ir_target_loc(from) : from->loc);
+	ir_set_opnd_loc(&ins->a, copy ? ir_opnd_loc(from, &from->a) : from->loc);
+	ir_set_opnd_loc(&ins->b, copy ? ir_opnd_loc(from, &from->b) : from->loc);
+	ir_set_opnd_loc(&ins->c, copy ? ir_opnd_loc(from, &from->c) : from->loc);
+	for (int32_t j = 0; j < ins->nargs; j++)
+		ir_set_opnd_loc(&ins->args[j], copy ? ir_opnd_loc(from, &from->args[j]) : from->loc);
+}
+
 /* Append ins (operands already q's) to q, coming from source pc `from`. */
 static void a_append(PhaseA *A, Ins *ins, int32_t from)
 {
-	const Ins *pi = &A->p->ins[from];
-	ins->loc = pi->loc;
-	/* the user's locations, which adopt_origins gives r: a copy keeps its
-	** parts', a derived instruction (a jump, a sync) has the statement's */
-	bool copy = ins->op == pi->op && ins->nargs == pi->nargs;
-	ir_set_dst_loc(ins, copy ? ir_dst_loc(pi) : pi->loc);
-	ir_set_target_loc(ins, copy ? ir_target_loc(pi) : pi->loc);
-	ir_set_opnd_loc(&ins->a, copy ? ir_opnd_loc(pi, &pi->a) : pi->loc);
-	ir_set_opnd_loc(&ins->b, copy ? ir_opnd_loc(pi, &pi->b) : pi->loc);
-	ir_set_opnd_loc(&ins->c, copy ? ir_opnd_loc(pi, &pi->c) : pi->loc);
-	for (int32_t j = 0; j < ins->nargs; j++)
-		ir_set_opnd_loc(&ins->args[j], copy ? ir_opnd_loc(pi, &pi->args[j]) : pi->loc);
+	/* the user's locations, which adopt_origins gives r */
+	take_locations(ins, &A->p->ins[from]);
 	ir_append(A->q, ins);
 	emitted(A, from);
 }
@@ -2367,17 +2373,7 @@ static void adopt_origins(Program *r, const Program *q, const int32_t *from, cha
 		int32_t o = from[k];
 		if (o < 0 || o >= q->nins)
 			continue;
-		Ins *ri = &r->ins[k];
-		const Ins *qi = &q->ins[o];
-		ri->loc = qi->loc;
-		bool copy = ri->op == qi->op && ri->nargs == qi->nargs;
-		ir_set_dst_loc(ri, copy ? ir_dst_loc(qi) : qi->loc);
-		ir_set_target_loc(ri, copy ? ir_target_loc(qi) : qi->loc);
-		ir_set_opnd_loc(&ri->a, copy ? ir_opnd_loc(qi, &qi->a) : qi->loc);
-		ir_set_opnd_loc(&ri->b, copy ? ir_opnd_loc(qi, &qi->b) : qi->loc);
-		ir_set_opnd_loc(&ri->c, copy ? ir_opnd_loc(qi, &qi->c) : qi->loc);
-		for (int32_t j = 0; j < ri->nargs; j++)
-			ir_set_opnd_loc(&ri->args[j], copy ? ir_opnd_loc(qi, &qi->args[j]) : qi->loc);
+		take_locations(&r->ins[k], &q->ins[o]);
 	}
 	for (int32_t i = 0; i < r->nlabels; i++) {
 		int32_t ql = ir_find_label(q, r->labels[i].name);
