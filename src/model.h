@@ -140,6 +140,27 @@ const Model *model_find(const char *name);
 ** columns and indented by indent (help texts are generated from the table). */
 void model_help(Buf *b, int indent, int width);
 
+/* The policy lab (model/policy.c): the per-thread-pc heuristics of seed 000
+** §4-§6 as models `its:NAME` (block-boundary decisions) and `its:NAME@ins`
+** (a decision before every instruction), from one table. model_find finds
+** them too; its_policy_names lists their names (NULL-terminated) in the
+** table's order, block-boundary and @ins alternating. */
+extern const char *const its_policy_names[];
+int32_t its_policy_count(void);
+const Model *its_policy_model(int32_t i); /* i in the order of its_policy_names */
+const Model *its_policy_find(const char *name);
+/* A model's name in a table of policies: "minpc", "long:8@ins", "rr" for
+** its:rr, and any other model's own name. */
+const char *its_policy_key(const Model *md);
+/* Does the policy order by the call depth or the stack (minpc's twin until
+** μ-SIMD has calls)? */
+bool its_policy_uses_calls(const Model *md);
+/* One help line per policy family (sizes folded into S), as model_help. */
+void its_policy_help(Buf *b, int indent, int width);
+/* TF-SANDY (model/tf.c): thread frontiers on per-thread pcs with
+** conservative branches, zero-lane blocks issued. */
+extern const Model model_tf_sandy;
+
 /* --aware-delay SPEC (model/aware.c): delayed reconvergence points, one
 ** BRANCH:POINT per branch, comma-separated; each a LABEL or @LINE as the
 ** traces print them. BRANCH names an instruction of the block the branch

@@ -19,7 +19,11 @@ const Model *model_find(const char *name)
 	for (int i = 0; models[i]; i++)
 		if (!strcmp(models[i]->name, name))
 			return models[i];
-	return strcmp(name, "its") ? NULL : &model_its_rr;
+	if (!strcmp(name, "its"))
+		return &model_its_rr;
+	if (!strcmp(name, "tf:sandy"))
+		return &model_tf_sandy;
+	return its_policy_find(name);
 }
 
 void model_help(Buf *b, int indent, int width)
