@@ -232,8 +232,10 @@ static int32_t least(const Warp *w, const uint64_t *scope, Key key)
 /* The first lane of set at or after cursor, wrapping; -1 when set is empty. */
 static int32_t rotate(const Warp *w, const uint64_t *set, int32_t cursor)
 {
-	int32_t l = cursor < w->size ? bits_next(set, w->size, cursor, true) : -1;
-	return l >= 0 ? l : bits_next(set, w->size, 0, true);
+	int32_t l = cursor < w->size ? bits_next(set, w->size, cursor, true) : w->size;
+	if (l == w->size)
+		l = bits_next(set, w->size, 0, true);
+	return l < w->size ? l : -1;
 }
 
 static bool fhb_has(const Warp *w, int32_t l, int32_t S, int32_t pc)
@@ -730,8 +732,8 @@ static const CtlField warp_fields[] = {
 	{"queue", "queue", .is_set = true},
 };
 static const CtlField prio_fields[] = {
-	{"block", "block", .is_num = true},
-	{"priority", "priority", .is_num = true},
+	{"block", "block", .is_num = true, .detail = true},
+	{"priority", "priority", .is_num = true, .detail = true},
 };
 static const CtlField pdom_fields[] = {
 	{"branch", "branch", .is_set = false},

@@ -366,6 +366,7 @@ static void sandy_go(Machine *m, Warp *w, int32_t from, int32_t to)
 	if (k >= 0 && enabled)
 		sent(w, k)->a = to;
 	if (to == from + 1 && to < m->prog->nins && m->cfg->block_of[to] == m->cfg->block_of[from]) {
+		w->pc = to; /* on in the block: no new block execution */
 		sandy_settle(m, w, to);
 		return;
 	}
@@ -411,9 +412,9 @@ static bool sandy_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 }
 
 static const CtlField sandy_block_fields[] = {
-	{"block", "block", .is_num = true},
-	{"frontier", "frontier", .is_set = false},
-	{"next", "next", .is_set = false},
+	{"block", "block", .is_num = true, .detail = true},
+	{"frontier", "frontier", .is_set = false, .detail = true},
+	{"next", "next", .is_set = false, .detail = true},
 };
 static const CtlField sandy_thread_fields[] = {{"pc", "pc", .is_set = false}, {"lanes", "lanes", .is_set = true}};
 static const CtlTable sandy_tables[] = {
