@@ -3125,7 +3125,7 @@ static const char policies_help_tail[] =
 	"  --max-steps N           stop a run after N warp instructions (default 1000000:\n"
 	"                          a policy that starves a thread spins until then)\n"
 	"  --explore               also the explorer's verdict under each policy\n"
-	"                          (terminates, deadlock, livelock: explore.md §3)\n"
+	"                          (terminates, deadlock, livelock: musimd(1) explore)\n"
 	"  --max-states N          the explorer's state limit (default 10000000)\n"
 	"  --format text|markdown|csv|json, --json\n"
 	"                          the table's form (JSON: an array of {\"file\",\n"
@@ -3236,18 +3236,22 @@ static int cmd_policies(int argc, char **argv)
 			snprintf(name, sizeof name, "%.*s", (int)(k < 95 ? k : 95), s);
 			const Model *md = lab_policy_find(name);
 			if (!md) {
-				/* the words: the policies, the models, "all" */
-				const char **words = xmalloc((size_t)(its_policy_count() + MODEL_COUNT + 3) * sizeof *words);
-				int nw = 0;
+				/* the closest of the policies and the models */
+				Buf e = {0};
+				buf_printf(&e, "unknown policy '%.100s'", name);
+				Suggest g;
+				suggest_init(&g, name, strlen(name));
 				for (int i = 0; its_policy_names[i]; i++)
-					words[nw++] = its_policy_names[i] + 4;
+					suggest_add(&g, its_policy_names[i] + 4);
 				for (int i = 0; model_names[i]; i++)
-					words[nw++] = model_names[i];
-				words[nw++] = "tf:sandy";
-				words[nw++] = "all";
-				words[nw] = NULL;
-				choice("--policy", name, words, msg, sizeof msg);
-				free(words);
+					suggest_add(&g, model_names[i]);
+				suggest_add(&g, "tf:sandy");
+				if (g.n)
+					buf_puts(&e, "; ");
+				suggest_print(&g, &e, "");
+				buf_puts(&e, " (--help lists the policies)");
+				snprintf(msg, sizeof msg, "%s", buf_str(&e));
+				buf_free(&e);
 				USAGE("%s", msg);
 			}
 			if (npols < cap)

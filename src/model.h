@@ -139,6 +139,8 @@ const Model *model_find(const char *name);
 /* One help line per model, "NAME  summary", the summary wrapped at width
 ** columns and indented by indent (help texts are generated from the table). */
 void model_help(Buf *b, int indent, int width);
+/* One such line: NAME in a column of namew, the summary after it. */
+void model_help_line(Buf *b, int indent, int namew, int width, const char *name, const char *summary);
 
 /* The policy lab (model/policy.c): the per-thread-pc heuristics of seed 000
 ** §4-§6 as models `its:NAME` (block-boundary decisions) and `its:NAME@ins`

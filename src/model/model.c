@@ -26,30 +26,33 @@ const Model *model_find(const char *name)
 	return its_policy_find(name);
 }
 
+void model_help_line(Buf *b, int indent, int namew, int width, const char *name, const char *summary)
+{
+	int start = indent + namew + 1; /* the summaries' column */
+	buf_printf(b, "%*s%-*s", indent, "", namew, name);
+	int col = start - 1;
+	for (const char *s = summary; *s;) {
+		size_t w = strcspn(s, " ");
+		if (col > start - 1 && col + 1 + (int)w > width) {
+			buf_printf(b, "\n%*s", start, "");
+			col = start;
+		} else {
+			buf_putc(b, ' ');
+			col++;
+		}
+		buf_putn(b, s, w);
+		col += (int)w;
+		s += w;
+		while (*s == ' ')
+			s++;
+	}
+	buf_putc(b, '\n');
+}
+
 void model_help(Buf *b, int indent, int width)
 {
-	int start = indent + 9; /* the summaries' column */
-	for (int i = 0; models[i]; i++) {
-		const Model *md = models[i];
-		buf_printf(b, "%*s%-8s", indent, "", md->name);
-		int col = start - 1;
-		for (const char *s = md->summary; *s;) {
-			size_t w = strcspn(s, " ");
-			if (col > start - 1 && col + 1 + (int)w > width) {
-				buf_printf(b, "\n%*s", start, "");
-				col = start;
-			} else {
-				buf_putc(b, ' ');
-				col++;
-			}
-			buf_putn(b, s, w);
-			col += (int)w;
-			s += w;
-			while (*s == ' ')
-				s++;
-		}
-		buf_putc(b, '\n');
-	}
+	for (int i = 0; models[i]; i++)
+		model_help_line(b, indent, 8, width, models[i]->name, models[i]->summary);
 }
 
 const char *sem_model_name(const Model *model)

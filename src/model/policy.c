@@ -969,10 +969,9 @@ bool its_policy_uses_calls(const Model *md)
 ** wrapped at width. */
 void its_policy_help(Buf *b, int indent, int width)
 {
-	int start = indent + 18;
 	for (int32_t i = 0; i < NPOLICIES / 2; i++) {
 		const ItsPolicy *P = &policies[i];
-		if (i > 0 && policies[i - 1].model.summary == P->model.summary &&
+		if (i > 0 && !strcmp(policies[i - 1].model.summary, P->model.summary) &&
 		    policies[i - 1].kind == P->kind && policies[i - 1].sub == P->sub)
 			continue; /* the family's first line names it */
 		char name[64];
@@ -983,33 +982,13 @@ void its_policy_help(Buf *b, int indent, int width)
 			snprintf(name, sizeof name, "%.*s:S", (int)(colon - P->key), P->key);
 		else
 			snprintf(name, sizeof name, "%s", P->key);
-		buf_printf(b, "%*s%-17s", indent, "", name);
-		int col = start - 1;
-		if ((int)strlen(name) > 17) {
-			buf_printf(b, "\n%*s", start - 1, "");
-		}
 		Buf sum = {0};
 		buf_puts(&sum, P->model.summary);
 		if (colon && P->kind != P_RD)
 			buf_puts(&sum, " (S: 2 4 8 16 32 64 128)");
 		if (P->kind == P_RD)
 			buf_puts(&sum, " (the thesis's four: 2:1:n 4:0:n 4:1:n 8:1:y)");
-		for (const char *s = buf_str(&sum); *s;) {
-			size_t wd = strcspn(s, " ");
-			if (col > start - 1 && col + 1 + (int)wd > width) {
-				buf_printf(b, "\n%*s", start, "");
-				col = start;
-			} else {
-				buf_putc(b, ' ');
-				col++;
-			}
-			buf_putn(b, s, wd);
-			col += (int)wd;
-			s += wd;
-			while (*s == ' ')
-				s++;
-		}
-		buf_putc(b, '\n');
+		model_help_line(b, indent, 17, width, name, buf_str(&sum));
 		buf_free(&sum);
 	}
 }
