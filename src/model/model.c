@@ -113,3 +113,21 @@ void model_finish_lanes(Machine *m, Warp *w, bool stop, Rule *rule)
 	for (int32_t k = 0; k < w->ctl.n; k++)
 		bits_andnot(ctl_mask(w, k, 0), gone, w->nw);
 }
+
+int model_branch_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule, uint64_t **jmp,
+                       uint64_t **fall)
+{
+	*jmp = m->step_active + w->nw;
+	*fall = m->step_active + 2 * w->nw;
+	if (!sem_split(m, w, pc, ins, *jmp, *fall))
+		return -1;
+	bool none_jump = bits_empty(*jmp, w->nw), none_fall = bits_empty(*fall, w->nw);
+	if (!none_jump && !none_fall) {
+		*rule = RULE_BD;
+		return 0;
+	}
+	bool taken = none_fall && !none_jump;
+	*rule = taken ? RULE_BT : RULE_BF;
+	m->model->go(m, w, pc, taken ? ins->target : pc + 1);
+	return 1;
+}

@@ -641,17 +641,11 @@ static void go(Machine *m, Warp *w, int32_t from, int32_t to)
 
 static bool branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
 {
-	uint64_t *jmp = m->step_active + w->nw, *fall = m->step_active + 2 * w->nw;
-	if (!sem_split(m, w, pc, ins, jmp, fall))
-		return false;
+	uint64_t *jmp, *fall;
+	int split = model_branch_split(m, w, pc, ins, rule, &jmp, &fall);
+	if (split != 0)
+		return split > 0;
 	int32_t L = ins->target;
-	if (bits_empty(fall, w->nw) || bits_empty(jmp, w->nw)) {
-		bool taken = bits_empty(fall, w->nw);
-		*rule = taken ? RULE_BT : RULE_BF;
-		go(m, w, pc, taken ? L : pc + 1);
-		return true;
-	}
-	*rule = RULE_BD;
 	sem_take_edge(m, w, pc, pc + 1, fall);
 	sem_take_edge(m, w, pc, L, jmp);
 	BitIter it = bits_iter(w->active, w->nw);
