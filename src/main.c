@@ -24,6 +24,7 @@
 #include "promela.h"
 #include "verify.h"
 #include "json.h"
+#include "lab.h"
 #include "repl.h"
 #include "report.h"
 #include "sem.h"
@@ -3090,6 +3091,234 @@ done:
 	return status;
 }
 
+/* ---- musimd policies ------------------------------------------------------------------ */
+
+static const char policies_help[] =
+	"Usage: musimd policies FILE... [--policy P,...|all] [--fetch-units F] [options]\n"
+	"Run every FILE under every policy and measure it as Brandão 2013 measures his\n"
+	"scheduling heuristics (seed 000 §1.4) and Diamos 2011 its models: fetches (warp\n"
+	"instructions, zero-lane ones too), thread instructions, DLP = thread\n"
+	"instructions / fetches, cycles with F fetch units (a cycle ends when F fetches\n"
+	"are in it or a thread in it issues again), TLP = fetches / cycles, throughput\n"
+	"= thread instructions / cycles, activity factor = DLP / warp width, block\n"
+	"executions, execute-identical fetches, memory accesses (uniform, affine,\n"
+	"scattered, with log2 distance bins in --json). Then, for several files, the\n"
+	"tables of DLP and throughput, policies × files (the thesis's Tables 5.3, 5.4).\n"
+	"\n"
+	"Policies (--model its:NAME of run, explore's --model aside):\n";
+/* ... then one line per policy family (its_policy_help), then: */
+static const char policies_help_tail[] =
+	"  Each NAME decides at block boundaries; NAME@ins decides before every\n"
+	"  instruction. Any other model (rr = its:rr, ipdom, tf, tf:sandy, mimd, ...) may\n"
+	"  be named too. Not implemented: Distance and the Greedy Oracle of §6 (the\n"
+	"  digest gives their state but not enough of their learning rules, and the\n"
+	"  oracle reads a trace's future), the Structured-CFG scheme (not evaluated in\n"
+	"  the thesis). μ-SIMD has no calls yet: the call depth and the stack stay 0,\n"
+	"  so every policy ordering by them schedules as its pc rule does.\n"
+	"\n"
+	"Options:\n"
+	"  --policy P,...|all      the policies (default: every family once, FHB size 8;\n"
+	"                          all: every policy, both decision points)\n"
+	"  --fetch-units F         fetch units per cycle (default 0: one per thread)\n"
+	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR=INT[,INT..]\n"
+	"                          the machine, as for run\n"
+	"  --max-steps N           stop a run after N warp instructions (default 1000000:\n"
+	"                          a policy that starves a thread spins until then)\n"
+	"  --explore               also the explorer's verdict under each policy\n"
+	"                          (terminates, deadlock, livelock: musimd(1) explore)\n"
+	"  --max-states N          the explorer's state limit (default 10000000)\n"
+	"  --format text|markdown|csv|json, --json\n"
+	"                          the table's form (JSON: an array of {\"file\",\n"
+	"                          \"policy\", \"fetches\", \"thread_instructions\", \"dlp\",\n"
+	"                          \"tlp\", \"throughput\", \"activity\", ...})\n"
+	"  --svg FILE              also write a bar chart of DLP per policy to FILE\n"
+	"\n"
+	"Exit status: 0 every run finished, 1 some run did not (stuck, step limit,\n"
+	"deadlock: its status is in the table), 2 usage error, 3 unreadable or invalid\n"
+	"file.\n";
+
+#undef CMD
+#define CMD "policies"
+
+static int cmd_policies(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"policy", required_argument, NULL, 'P'},
+		{"fetch-units", required_argument, NULL, 'F'},
+		{"threads", required_argument, NULL, 't'},
+		{"warpsize", required_argument, NULL, 'w'},
+		{"param", required_argument, NULL, 'p'},
+		{"data", required_argument, NULL, 'd'},
+		{"max-steps", required_argument, NULL, 'M'},
+		{"explore", no_argument, NULL, 'E'},
+		{"max-states", required_argument, NULL, 'S'},
+		{"format", required_argument, NULL, 'f'},
+		{"json", no_argument, NULL, 'j'},
+		{"svg", required_argument, NULL, 'g'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	LabOptions lo = {.sem.max_steps = 1000000};
+	SemArgs sa = {0};
+	int status = EXIT_OK, format = 0;
+	const char *policy_arg = NULL, *svg = NULL;
+	const char **files = xmalloc((size_t)argc * sizeof *files);
+	int nfiles = 0;
+	const Model **pols = NULL;
+	int32_t npols = 0;
+	LabRow *rows = NULL;
+	int32_t nrows = 0;
+	long long v;
+	char msg[512];
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 1: files[nfiles++] = optarg; break;
+		case 'P': policy_arg = optarg; break;
+		case 'F':
+			if (!str_to_ll(optarg, 0, SEM_MAX_THREADS, &v))
+				USAGE("--fetch-units needs a number from 0 (one per thread) to 4194304, not '%s'", optarg);
+			lo.fetch_units = (int32_t)v;
+			break;
+		case 't':
+		case 'w':
+		case 'p':
+		case 'd': {
+			const char *bad = machine_option(c, optarg, &lo.sem, &sa, msg, sizeof msg);
+			if (bad)
+				USAGE("%s", bad);
+			break;
+		}
+		case 'M':
+			if (!str_to_ll(optarg, 1, LLONG_MAX, &v))
+				USAGE("--max-steps needs a positive number, not '%s'", optarg);
+			lo.sem.max_steps = (uint64_t)v;
+			break;
+		case 'E': lo.explore = true; break;
+		case 'S':
+			if (!str_to_ll(optarg, 1, LLONG_MAX, &v))
+				USAGE("--max-states needs a positive number, not '%s'", optarg);
+			lo.max_states = (uint64_t)v;
+			break;
+		case 'f': CHOICE("--format", format, "text", "markdown", "csv", "json"); break;
+		case 'j': format = 3; break;
+		case 'g': svg = optarg; break;
+		case 'h': {
+			Buf h = {0};
+			buf_puts(&h, policies_help);
+			its_policy_help(&h, 2, 79);
+			buf_puts(&h, policies_help_tail);
+			out(&h);
+			buf_free(&h);
+			goto done;
+		}
+		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
+		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
+		}
+	}
+	for (; optind < argc; optind++) /* after "--" */
+		files[nfiles++] = argv[optind];
+	if (!nfiles)
+		USAGE("needs at least one FILE%s", "");
+	/* the policies: a list of names, or all */
+	int32_t cap = its_policy_count() + MODEL_COUNT + 2;
+	pols = xmalloc((size_t)cap * sizeof *pols);
+	if (!policy_arg)
+		npols = lab_default_policies(pols, cap);
+	else if (!strcmp(policy_arg, "all"))
+		npols = lab_all_policies(pols, cap);
+	else
+		for (const char *s = policy_arg;;) {
+			size_t k = strcspn(s, ",");
+			char name[96];
+			snprintf(name, sizeof name, "%.*s", (int)(k < 95 ? k : 95), s);
+			const Model *md = lab_policy_find(name);
+			if (!md) {
+				/* the closest of the policies and the models */
+				Buf e = {0};
+				buf_printf(&e, "unknown policy '%.100s'", name);
+				Suggest g;
+				suggest_init(&g, name, strlen(name));
+				for (int i = 0; its_policy_names[i]; i++)
+					suggest_add(&g, its_policy_names[i] + 4);
+				for (int i = 0; model_names[i]; i++)
+					suggest_add(&g, model_names[i]);
+				suggest_add(&g, "tf:sandy");
+				if (g.n)
+					buf_puts(&e, "; ");
+				suggest_print(&g, &e, "");
+				buf_puts(&e, " (--help lists the policies)");
+				snprintf(msg, sizeof msg, "%s", buf_str(&e));
+				buf_free(&e);
+				USAGE("%s", msg);
+			}
+			if (npols < cap)
+				pols[npols++] = md;
+			if (!s[k])
+				break;
+			s += k + 1;
+		}
+	args_lend(&sa, &lo.sem);
+	rows = xcalloc((size_t)nfiles * (size_t)npols + 1, sizeof *rows);
+	for (int f = 0; f < nfiles && status != EXIT_USAGE; f++) {
+		int st = EXIT_OK;
+		Program *p = load(files[f], true, &st);
+		if (!p) {
+			status = st;
+			continue;
+		}
+		Diags d;
+		diag_init(&d, files[f], NULL, 0);
+		for (int32_t k = 0; k < npols; k++) {
+			LabRow *r = &rows[nrows];
+			if (!lab_run(p, pols[k], &lo, r, &d)) {
+				print_option_diags(CMD, p, &d);
+				lab_row_free(r);
+				memset(r, 0, sizeof *r);
+				status = EXIT_USAGE;
+				break;
+			}
+			nrows++;
+			if (r->status != SEM_OK && status == EXIT_OK)
+				status = EXIT_FAILED;
+		}
+		diag_free(&d);
+		ir_free(p);
+	}
+	if (status != EXIT_USAGE && nrows > 0) {
+		Buf b = {0};
+		if (format == 2)
+			lab_table_csv(&b, rows, nrows);
+		else if (format == 3)
+			lab_table_json(&b, rows, nrows);
+		else
+			lab_table_text(&b, rows, nrows, format == 1);
+		out(&b);
+		if (svg) {
+			buf_reset(&b);
+			lab_chart_svg(&b, rows, nrows);
+			FILE *fp = fopen(svg, "w");
+			if (!fp || fwrite(buf_str(&b), 1, b.len, fp) != b.len) {
+				fprintf(stderr, "musimd policies: cannot write %s: %s\n", svg, strerror(errno));
+				status = EXIT_INPUT;
+			}
+			if (fp)
+				fclose(fp);
+		}
+		buf_free(&b);
+	}
+done:
+	for (int32_t i = 0; i < nrows; i++)
+		lab_row_free(&rows[i]);
+	free(rows);
+	free(pols);
+	free(files);
+	args_free(&sa);
+	return status;
+}
+
 /* ---- top level ------------------------------------------------------------------------- */
 
 static const char main_help[] =
@@ -3118,6 +3347,8 @@ static const char main_help[] =
 	"                    statically (ElTantawy's Algorithm 1)\n"
 	"  transform ssde FILE\n"
 	"                    remove them: the loops reconverge at safe points (SSDE)\n"
+	"  policies FILE...  a table of programs × reconvergence policies: fetches, DLP,\n"
+	"                    TLP, throughput, activity (Brandão's heuristics, its:NAME)\n"
 	"  sm FILE           cycles, IPC and stall causes on a model of one streaming\n"
 	"                    multiprocessor configured like GPGPU-Sim (partial: no\n"
 	"                    caches or register banks yet)\n"
@@ -3138,6 +3369,7 @@ static const struct {
 	{"emit-llvm", cmd_emit_llvm}, {"emit-promela", cmd_emit_promela},
 	{"gen", cmd_gen},         {"repl", repl_main},       {"explore", cmd_explore},
 	{"deadlock", cmd_deadlock}, {"transform", cmd_transform}, {"sm", cmd_sm},
+	{"policies", cmd_policies},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -139,6 +139,29 @@ const Model *model_find(const char *name);
 /* One help line per model, "NAME  summary", the summary wrapped at width
 ** columns and indented by indent (help texts are generated from the table). */
 void model_help(Buf *b, int indent, int width);
+/* One such line: NAME in a column of namew, the summary after it. */
+void model_help_line(Buf *b, int indent, int namew, int width, const char *name, const char *summary);
+
+/* The policy lab (model/policy.c): the per-thread-pc heuristics of seed 000
+** §4-§6 as models `its:NAME` (block-boundary decisions) and `its:NAME@ins`
+** (a decision before every instruction), from one table. model_find finds
+** them too; its_policy_names lists their names (NULL-terminated) in the
+** table's order, block-boundary and @ins alternating. */
+extern const char *const its_policy_names[];
+int32_t its_policy_count(void);
+const Model *its_policy_model(int32_t i); /* i in the order of its_policy_names */
+const Model *its_policy_find(const char *name);
+/* A model's name in a table of policies: "minpc", "long:8@ins", "rr" for
+** its:rr, and any other model's own name. */
+const char *its_policy_key(const Model *md);
+/* Does the policy order by the call depth or the stack (minpc's twin until
+** μ-SIMD has calls)? */
+bool its_policy_uses_calls(const Model *md);
+/* One help line per policy family (sizes folded into S), as model_help. */
+void its_policy_help(Buf *b, int indent, int width);
+/* TF-SANDY (model/tf.c): thread frontiers on per-thread pcs with
+** conservative branches, zero-lane blocks issued. */
+extern const Model model_tf_sandy;
 
 /* --aware-delay SPEC (model/aware.c): delayed reconvergence points, one
 ** BRANCH:POINT per branch, comma-separated; each a LABEL or @LINE as the
@@ -173,6 +196,12 @@ bool model_sync_nop(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule);
 ** mask 0: the active threads finish and leave every record; the caller
 ** then settles its state. */
 void model_finish_lanes(Machine *m, Warp *w, bool stop, Rule *rule);
+/* A branch (bz, bnz) at pc: split(Θ) into *jmp and *fall (scratch words
+** of m->step_active); -1 a read of an unassigned variable (the step gets
+** stuck), 1 no divergence: rule BT or BF and the model's go have run (an
+** empty Θ falls through), 0 divergent: rule BD, the model goes on. */
+int model_branch_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule, uint64_t **jmp,
+                       uint64_t **fall);
 /* Room for n records (growing as ctl_push does). */
 void ctl_reserve(Machine *m, Warp *w, int32_t n);
 

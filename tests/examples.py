@@ -14,6 +14,10 @@ OPTIONS are extra `musimd run` options (for example `--strict-push` or
 leaves them to tests/explore_examples.py (`musimd explore`, with and
 without reduction) and tests/promela_spin.py (the mimd ones, with SPIN);
 `# expect deadlock: LABEL... | none` lines to tests/deadlock_explore.py.
+Lines `# expect policies OPTIONS: KEY VALUE` run `musimd policies FILE
+--json OPTIONS` (the policy lab, musimd(1) POLICIES) and check KEY of every
+row it prints (one per --policy): a number (DLP and the other ratios to
+0.005), a word (status, verdict), or a dotted path (memory.affine).
 The expectations come from the papers' digests (each example says where),
 never from musimd's own output. ASSERTION is one of:
 
@@ -181,6 +185,35 @@ def check(assertion, res, rc):
     raise Failure("cannot read this expectation")
 
 
+def check_policies(assertion, rows):
+    """KEY VALUE against every row of `musimd policies --json`."""
+    m = re.fullmatch(r"([A-Za-z_][\w.]*)\s+(.+)", assertion)
+    if not m:
+        raise Failure("cannot read this expectation")
+    key, want = m.group(1), m.group(2)
+    for row in rows:
+        got = row
+        for part in key.split("."):
+            if not isinstance(got, dict) or part not in got:
+                raise Failure("no key %s in the row of %s" % (key, row.get("policy")))
+            got = got[part]
+        try:
+            ok = abs(float(got) - float(want)) <= 0.005 if isinstance(got, float) else str(got) == want
+        except ValueError:
+            ok = False
+        if not ok:
+            raise Failure("%s under %s is %s, expected %s" % (key, row["policy"], got, want))
+
+
+def run_policies(musimd, path, opts):
+    cmd = [musimd, "policies", path, "--json"] + opts.split()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout), p.returncode, p.stderr
+    except json.JSONDecodeError:
+        raise Failure("`%s` printed no JSON (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stderr))
+
+
 def run(musimd, path, opts):
     cmd = [musimd, "run", path, "--json", "--trace"] + opts.split()
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -205,6 +238,23 @@ def check_file(musimd, path):
     failures = []
     count = 0
     for opts, items in groups.items():
+        if opts.split()[:1] == ["policies"]:
+            try:
+                rows, rc, err = run_policies(musimd, path, opts.split(None, 1)[1] if " " in opts else "")
+            except Failure as e:
+                failures.append("%s: %s" % (path, e))
+                continue
+            for n, what in items:
+                count += 1
+                try:
+                    if re.fullmatch(r"exit \d+", what):
+                        if rc != int(what.split()[1]):
+                            raise Failure("exit status %d, expected %s" % (rc, what.split()[1]))
+                    else:
+                        check_policies(what, rows)
+                except Failure as e:
+                    failures.append("%s:%d: expect %s: %s\n    %s" % (path, n, opts, what, e))
+            continue
         try:
             res, rc, err = run(musimd, path, opts)
         except Failure as e:

@@ -19,33 +19,40 @@ const Model *model_find(const char *name)
 	for (int i = 0; models[i]; i++)
 		if (!strcmp(models[i]->name, name))
 			return models[i];
-	return strcmp(name, "its") ? NULL : &model_its_rr;
+	if (!strcmp(name, "its"))
+		return &model_its_rr;
+	if (!strcmp(name, "tf:sandy"))
+		return &model_tf_sandy;
+	return its_policy_find(name);
+}
+
+void model_help_line(Buf *b, int indent, int namew, int width, const char *name, const char *summary)
+{
+	int start = indent + namew + 1; /* the summaries' column */
+	buf_printf(b, "%*s%-*s", indent, "", namew, name);
+	int col = start - 1;
+	for (const char *s = summary; *s;) {
+		size_t w = strcspn(s, " ");
+		if (col > start - 1 && col + 1 + (int)w > width) {
+			buf_printf(b, "\n%*s", start, "");
+			col = start;
+		} else {
+			buf_putc(b, ' ');
+			col++;
+		}
+		buf_putn(b, s, w);
+		col += (int)w;
+		s += w;
+		while (*s == ' ')
+			s++;
+	}
+	buf_putc(b, '\n');
 }
 
 void model_help(Buf *b, int indent, int width)
 {
-	int start = indent + 9; /* the summaries' column */
-	for (int i = 0; models[i]; i++) {
-		const Model *md = models[i];
-		buf_printf(b, "%*s%-8s", indent, "", md->name);
-		int col = start - 1;
-		for (const char *s = md->summary; *s;) {
-			size_t w = strcspn(s, " ");
-			if (col > start - 1 && col + 1 + (int)w > width) {
-				buf_printf(b, "\n%*s", start, "");
-				col = start;
-			} else {
-				buf_putc(b, ' ');
-				col++;
-			}
-			buf_putn(b, s, w);
-			col += (int)w;
-			s += w;
-			while (*s == ' ')
-				s++;
-		}
-		buf_putc(b, '\n');
-	}
+	for (int i = 0; models[i]; i++)
+		model_help_line(b, indent, 8, width, models[i]->name, models[i]->summary);
 }
 
 const char *sem_model_name(const Model *model)
@@ -105,4 +112,22 @@ void model_finish_lanes(Machine *m, Warp *w, bool stop, Rule *rule)
 	sem_finish_threads(m, w, gone);
 	for (int32_t k = 0; k < w->ctl.n; k++)
 		bits_andnot(ctl_mask(w, k, 0), gone, w->nw);
+}
+
+int model_branch_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule, uint64_t **jmp,
+                       uint64_t **fall)
+{
+	*jmp = m->step_active + w->nw;
+	*fall = m->step_active + 2 * w->nw;
+	if (!sem_split(m, w, pc, ins, *jmp, *fall))
+		return -1;
+	bool none_jump = bits_empty(*jmp, w->nw), none_fall = bits_empty(*fall, w->nw);
+	if (!none_jump && !none_fall) {
+		*rule = RULE_BD;
+		return 0;
+	}
+	bool taken = none_fall && !none_jump;
+	*rule = taken ? RULE_BT : RULE_BF;
+	m->model->go(m, w, pc, taken ? ins->target : pc + 1);
+	return 1;
 }

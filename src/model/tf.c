@@ -27,6 +27,7 @@
 ** record per pc and none empty, so that equal states pack equal.
 */
 #include "model.h"
+#include "frontier.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -217,4 +218,266 @@ const Model model_tf = {
 	.view = view,
 	.pending = pending,
 	.lane_held = lane_held,
+};
+
+/* ---- TF-SANDY ------------------------------------------------------------------------ */
+/*
+** Thread frontiers on Intel's Sandybridge (Diamos et al. 2011 §5.1, TF-SANDY;
+** seed 002 digest §7.2): every thread has a pc of its own (PTPC) and the
+** warp a pc (WPC); a thread is enabled when its pc is the warp's. The code
+** is taken to be laid out in priority order (the compiler's job, §5.1), so
+** "the next block" is the next in that order. The hardware cannot find the
+** highest-priority block where a thread waits, so the compiler makes every
+** block end a conservative branch (rule 2 of §7.1): the warp goes to the
+** highest-priority block among the targets its enabled threads take and the
+** block's thread frontier (Algorithm 1), whether or not a thread waits
+** there. A block reached with no enabled thread still issues, instruction
+** by instruction with no active lane, and then falls into the next block in
+** priority order. These zero-lane instructions are the overhead the paper
+** measures (MCX: 3.8% slower than PDOM).
+**
+** Records: first, one per block, constant: the first pc of the
+** highest-priority block of its frontier and of the next block in priority
+** order (-1: none); then the threads' pcs as in TF-STACK, (pc) with the
+** lanes at it, sorted by priority, one per pc. The warp's pc is w->pc.
+*/
+
+typedef struct SEntry {
+	int32_t kind; /* 0: a block's constants; 1: the threads at pc a */
+	int32_t a;    /* block: its frontier's first block's pc; threads: their pc */
+	int32_t b;    /* block: the next block's pc in priority order */
+} SEntry;
+
+static SEntry *sent(const Warp *w, int32_t k) { return ctl_rec(w, k); }
+static int32_t sandy_first(const Machine *m) { return m->cfg->nblocks; }
+
+static void sandy_start(Machine *m, Warp *w)
+{
+	const Cfg *g = m->cfg;
+	Frontiers *f = frontiers_build(g, FRONTIER_RPO);
+	for (int32_t b = 0; b < g->nblocks; b++) {
+		int32_t k = ctl_push(m, w);
+		SEntry *e = sent(w, k);
+		int32_t r = f->rank[b];
+		e->a = f->start[b] < f->start[b + 1] ? g->blocks[f->set[f->start[b]]].first : -1;
+		e->b = r >= 0 && r + 1 < f->norder ? g->blocks[f->order[r + 1]].first : -1;
+	}
+	frontiers_free(f);
+	int32_t k = ctl_push(m, w);
+	*sent(w, k) = (SEntry){1, 0, 0};
+	bits_copy(ctl_mask(w, k, 0), w->live, w->nw);
+}
+
+/* The threads' records in canonical form (as normalise, from record first). */
+static void sandy_normalise(Machine *m, Warp *w)
+{
+	uint64_t *tmp = m->step_active + 2 * w->nw;
+	int32_t first = sandy_first(m), n = first;
+	for (int32_t k = first; k < w->ctl.n; k++)
+		if (!bits_empty(ctl_mask(w, k, 0), w->nw)) {
+			if (k != n) {
+				*sent(w, n) = *sent(w, k);
+				bits_copy(ctl_mask(w, n, 0), ctl_mask(w, k, 0), w->nw);
+			}
+			n++;
+		}
+	w->ctl.n = n;
+	for (int32_t i = first + 1; i < n; i++)
+		for (int32_t j = i; j > first && key(m, sent(w, j)->a) < key(m, sent(w, j - 1)->a); j--) {
+			SEntry t = *sent(w, j);
+			*sent(w, j) = *sent(w, j - 1);
+			*sent(w, j - 1) = t;
+			bits_copy(tmp, ctl_mask(w, j, 0), w->nw);
+			bits_copy(ctl_mask(w, j, 0), ctl_mask(w, j - 1, 0), w->nw);
+			bits_copy(ctl_mask(w, j - 1, 0), tmp, w->nw);
+		}
+	int32_t out = first;
+	for (int32_t k = first; k < n; k++) {
+		if (out > first && sent(w, out - 1)->a == sent(w, k)->a) {
+			bits_or(ctl_mask(w, out - 1, 0), ctl_mask(w, k, 0), w->nw);
+			continue;
+		}
+		if (out != k) {
+			*sent(w, out) = *sent(w, k);
+			bits_copy(ctl_mask(w, out, 0), ctl_mask(w, k, 0), w->nw);
+		}
+		out++;
+	}
+	w->ctl.n = out;
+}
+
+/* The record of the threads at pc, or -1. */
+static int32_t sandy_at(const Machine *m, const Warp *w, int32_t pc)
+{
+	for (int32_t k = sandy_first(m); k < w->ctl.n; k++)
+		if (sent(w, k)->a == pc)
+			return k;
+	return -1;
+}
+
+/* The warp's pc becomes wpc and the threads there are enabled; past the last
+** block with threads still waiting (the frontier missed a loop's exit,
+** digest §5.5's caveat), the warp goes to the highest-priority one. */
+static void sandy_settle(Machine *m, Warp *w, int32_t wpc)
+{
+	sandy_normalise(m, w);
+	int32_t first = sandy_first(m);
+	if (w->ctl.n == first) {
+		bits_clear(w->active, w->nw);
+		w->idx_ok = false;
+		sem_warp_done(m, w);
+		return;
+	}
+	if (wpc < 0)
+		wpc = sent(w, first)->a;
+	int32_t k = sandy_at(m, w, wpc);
+	uint64_t *lanes = m->step_active + 2 * w->nw;
+	if (k >= 0)
+		bits_copy(lanes, ctl_mask(w, k, 0), w->nw);
+	else
+		bits_clear(lanes, w->nw);
+	if (w->pc != wpc || !bits_eq(w->active, lanes, w->nw))
+		w->entered = true;
+	w->pc = wpc;
+	sem_set_active(w, lanes);
+}
+
+/* Where the warp goes at the end of the block of pc: with enabled threads,
+** the highest-priority of their targets (to, and alt when >= 0) and the
+** block's frontier; with none, the next block in priority order. */
+static int32_t sandy_next(const Machine *m, const Warp *w, int32_t pc, bool enabled, int32_t to, int32_t alt)
+{
+	const SEntry *c = sent(w, m->cfg->block_of[pc]);
+	if (!enabled)
+		return c->b;
+	int32_t best = to;
+	if (alt >= 0 && (best < 0 || key(m, alt) < key(m, best)))
+		best = alt;
+	if (c->a >= 0 && (best < 0 || key(m, c->a) < key(m, best)))
+		best = c->a;
+	return best >= 0 ? best : c->b;
+}
+
+static void sandy_go(Machine *m, Warp *w, int32_t from, int32_t to)
+{
+	bool enabled = !bits_empty(w->active, w->nw);
+	sem_take_edge(m, w, from, to, w->active);
+	int32_t k = sandy_at(m, w, from);
+	if (k >= 0 && enabled)
+		sent(w, k)->a = to;
+	if (to == from + 1 && to < m->prog->nins && m->cfg->block_of[to] == m->cfg->block_of[from]) {
+		w->pc = to; /* on in the block: no new block execution */
+		sandy_settle(m, w, to);
+		return;
+	}
+	sandy_settle(m, w, sandy_next(m, w, from, enabled, to, -1));
+}
+
+static bool sandy_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
+{
+	uint64_t *jmp, *fall;
+	int split = model_branch_split(m, w, pc, ins, rule, &jmp, &fall);
+	if (split != 0)
+		return split > 0;
+	int32_t L = ins->target;
+	sem_take_edge(m, w, pc, pc + 1, fall);
+	sem_take_edge(m, w, pc, L, jmp);
+	int32_t k = sandy_at(m, w, pc);
+	int32_t j = ctl_push(m, w); /* may move the records */
+	*sent(w, j) = (SEntry){1, L, 0};
+	bits_copy(ctl_mask(w, j, 0), jmp, w->nw);
+	sent(w, k)->a = pc + 1;
+	bits_copy(ctl_mask(w, k, 0), fall, w->nw);
+	sandy_settle(m, w, sandy_next(m, w, pc, true, pc + 1, L));
+	return true;
+}
+
+static bool sandy_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
+{
+	*rule = stop ? RULE_SF : RULE_EX;
+	bool enabled = !bits_empty(w->active, w->nw);
+	uint64_t *gone = m->step_active + w->nw;
+	bits_copy(gone, w->active, w->nw);
+	sem_finish_threads(m, w, gone);
+	for (int32_t k = sandy_first(m); k < w->ctl.n; k++)
+		bits_andnot(ctl_mask(w, k, 0), gone, w->nw);
+	sandy_settle(m, w, sandy_next(m, w, pc, enabled, -1, -1));
+	return true;
+}
+
+static const CtlField sandy_block_fields[] = {
+	{"block", "block", .is_num = true, .detail = true},
+	{"frontier", "frontier", .is_set = false, .detail = true},
+	{"next", "next", .is_set = false, .detail = true},
+};
+static const CtlField sandy_thread_fields[] = {{"pc", "pc", .is_set = false}, {"lanes", "lanes", .is_set = true}};
+static const CtlTable sandy_tables[] = {
+	{"blocks", "blocks", "the blocks' conservative targets (frontier, next in priority order)",
+	 sandy_block_fields, 3, -1},
+	{"threads", "PTPC", "the threads' pcs", sandy_thread_fields, 2, -1},
+};
+
+static int32_t sandy_table_of(const Warp *w, int32_t k) { return sent(w, k)->kind; }
+
+static void sandy_view(const Warp *w, int32_t k, CtlView *v)
+{
+	const SEntry *e = sent(w, k);
+	if (e->kind == 0) {
+		v->pc[0] = k;
+		v->pc[1] = e->a;
+		v->pc[2] = e->b;
+	} else {
+		v->pc[0] = e->a;
+		v->set[1] = ctl_mask(w, k, 0);
+	}
+}
+
+/* The threads at another pc than the warp's wait for it: deferred. */
+static void sandy_pending(const Warp *w, uint64_t *deferred, int32_t *resume_pc, uint64_t *waiting, int32_t *wait_pc)
+{
+	(void)waiting, (void)wait_pc;
+	for (int32_t k = 0; k < w->ctl.n; k++) {
+		const SEntry *e = sent(w, k);
+		if (e->kind != 1 || e->a == w->pc)
+			continue;
+		bits_or(deferred, ctl_mask(w, k, 0), w->nw);
+		if (*resume_pc < 0)
+			*resume_pc = e->a;
+	}
+}
+
+static CtlWait sandy_lane_held(const Warp *w, int32_t l, int32_t *pc)
+{
+	for (int32_t k = 0; k < w->ctl.n; k++) {
+		const SEntry *e = sent(w, k);
+		if (e->kind == 1 && e->a != w->pc && bit_get(ctl_mask(w, k, 0), l)) {
+			*pc = e->a;
+			return CTL_DEFERRED;
+		}
+	}
+	return CTL_NOT_HELD;
+}
+
+const Model model_tf_sandy = {
+	.name = "tf:sandy",
+	.summary = "thread frontiers on Sandybridge (Diamos et al. 2011, TF-SANDY): a pc per thread "
+	           "and one per warp; every block ends in a conservative branch to the highest-priority "
+	           "block of its frontier, which issues even with no thread there (zero-lane "
+	           "instructions)",
+	.stack_name = "PTPCs",
+	.pushed_by = -1,
+	.rec_size = sizeof(SEntry),
+	.nmask = 1,
+	.lane_pcs = true,
+	.tables = sandy_tables,
+	.ntables = 2,
+	.table_of = sandy_table_of,
+	.start = sandy_start,
+	.branch = sandy_branch,
+	.sync = model_sync_nop,
+	.finish = sandy_finish,
+	.go = sandy_go,
+	.view = sandy_view,
+	.pending = sandy_pending,
+	.lane_held = sandy_lane_held,
 };

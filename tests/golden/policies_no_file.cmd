@@ -1,0 +1,2 @@
+# No FILE
+policies --policy minpc
