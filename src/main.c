@@ -521,7 +521,7 @@ static int cmd_run(int argc, char **argv)
 		case 'h': {
 			Buf h = {0};
 			buf_puts(&h, run_help);
-			model_help(&h, 4, 79);
+			model_help(&h, 4, 79, true);
 			buf_puts(&h, run_help_tail);
 			out(&h);
 			buf_free(&h);
@@ -946,7 +946,7 @@ static const char explore_help[] =
 	"aware with a timeout, a timeout that could fire all along eventually does).\n"
 	"\n"
 	"  --model M[,M...]     the models, or all (default: sync,ipdom,mimd; its is\n"
-	"                       its:rr):\n";
+	"                       its:rr; also its:POLICY, e.g. its:minpc, its:lee):\n";
 /* ... then one line per model (model_help), then: */
 static const char explore_help_tail[] =
 	"  --threads N, --warpsize N, --param NAME=INT, --data ADDR:V[,V...]\n"
@@ -979,8 +979,9 @@ static const char explore_help_tail[] =
 	"under its:any which group of it, with --path-order both under ipdom which\n"
 	"side of a divergent branch runs first, with --atomic-order any the order\n"
 	"of the lanes at an atomic or a colliding store, and with --aware-timeout\n"
-	"under aware whether a reconvergence gives up first. Not in this version\n"
-	"yet: the model tf.\n"
+	"under aware whether a reconvergence gives up first. A policy of the\n"
+	"per-thread-pc lab (its:POLICY, musimd policies --help) picks the group\n"
+	"itself: only the warps are choices.\n"
 	"\n"
 	"Exit status: 0 every search ended in terminates or terminates-fair, 1 some\n"
 	"model deadlocks or livelocks, 2 usage error, 3 unreadable or invalid input,\n"
@@ -1019,22 +1020,82 @@ static bool model_list_arg(const char *opt, const char *arg, unsigned *out, char
 }
 
 /* A command's --help: head, one line per model (model_help), tail. */
-static void help_with_models(const char *head, const char *tail)
+static void help_with_models(const char *head, const char *tail, bool policies)
 {
 	Buf h = {0};
 	buf_puts(&h, head);
-	model_help(&h, 4, 79);
+	model_help(&h, 4, 79, policies);
 	buf_puts(&h, tail);
 	out(&h);
 	buf_free(&h);
 }
 
+/* explore --model: at most this many models in one run */
+#define EXPLORE_MAX_MODELS 32
+
 typedef struct ExploreCli {
 	ExploreOptions eo;
-	unsigned models;
+	const Model *models[EXPLORE_MAX_MODELS]; /* in the order given; all: models[] */
+	int nmodels;
 	bool json, progress;
 	bool args;          /* --param or --data given */
 } ExploreCli;
+
+/* explore --model LIST: the models of LIST (a name of models[], its, all
+** for every one of models[], or its:POLICY), each once, in the order given. */
+static bool explore_models_arg(const char *arg, ExploreCli *x, char *msg, size_t len)
+{
+	x->nmodels = 0;
+	for (const char *s = arg;;) {
+		size_t k = strcspn(s, ",");
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)(k < 63 ? k : 63), s);
+		const Model *one = strcmp(name, "all") ? model_find(name) : NULL;
+		if (strcmp(name, "all") && !one) {
+			if (!strncmp(name, "its:", 4)) { /* a policy (musimd policies --help) */
+				Buf e = {0};
+				buf_printf(&e, "--model: no policy '%s' (musimd policies --help lists them)", name);
+				Suggest g;
+				suggest_init(&g, name, strlen(name));
+				for (int i = 0; its_policy_names[i]; i++)
+					suggest_add(&g, its_policy_names[i]);
+				if (g.n)
+					buf_puts(&e, "; ");
+				suggest_print(&g, &e, "");
+				snprintf(msg, len, "%s", buf_str(&e));
+				buf_free(&e);
+				return false;
+			}
+			const char *words[MODEL_COUNT + 4];
+			int n = 0;
+			for (; model_names[n]; n++)
+				words[n] = model_names[n];
+			words[n++] = "its";
+			words[n++] = "all";
+			words[n++] = "its:POLICY (musimd policies --help)";
+			words[n] = NULL;
+			choice("--model", name, words, msg, len); /* the message, with a did-you-mean */
+			return false;
+		}
+		for (int j = 0; one ? j == 0 : models[j] != NULL; j++) {
+			const Model *md = one ? one : models[j];
+			bool seen = false;
+			for (int i = 0; i < x->nmodels; i++)
+				seen |= x->models[i] == md;
+			if (seen)
+				continue;
+			if (x->nmodels == EXPLORE_MAX_MODELS) {
+				snprintf(msg, len, "--model lists more than %d models", EXPLORE_MAX_MODELS);
+				return false;
+			}
+			x->models[x->nmodels++] = md;
+		}
+		if (!s[k])
+			break;
+		s += k + 1;
+	}
+	return true;
+}
 
 /* What the alternative K of a schedule's step W.K is under md (musimd(1),
 ** sem_step_group). */
@@ -1097,19 +1158,17 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 	Program *p = load(file, true, &status);
 	if (!p)
 		return status;
-	ExploreResult *res[MODEL_COUNT] = {0};
+	ExploreResult *res[EXPLORE_MAX_MODELS] = {0};
 	const ExploreResult *mimd = NULL;
 	int32_t threads = 0, warpsize = 0;
 	Diags d;
 	diag_init(&d, file, NULL, 0);
-	for (int k = 0; models[k]; k++) {
-		if (!(x->models & (1u << k)))
-			continue;
+	for (int k = 0; k < x->nmodels; k++) {
 		ExploreOptions eo = x->eo;
-		eo.sem.model = models[k];
+		eo.sem.model = x->models[k];
 		if (x->progress) {
 			eo.progress = explore_progress;
-			eo.progress_ctx = (void *)models[k]->name;
+			eo.progress_ctx = (void *)x->models[k]->name;
 		}
 		res[k] = explore_run(p, &eo, &d);
 		if (x->progress)
@@ -1119,7 +1178,7 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 			status = EXIT_USAGE;
 			goto done;
 		}
-		if (models[k]->warps_of_one)
+		if (x->models[k]->warps_of_one)
 			mimd = res[k];
 	}
 	{
@@ -1146,11 +1205,11 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 		json_key(j, "results");
 		json_arr(j);
 	}
-	for (int k = 0; models[k]; k++) {
+	for (int k = 0; k < x->nmodels; k++) {
 		const ExploreResult *r = res[k];
 		if (!r)
 			continue;
-		const Model *md = models[k];
+		const Model *md = x->models[k];
 		int simt = simt_induced(md, r, mimd);
 		if (explore_fails(r->verdict) && status == EXIT_OK)
 			status = EXIT_FAILED;
@@ -1245,39 +1304,39 @@ static int explore_file(const char *file, ExploreCli *x, Json *j, Buf *text)
 		json_arr_end(j);
 		json_obj_end(j);
 	} else {
-		for (int k = 0; models[k]; k++) {
+		for (int k = 0; k < x->nmodels; k++) {
 			const ExploreResult *r = res[k];
 			if (!r || !explore_fails(r->verdict))
 				continue;
 			ExploreOptions eo = x->eo;
-			eo.sem.model = models[k];
-			buf_printf(text, "\n%s under %s: %s\n", p->path, models[k]->name,
+			eo.sem.model = x->models[k];
+			buf_printf(text, "\n%s under %s: %s\n", p->path, x->models[k]->name,
 			           r->verdict == EXPLORE_DEADLOCK ? "a shortest schedule to the deadlock"
 			                                          : "a shortest schedule into the cycle, then the cycle");
 			if (!report_explore_trace(text, p, &eo.sem, r)) {
 				fprintf(stderr, "musimd explore: internal error: the %s counterexample of %s under %s "
 				                "does not replay to its verdict\n",
-				        explore_verdict_name(r->verdict), p->path, models[k]->name);
+				        explore_verdict_name(r->verdict), p->path, x->models[k]->name);
 				status = EXIT_FAILED;
 			}
-			bool alternatives = r->groups && (models[k]->choose || models[k]->path_choice);
+			bool alternatives = r->groups && (x->models[k]->choose || x->models[k]->path_choice);
 			for (int32_t i = 0; r->groups && i < r->ntrace; i++)
 				alternatives |= r->groups[i] != 0;
 			if (alternatives)
-				buf_printf(text, "  (each step is warp.%s)\n", alternative_hint(models[k], x->eo.sem.atomic_any));
+				buf_printf(text, "  (each step is warp.%s)\n", alternative_hint(x->models[k], x->eo.sem.atomic_any));
 			buf_printf(text, "  to step through it: musimd repl --model %s --threads %d --warpsize %d",
-			           models[k]->name, threads, warpsize);
-			if (models[k] == &model_aware && eo.sem.aware_delay)
+			           x->models[k]->name, threads, warpsize);
+			if (x->models[k] == &model_aware && eo.sem.aware_delay)
 				buf_printf(text, " --aware-delay %s", eo.sem.aware_delay);
-			if (models[k] == &model_aware && eo.sem.aware_timeout)
+			if (x->models[k] == &model_aware && eo.sem.aware_timeout)
 				buf_puts(text, " --aware-timeout any");
 			buf_puts(text, " --schedule ");
-			put_schedule(text, r, models[k]);
+			put_schedule(text, r, x->models[k]);
 			buf_printf(text, " %s%s\n", file, x->args ? "  (with the same --param and --data)" : "");
 		}
 	}
 done:
-	for (int k = 0; k < MODEL_COUNT; k++)
+	for (int k = 0; k < EXPLORE_MAX_MODELS; k++)
 		explore_free(res[k]);
 	diag_free(&d);
 	ir_free(p);
@@ -1305,7 +1364,7 @@ static int cmd_explore(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	/* the default of cli.md: the stacks against mimd */
-	ExploreCli x = {.models = 1u << 0 | 1u << 1 | 1u << 2}; /* ORDER MODELS: sync, ipdom, mimd */
+	ExploreCli x = {.models = {&model_sync, &model_ipdom, &model_mimd}, .nmodels = 3};
 	SemArgs sa = {0};
 	int status = EXIT_OK;
 	long long v;
@@ -1320,7 +1379,7 @@ static int cmd_explore(int argc, char **argv)
 		case 'm':
 			{
 				char msg[512];
-				if (!model_list_arg("--model", optarg, &x.models, msg, sizeof msg))
+				if (!explore_models_arg(optarg, &x, msg, sizeof msg))
 					USAGE("%s", msg);
 			}
 			break;
@@ -1375,7 +1434,7 @@ static int cmd_explore(int argc, char **argv)
 		}
 		case 'n': x.eo.no_reduction = true; break;
 		case 'j': x.json = true; break;
-		case 'h': help_with_models(explore_help, explore_help_tail); goto done;
+		case 'h': help_with_models(explore_help, explore_help_tail, true); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
 		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}
@@ -1385,8 +1444,8 @@ static int cmd_explore(int argc, char **argv)
 	if (nfiles == 0)
 		USAGE("needs a FILE%s", "");
 	bool aware = false;
-	for (int k = 0; models[k]; k++)
-		aware |= models[k] == &model_aware && (x.models & (1u << k));
+	for (int k = 0; k < x.nmodels; k++)
+		aware |= x.models[k] == &model_aware;
 	if (!aware_options_apply(&x.eo.sem, &sa, aware))
 		USAGE("--aware-delay and --aware-timeout are options of --model aware%s", "");
 	args_lend(&sa, &x.eo.sem);
@@ -2952,7 +3011,7 @@ static int cmd_analyze(int argc, char **argv)
 		case 'u': summary_only = true; break;
 		case 'T': timing = true; break;
 		case 'j': json = true; break;
-		case 'h': help_with_models(analyze_help, analyze_help_tail); goto done;
+		case 'h': help_with_models(analyze_help, analyze_help_tail, false); goto done;
 		case ':': USAGE("option '%s' needs an argument", argv[optind - 1]);
 		default: status = unknown_option(CMD, argv[optind - 1], opts); goto done;
 		}

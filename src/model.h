@@ -138,7 +138,7 @@ extern const char *const model_names[];
 const Model *model_find(const char *name);
 /* One help line per model, "NAME  summary", the summary wrapped at width
 ** columns and indented by indent (help texts are generated from the table). */
-void model_help(Buf *b, int indent, int width);
+void model_help(Buf *b, int indent, int width, bool policies); /* policies: an its:P line too */
 /* One such line: NAME in a column of namew, the summary after it. */
 void model_help_line(Buf *b, int indent, int namew, int width, const char *name, const char *summary);
 

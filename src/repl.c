@@ -2161,7 +2161,7 @@ static bool cmd_help(Repl *r, char *args)
 	if (c->fn == cmd_info)
 		list_info_subs(r);
 	if (c->fn == cmd_model)
-		model_help(&r->out, 2, 79);
+		model_help(&r->out, 2, 79, true);
 	return true;
 }
 

@@ -122,7 +122,8 @@ Test(models, its_runs_the_spin_lock_of_one_warp_to_the_end)
 Test(models, the_help_lists_every_model_of_the_table)
 {
 	Buf b = {0};
-	model_help(&b, 4, 79);
+	model_help(&b, 4, 79, true);
+	cr_expect(strstr(buf_str(&b), "    its:P    a policy P") != NULL, "no help line for the policies");
 	for (int i = 0; models[i]; i++) {
 		char line[64];
 		snprintf(line, sizeof line, "    %-8s ", models[i]->name);

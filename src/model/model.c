@@ -49,10 +49,14 @@ void model_help_line(Buf *b, int indent, int namew, int width, const char *name,
 	buf_putc(b, '\n');
 }
 
-void model_help(Buf *b, int indent, int width)
+void model_help(Buf *b, int indent, int width, bool policies)
 {
 	for (int i = 0; models[i]; i++)
 		model_help_line(b, indent, 8, width, models[i]->name, models[i]->summary);
+	if (policies)
+		model_help_line(b, indent, 8, width, "its:P",
+	                "a policy P of the per-thread-pc lab (Brandão's heuristics: minpc, lee, long:8, "
+	                "postdom+minpc, ...; musimd policies --help lists them)");
 }
 
 const char *sem_model_name(const Model *model)
