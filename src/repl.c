@@ -2204,6 +2204,8 @@ static void completions(const Repl *r, const Cmd *c, void (*add)(void *ctx, cons
 		const char *const *words = c->arg == ARG_MODEL ? model_names : c->arg == ARG_DOMAIN ? domains : setting_names;
 		for (int i = 0; words[i]; i++)
 			add(ctx, words[i]);
+		for (int i = 0; c->arg == ARG_MODEL && its_policy_names[i]; i++)
+			add(ctx, its_policy_names[i]); /* the policy lab's its:NAME */
 		break;
 	}
 	case ARG_LOCATION:

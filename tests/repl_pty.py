@@ -107,6 +107,7 @@ def main():
         ("watch x\x03", [], "Ctrl-C at the prompt drops the line"),
         ("st\r", ["l3: x = tid + 1"], "st is step, as in gdb"),
         ("continue\r", ["The program finished"], "the session goes on after Ctrl-C"),
+        ("model its:le\t\r", ["model its:lee"], "Tab completes a policy of the lab"),
     ]
     checks = 0
     try:
