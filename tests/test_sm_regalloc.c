@@ -2,7 +2,7 @@
 ** test_sm_regalloc.c — register allocation with spilling (src/sm/regalloc.c):
 ** every allocator gives the interpreter's results with spills that really
 ** happen, and sm-model.md expectation 34 (Sampaio's two regimes, seed 001
-** §6-§7) on examples/spill_affine.simd.
+** §6-§7) on tests/spill_affine.simd.
 */
 #include "gen.h"
 #include "sm/regalloc.h"
@@ -78,13 +78,16 @@ static void spills_happened(const Tally *t)
 	cr_expect_gt(t[3].remats, 0, "affine rematerialised nothing");
 }
 
-/* Every example the interpreter finishes, under every allocator with 4
+/* Every example the interpreter finishes, and tests/spill_affine.simd,
+** under every allocator with 4
 ** registers (2 allocatable, 2 scratch; 1 and the base for divergent and
 ** affine): the interpreter's final state, and spills of every kind. */
 Test(sm_regalloc, examples_give_the_interpreters_results, .init = watchdog_600)
 {
 	int n = 0;
 	char **files = example_files(&n);
+	files = xrealloc(files, ((size_t)n + 1) * sizeof *files); /* and the spill-heavy kernel */
+	files[n++] = xstrdup(MUSIMD_SOURCE_ROOT "/tests/spill_affine.simd");
 	Tally t[4] = {0};
 	SmConfig c = config();
 	for (int i = 0; i < n; i++) {
@@ -180,12 +183,12 @@ Test(sm_regalloc, options)
 	unload(&x.t);
 }
 
-/* Cycles of examples/spill_affine.simd under allocator k (its budget:
+/* Cycles of tests/spill_affine.simd under allocator k (its budget:
 ** Sampaio's 9 or 8) on c; its spill counters into *r_out. */
 static uint64_t kernel_cycles(const SmConfig *base, RaKind k, SmResult *out)
 {
 	size_t len = 0;
-	char *src = read_file(MUSIMD_SOURCE_ROOT "/examples/spill_affine.simd", &len);
+	char *src = read_file(MUSIMD_SOURCE_ROOT "/tests/spill_affine.simd", &len);
 	cr_assert(src);
 	Diags d;
 	diag_init(&d, "spill_affine.simd", src, len);
