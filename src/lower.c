@@ -100,6 +100,15 @@ static int32_t reg_var(const SmCode *c, const Opnd *o)
 ** numbering). Liveness by path exploration, variable by variable, from
 ** each upward-exposed use back to the definitions: linear in the program
 ** plus the live ranges, no iteration over all variables × all blocks. */
+static void span(const SmCode *c, int32_t v, int32_t lo, int32_t hi)
+{
+	int32_t r = c->reg_of[v];
+	if (lo < c->live_lo[r])
+		c->live_lo[r] = lo;
+	if (hi > c->live_hi[r])
+		c->live_hi[r] = hi;
+}
+
 static int32_t max_live(const Program *p, const SmCode *c)
 {
 	const Cfg *g = p->cfg;
@@ -112,9 +121,13 @@ static int32_t max_live(const Program *p, const SmCode *c)
 			const Opnd *o[3] = {&ins->a, &ins->b, &ins->c};
 			for (int k = 0; k < 3; k++) {
 				int32_t v = reg_var(c, o[k]);
+				if (v >= 0)
+					span(c, v, pc, pc);
 				if (v >= 0 && stamp[v] != b + 1)
 					pair_add(&uses, v, b);
 			}
+			if (ins->dst >= 0 && c->reg_of[ins->dst] >= 0)
+				span(c, ins->dst, pc, pc);
 			if (ins->dst >= 0 && c->reg_of[ins->dst] >= 0 && stamp[ins->dst] != b + 1) {
 				stamp[ins->dst] = b + 1;
 				pair_add(&defs, ins->dst, b);
@@ -138,11 +151,13 @@ static int32_t max_live(const Program *p, const SmCode *c)
 			}
 		while (nw > 0) {
 			const Block *B = &g->blocks[work[--nw]];
+			span(c, v, B->first, B->last); /* live in: the whole block, conservatively */
 			for (int32_t k = 0; k < B->npred; k++) {
 				int32_t q = B->pred[k];
 				if (out_mark[q] != st) {
 					out_mark[q] = st;
 					pair_add(&out, q, v);
+					span(c, v, g->blocks[q].first, g->blocks[q].last);
 				}
 				if (def_mark[q] != st && in_mark[q] != st) {
 					in_mark[q] = st;
@@ -206,6 +221,12 @@ SmCode *lower(const Program *p, Diags *d)
 		if (v >= 0 && c->reg_of[v] < 0)
 			c->reg_of[v] = c->nregs++;
 	}
+	c->live_lo = xmalloc(((size_t)c->nregs + 1) * sizeof *c->live_lo);
+	c->live_hi = xmalloc(((size_t)c->nregs + 1) * sizeof *c->live_hi);
+	for (int32_t r = 0; r < c->nregs; r++) {
+		c->live_lo[r] = INT32_MAX;
+		c->live_hi[r] = -1;
+	}
 	const Cfg *g = p->cfg;
 	for (int32_t pc = 0; pc < p->nins; pc++) {
 		const Ins *ins = &p->ins[pc];
@@ -227,5 +248,7 @@ void lower_free(SmCode *c)
 		return;
 	free(c->ins);
 	free(c->reg_of);
+	free(c->live_lo);
+	free(c->live_hi);
 	free(c);
 }

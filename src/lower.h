@@ -43,6 +43,10 @@ typedef struct SmCode {
 	int32_t maxlive; /* the most of them live at one point: the registers an allocator needs
 	                 ** without spills, which occupancy counts (-musimd_regs_per_thread 0) */
 	int32_t *reg_of; /* per variable: its register, -1 for one never defined (parameters) */
+	/* per register: its live interval over the pcs in program order (the
+	** linear scan's, sm/regalloc.c): from the first pc where it is live or
+	** defined to the last, whole blocks where it is live in or out */
+	int32_t *live_lo, *live_hi;
 } SmCode;
 
 /* Lower p (p->cfg set; plain form: a program in GSA form is refused with

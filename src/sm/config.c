@@ -11,6 +11,7 @@
 ** named in the caller's note. Anything else is an error.
 */
 #include "sm.h"
+#include "regalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -364,6 +365,35 @@ static void print_sigma(const SmConfig *c, Buf *b)
 	buf_puts(b, c->sigma_global ? "global" : "shared");
 }
 
+/* -musimd_regalloc NAME: an allocator of regallocs[] (sm/regalloc.c) */
+static bool parse_regalloc(SmConfig *c, const Ctx *x, const char *v)
+{
+	int k = ra_find(v, strlen(v));
+	if (k >= 0) {
+		c->regalloc = k;
+		return true;
+	}
+	Suggest g;
+	Buf names = {0}, hint = {0};
+	suggest_init(&g, v, strlen(v));
+	for (int i = 0; i < RA__COUNT; i++) {
+		suggest_add(&g, regallocs[i].name);
+		buf_printf(&names, "%s%s", i ? ", " : "", regallocs[i].name);
+	}
+	if (g.n)
+		buf_puts(&hint, "; ");
+	suggest_print(&g, &hint, "");
+	bad(x, 0, strlen(v), "unknown register allocator '%.60s' (%s)%s", v, buf_str(&names), buf_str(&hint));
+	buf_free(&names);
+	buf_free(&hint);
+	return false;
+}
+
+static void print_regalloc(const SmConfig *c, Buf *b)
+{
+	buf_puts(b, regallocs[c->regalloc].name);
+}
+
 /* One letter of a cache string among those of what; the field's name for
 ** the message. */
 static bool cache_letter(const Ctx *x, const char *v, size_t at, size_t n, const char *what, const char *letters,
@@ -539,6 +569,9 @@ static const Opt opts[] = {
 	I32("-musimd_cta_threads", cta_threads, 0, SEM_MAX_THREADS, "0"),   /* musimd: one CTA of all the threads */
 	I32("-musimd_regs_per_thread", regs_per_thread, 0, 255, "0"),        /* musimd: the lowered program's */
 	I32("-musimd_reg_alloc_unit", reg_alloc_unit, 1, 256, "4"),          /* GPGPU-Sim's max_cta: (regs+3)&~3 */
+	/* register allocation with spilling (sm/regalloc.c; seed 001 ch. 4) */
+	CUSTOM("-musimd_regalloc", parse_regalloc, print_regalloc, "none"), /* musimd: the lowering's numbering */
+	I32("-musimd_max_regs", max_regs, 0, 255, "0"),   /* 0: the allocator's (Sampaio: 9, or 8 with the base) */
 	/* clocks */
 	CUSTOM("-gpgpu_clock_domains", parse_clocks, print_clocks, "1132.0:1132.0:1132.0:850.0"), /* QV100 */
 	/* issue */

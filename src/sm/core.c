@@ -38,6 +38,7 @@
 #include "core.h"
 #include "ldst.h"
 #include "opcoll.h"
+#include "regalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,7 @@ typedef struct Run {
 	Fetch fetch;
 	OpColl oc;
 	int64_t unit_free[UNIT__COUNT]; /* per unit kind: when the walking scheduler's pool frees (-1: not asked yet) */
+	SmAlloc *alloc;      /* register allocation (sm/regalloc.c): the code run is its; NULL: none */
 } Run;
 
 static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks);
@@ -279,6 +281,11 @@ static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_
 	if (c->lane_ready)
 		return split_ready(x, w, s, when);
 	const SmIns *si = &c->code->ins[W->pc];
+	if (MU_UNLIKELY(c->spill != NULL)) { /* spill code first (sm/regalloc.c) */
+		const SpillOp *op = spill_next(c->spill, W, w);
+		if (op)
+			si = &op->ins;
+	}
 	if (c->ready_pc[w] != W->pc) { /* the scoreboard's answer for this instruction, once */
 		const int64_t *ready = &c->reg_ready[(size_t)w * (size_t)c->code->nregs];
 		int64_t t = 0;
@@ -369,6 +376,72 @@ __attribute__((noinline)) static void count_lock_attempts(Run *x, const Warp *W,
 	}
 }
 
+/* Issue warp w's next spill instruction (sm/regalloc.c): an issue slot,
+** its unit, the LD/ST unit and the memory hierarchy for its access, the
+** scoreboard; counted as an instruction. Its values move in spill_reload
+** and spill_stored, at the instruction's own step. */
+__attribute__((noinline)) static bool issue_spill(Run *x, int32_t w, int32_t s, const SpillOp *op)
+{
+	SmCore *c = &x->c;
+	const Warp *W = &c->m->warps[w];
+	SmResult *r = x->r;
+	const SmIns *si = &op->ins;
+	const uint64_t *lanes = spill_lanes(c->spill, W, w);
+	int32_t n = 0;
+	for (int32_t k = 0; k < W->nw; k++)
+		n += __builtin_popcountll(lanes[k]);
+	int64_t lat, busy;
+	if (si->unit == UNIT_MEM) {
+		bool local = op->kind == SO_LD_LOCAL || op->kind == SO_ST_LOCAL;
+		bool store = op->kind == SO_ST_LOCAL || op->kind == SO_ST_SHARED;
+		ldst_prepare_spill(x->ldst, W, lanes, local, store, spill_address(c->spill, op, w));
+		LdStCost mc = ldst_access(x->ldst, c->now, r);
+		lat = mc.latency + c->cfg->stage_overhead;
+		busy = mc.busy;
+	} else {
+		lat = unit_latency(c->cfg, si);
+		busy = unit_interval(c->cfg, si);
+	}
+	lat += opcoll_collect(&x->oc, s, w, (SmUnit)si->unit, si->src, si->nsrc, c->now);
+	if (si->dst >= 0)
+		c->reg_ready[(size_t)w * (size_t)c->code->nregs + (size_t)si->dst] = c->now + lat;
+	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
+	p->free_at[first_free(p)] = c->now + busy;
+	x->unit_free[si->unit] = -1;
+	r->warp_insn++;
+	r->thread_insn += (uint64_t)n;
+	r->warps[w].warp_insn++;
+	r->warps[w].thread_insn += (uint64_t)n;
+	x->issued_k[s] = n < r->warpsize ? n : r->warpsize;
+	r->spill_insn++;
+	bool local = op->kind == SO_LD_LOCAL || op->kind == SO_ST_LOCAL;
+	switch ((SpillRole)op->role) {
+	case SR_RELOAD:
+		*(local ? &r->spill_loads : &r->shared_spill_loads) += 1;
+		break;
+	case SR_STORE:
+		*(local ? &r->spill_stores : &r->shared_spill_stores) += 1;
+		break;
+	case SR_REMAT:
+		r->remats++;
+		break;
+	case SR_SETUP:
+		r->spill_setup++;
+		break;
+	case SR_EXTRA:
+		break;
+	}
+	if (c->now + lat > x->drain)
+		x->drain = c->now + lat;
+	c->last_issued[s] = w;
+	c->last_pos[s] = x->pos;
+	c->ready_pc[w] = -1;
+	r->last_commit = (uint64_t)c->now;
+	x->committed = true;
+	spill_issued(c->spill, w);
+	return true;
+}
+
 /* Issue warp w's instruction: false when no rule applied (the machine is
 ** stuck or deadlocked now) and nothing issued. */
 static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
@@ -378,6 +451,12 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	Warp *W = &m->warps[w];
 	if (c->lane_ready) /* MP: the split warp_ready picked issues */
 		m->model->choose(m, W, c->alt[w]);
+	if (MU_UNLIKELY(c->spill != NULL)) { /* its spill code first, then its spilled operands' values */
+		const SpillOp *op = spill_next(c->spill, W, w);
+		if (op)
+			return issue_spill(x, w, s, op);
+		spill_reload(c->spill, m, W);
+	}
 	int32_t pc = W->pc;
 	const SmIns *si = &c->code->ins[pc];
 	const Ins *ins = &m->prog->ins[pc];
@@ -394,6 +473,8 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	SmResult *r = x->r;
 	if (m->steps == steps)
 		return false; /* no rule applied (stuck, a barrier that cannot complete): not an issue */
+	if (MU_UNLIKELY(c->spill != NULL)) /* a spilled result to spill memory; its stores are next */
+		spill_stored(c->spill, m, w, pc, info.active);
 	if (x->trace)
 		x->trace(x->trace_ctx, c->now, s, m, &info);
 	r->warp_insn++;
@@ -574,6 +655,18 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 		o.aware_timeout = cfg->aware_timeout;
 	if (!ldst_check(cfg, d))
 		return false;
+	if (cfg->regalloc != RA_NONE) { /* the SM runs the allocated code and its spill code (sm/regalloc.c) */
+		if (o.model->group) {
+			diag_error(d, LOC_NONE, "-musimd_regalloc %s: the %s model's splits issue from several pcs at once; "
+			           "spill code needs one pc per warp (ipdom, sync, aware, tf, its, mimd)",
+			           regallocs[cfg->regalloc].name, o.model->name);
+			return false;
+		}
+		x->alloc = regalloc_build(code, (RaKind)cfg->regalloc, cfg->max_regs, d);
+		if (!x->alloc)
+			return false;
+		code = &x->alloc->code;
+	}
 	Machine *m = sem_new(code->prog, &o, d);
 	if (!m)
 		return false;
@@ -585,6 +678,14 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	c->nsched = cfg->num_sched > 0 ? cfg->num_sched : 1;
 	SmResult *r = x->r;
 	r->m = m;
+	if (x->alloc) {
+		c->spill = spill_new(x->alloc, m);
+		r->ra_name = regallocs[x->alloc->kind].name;
+		r->ra_regs = x->alloc->code.maxlive;
+		r->ra_spilled = x->alloc->spilled;
+		r->ra_local_slots = x->alloc->nlocal;
+		r->ra_shared_slots = x->alloc->nshared;
+	}
 	if (!cta_setup(c, r, d))
 		return false;
 	/* a scheduler's list holds the warps of resident CTAs at most */
@@ -981,6 +1082,8 @@ static void run_free(Run *x)
 	fetch_free(&x->fetch);
 	opcoll_free(&x->oc);
 	cta_free(c);
+	spill_free(c->spill);
+	regalloc_free(x->alloc);
 }
 
 SmResult *sm_run(const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)

@@ -59,6 +59,9 @@ struct SmCore {
 	/* per warp: held until this cycle by AWARE's ST insert at a divergent
 	** branch (-musimd_aware_st_insert); NULL: no such cost */
 	int64_t *st_hold;
+	/* register allocation's spill code (sm/regalloc.c): the warps' place
+	** in it and spill memory; NULL without an allocator */
+	struct SpillRun *spill;
 };
 
 /* CTAs (cta.c): setup (the occupancy; false with an error in d when a CTA

@@ -262,6 +262,24 @@ void ldst_prepare(LdSt *u, const Machine *m, const Warp *W, const Ins *ins)
 	}
 }
 
+void ldst_prepare_spill(LdSt *u, const Warp *W, const uint64_t *lanes, bool local, bool store, int64_t addr)
+{
+	u->atomic = false;
+	u->store = store;
+	u->space = local ? SP_LOCAL : SP_SHARED;
+	u->size = W->size;
+	u->n = u->nactive = 0;
+	for (int32_t l = 0; l < W->size; l++) {
+		if (!bit_get(lanes, l))
+			continue;
+		u->nactive++;
+		u->addr[u->n] = addr;
+		u->lane[u->n] = l;
+		u->thread[u->n] = W->base + l;
+		u->n++;
+	}
+}
+
 /* ---- shared memory ------------------------------------------------------ */
 
 static int cmp_bank_word(const void *a, const void *b)

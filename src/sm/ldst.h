@@ -29,6 +29,10 @@ void ldst_free(LdSt *u);
 ** address register): the active lanes' addresses, as the address
 ** generation at issue reads them. */
 void ldst_prepare(LdSt *u, const Machine *m, const Warp *W, const Ins *ins);
+/* A spill instruction of warp W (sm/regalloc.c) on lanes: a local one at
+** local word addr of each lane's thread, or a shared one at word addr for
+** all lanes (the warp's slot: a broadcast). */
+void ldst_prepare_spill(LdSt *u, const Warp *W, const uint64_t *lanes, bool local, bool store, int64_t addr);
 /* After the step: the access prepared, at cycle now; statistics into r. */
 LdStCost ldst_access(LdSt *u, int64_t now, SmResult *r);
 

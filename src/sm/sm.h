@@ -119,6 +119,9 @@ typedef struct SmConfig {
 	int32_t inst_fetch_throughput; /* -gpgpu_inst_fetch_throughput */
 	bool perfect_icache;          /* -gpgpu_perfect_inst_const_cache */
 	int32_t icache_miss_latency;  /* -musimd_icache_miss_latency */
+	/* register allocation with spilling (sm/regalloc.c, seed 001 ch. 4) */
+	int32_t regalloc;             /* -musimd_regalloc: an RaKind (regallocs[]); 0 none */
+	int32_t max_regs;             /* -musimd_max_regs: the allocator's budget; 0 its own (9 or 8) */
 } SmConfig;
 
 /* The default configuration (QV100-like: the note's §1.9 values). */
@@ -310,6 +313,15 @@ typedef struct SmResult {
 	uint64_t rf_conflict_cycles;  /* extra cycles results waited for register banks */
 	uint64_t rf_conflict_reads;   /* register reads that waited for their bank */
 	uint64_t ifetches, imisses, iflushes; /* fetches, L1I misses, I-buffer flushes (control hazards) */
+	/* register allocation (sm/regalloc.c): warp instructions of spill code,
+	** by what they are; ra_name NULL without an allocator */
+	const char *ra_name;
+	int32_t ra_regs, ra_spilled;  /* registers per thread used; variables not in a register */
+	int32_t ra_local_slots, ra_shared_slots; /* spill slots per thread, per warp */
+	uint64_t spill_insn;          /* all of them */
+	uint64_t spill_loads, spill_stores;               /* local memory */
+	uint64_t shared_spill_loads, shared_spill_stores; /* the warp's shared-memory slots */
+	uint64_t remats, spill_setup;                     /* rematerialisations; the warps' base setup */
 } SmResult;
 
 /* Run code on one SM configured by c, the machine built from so (its model,

@@ -42,6 +42,22 @@ static void front_end(const SmResult *r, Counter *c)
 	memcpy(c, all, sizeof all);
 }
 
+/* Register allocation's spill code (sm/regalloc.c), warp instructions by
+** what they are; the names are the JSON keys. */
+#define NSPILL 9
+
+static void spill_counters(const SmResult *r, Counter *c)
+{
+	const Counter all[NSPILL] = {
+		{"regalloc_regs", (uint64_t)r->ra_regs},        {"regalloc_spilled_vars", (uint64_t)r->ra_spilled},
+		{"spill_insn", r->spill_insn},                  {"spill_loads", r->spill_loads},
+		{"spill_stores", r->spill_stores},              {"shared_spill_loads", r->shared_spill_loads},
+		{"shared_spill_stores", r->shared_spill_stores}, {"remats", r->remats},
+		{"spill_setup_insn", r->spill_setup},
+	};
+	memcpy(c, all, sizeof all);
+}
+
 /* The CTAs and how many fit at once, as GPGPU-Sim prints its max_cta
 ** ("CTA/core = N, limited by: regs"), and the achieved occupancy. */
 static void occupancy_text(Buf *b, const SmResult *r)
@@ -270,6 +286,14 @@ void sm_report_text(Buf *b, const SmResult *r, const SmConfig *c)
 	for (int i = 0; i < NFRONT; i++)
 		buf_printf(b, "%s = %llu\n", fe[i].name, (unsigned long long)fe[i].n);
 	occupancy_text(b, r);
+	if (r->ra_name) {
+		Counter sp[NSPILL];
+		spill_counters(r, sp);
+		buf_printf(b, "regalloc = %s (%d local, %d shared spill slots)\n", r->ra_name, (int)r->ra_local_slots,
+		           (int)r->ra_shared_slots);
+		for (int i = 0; i < NSPILL; i++)
+			buf_printf(b, "%s = %llu\n", sp[i].name, (unsigned long long)sp[i].n);
+	}
 	if (r->lock_attempts) {
 		buf_printf(b, "lock_attempts = %llu\n", (unsigned long long)r->lock_attempts);
 		buf_printf(b, "lock_failures = %llu\n", (unsigned long long)r->lock_failures);
@@ -348,6 +372,23 @@ void sm_report_json_keys(Json *j, const SmResult *r, const SmConfig *c)
 		json_int(j, (int64_t)fe[i].n);
 	}
 	occupancy_json(j, r);
+	if (r->ra_name) {
+		Counter sp[NSPILL];
+		spill_counters(r, sp);
+		json_key(j, "regalloc");
+		json_obj(j);
+		json_key(j, "allocator");
+		json_str(j, r->ra_name);
+		json_key(j, "local_slots");
+		json_int(j, r->ra_local_slots);
+		json_key(j, "shared_slots");
+		json_int(j, r->ra_shared_slots);
+		for (int i = 0; i < NSPILL; i++) {
+			json_key(j, sp[i].name);
+			json_int(j, (int64_t)sp[i].n);
+		}
+		json_obj_end(j);
+	}
 	json_key(j, "lock_attempts");
 	json_int(j, (int64_t)r->lock_attempts);
 	json_key(j, "lock_failures");
