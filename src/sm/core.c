@@ -376,6 +376,30 @@ __attribute__((noinline)) static void count_lock_attempts(Run *x, const Warp *W,
 	}
 }
 
+/* The latency of si issued now, and in *busy how long its unit stays
+** taken: the memory system's for the LD/ST unit (its access prepared),
+** else the unit's. Register bank conflicts come on top (opcoll_collect). */
+static ALWAYS_INLINE int64_t issue_cost(Run *x, const SmIns *si, int64_t *busy)
+{
+	const SmCore *c = &x->c;
+	if (si->unit == UNIT_MEM) { /* the memory system: its dispatch delay and when the result is ready */
+		LdStCost mc = ldst_access(x->ldst, c->now, x->r);
+		*busy = mc.busy;
+		return mc.latency + c->cfg->stage_overhead;
+	}
+	*busy = unit_interval(c->cfg, si);
+	return unit_latency(c->cfg, si);
+}
+
+/* The first free unit of si's pool is taken until now + busy. */
+static ALWAYS_INLINE void take_unit(Run *x, int32_t s, const SmIns *si, int64_t busy)
+{
+	SmCore *c = &x->c;
+	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
+	p->free_at[first_free(p)] = c->now + busy;
+	x->unit_free[si->unit] = -1;
+}
+
 /* Issue warp w's next spill instruction (sm/regalloc.c): an issue slot,
 ** its unit, the LD/ST unit and the memory hierarchy for its access, the
 ** scoreboard; counted as an instruction. Its values move in spill_reload
@@ -390,24 +414,16 @@ __attribute__((noinline)) static bool issue_spill(Run *x, int32_t w, int32_t s, 
 	int32_t n = 0;
 	for (int32_t k = 0; k < W->nw; k++)
 		n += __builtin_popcountll(lanes[k]);
-	int64_t lat, busy;
 	if (si->unit == UNIT_MEM) {
 		bool local = op->kind == SO_LD_LOCAL || op->kind == SO_ST_LOCAL;
 		bool store = op->kind == SO_ST_LOCAL || op->kind == SO_ST_SHARED;
 		ldst_prepare_spill(x->ldst, W, lanes, local, store, spill_address(c->spill, op, w));
-		LdStCost mc = ldst_access(x->ldst, c->now, r);
-		lat = mc.latency + c->cfg->stage_overhead;
-		busy = mc.busy;
-	} else {
-		lat = unit_latency(c->cfg, si);
-		busy = unit_interval(c->cfg, si);
 	}
+	int64_t busy, lat = issue_cost(x, si, &busy);
 	lat += opcoll_collect(&x->oc, s, w, (SmUnit)si->unit, si->src, si->nsrc, c->now);
 	if (si->dst >= 0)
 		c->reg_ready[(size_t)w * (size_t)c->code->nregs + (size_t)si->dst] = c->now + lat;
-	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-	p->free_at[first_free(p)] = c->now + busy;
-	x->unit_free[si->unit] = -1;
+	take_unit(x, s, si, busy);
 	r->warp_insn++;
 	r->thread_insn += (uint64_t)n;
 	r->warps[w].warp_insn++;
@@ -482,15 +498,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	r->warps[w].warp_insn++;
 	r->warps[w].thread_insn += (uint64_t)info.nactive;
 	x->issued_k[s] = info.nactive < r->warpsize ? info.nactive : r->warpsize;
-	int64_t lat, busy;
-	if (si->unit == UNIT_MEM) { /* the memory system: its dispatch delay and when the result is ready */
-		LdStCost mc = ldst_access(x->ldst, c->now, r);
-		lat = mc.latency + c->cfg->stage_overhead;
-		busy = mc.busy;
-	} else {
-		lat = unit_latency(c->cfg, si);
-		busy = unit_interval(c->cfg, si);
-	}
+	int64_t busy, lat = issue_cost(x, si, &busy);
 	/* front end and operand delivery (sm/fetch.c, sm/opcoll.c): register
 	** bank conflicts delay the result; the I-buffer steps or refills */
 	lat += opcoll_collect(&x->oc, s, w, (SmUnit)si->unit, si->src, si->nsrc, c->now);
@@ -504,9 +512,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 			if (bit_get(info.active, l))
 				r[l] = c->now + lat;
 	}
-	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-	p->free_at[first_free(p)] = c->now + busy;
-	x->unit_free[si->unit] = -1;
+	take_unit(x, s, si, busy);
 	if (MU_UNLIKELY(ins->op == OP_ATOMCAS))
 		count_lock_attempts(x, W, ins, &info);
 	if (c->st_hold && info.rule == RULE_BD) /* a split goes into the ST (seed 004 §5.3) */
