@@ -605,20 +605,6 @@ void lab_table_json(Buf *b, const LabRow *rows, int32_t n)
 
 /* ---- the chart --------------------------------------------------------------------------- */
 
-static void svg_text(Buf *b, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			buf_puts(b, "&lt;");
-		else if (*s == '>')
-			buf_puts(b, "&gt;");
-		else if (*s == '&')
-			buf_puts(b, "&amp;");
-		else
-			buf_putc(b, *s);
-	}
-}
-
 void lab_chart_svg(Buf *b, const LabRow *rows, int32_t n)
 {
 	static const char *const colours[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
@@ -652,12 +638,12 @@ void lab_chart_svg(Buf *b, const LabRow *rows, int32_t n)
 			buf_printf(b,
 			           "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>",
 			           x0 + f * bw, base - h, bw - 2, h, colours[f % 10]);
-			svg_text(b, r->file);
+			buf_put_xml(b, r->file);
 			buf_printf(b, " under %s: DLP %.2f</title></rect>\n", its_policy_key(r->model), r->dlp);
 		}
 		int cx = x0 + nf * bw / 2;
 		buf_printf(b, "<text transform=\"translate(%d,%d) rotate(-60)\" text-anchor=\"end\">", cx, base + 12);
-		svg_text(b, its_policy_key(rows[k].model));
+		buf_put_xml(b, its_policy_key(rows[k].model));
 		buf_puts(b, "</text>\n");
 	}
 	for (int32_t f = 0; f < nf; f++) {
@@ -665,7 +651,7 @@ void lab_chart_svg(Buf *b, const LabRow *rows, int32_t n)
 		buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", left, y - 10,
 		           colours[f % 10]);
 		buf_printf(b, "<text x=\"%d\" y=\"%d\">", left + 18, y);
-		svg_text(b, rows[f * np].file);
+		buf_put_xml(b, rows[f * np].file);
 		buf_puts(b, "</text>\n");
 	}
 	buf_puts(b, "</svg>\n");

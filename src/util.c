@@ -152,6 +152,20 @@ void buf_putc(Buf *b, char c)
 	b->s[b->len] = 0;
 }
 
+void buf_put_xml(Buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '&')
+			buf_puts(b, "&amp;");
+		else if (*s == '<')
+			buf_puts(b, "&lt;");
+		else if (*s == '>')
+			buf_puts(b, "&gt;");
+		else
+			buf_putc(b, *s);
+	}
+}
+
 void buf_puts(Buf *b, const char *s)
 {
 	buf_putn(b, s, strlen(s));

@@ -68,6 +68,8 @@ void sink_line(Buf *b, const Sink *k);
 
 void buf_putc(Buf *b, char c);
 void buf_puts(Buf *b, const char *s);
+/* s as text of an XML (SVG) document: & < > escaped. */
+void buf_put_xml(Buf *b, const char *s);
 void buf_putn(Buf *b, const char *s, size_t n);
 void buf_printf(Buf *b, const char *fmt, ...) MU_PRINTF(2, 3);
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);

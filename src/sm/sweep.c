@@ -11,21 +11,6 @@
 
 const char *const sm_sweep_metrics[] = {"warp_ipc", "gpu_ipc", "cycles", "simd_efficiency", NULL};
 
-/* Text in SVG: & < > escaped. */
-static void xml_put(Buf *b, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '&')
-			buf_puts(b, "&amp;");
-		else if (*s == '<')
-			buf_puts(b, "&lt;");
-		else if (*s == '>')
-			buf_puts(b, "&gt;");
-		else
-			buf_putc(b, *s);
-	}
-}
-
 static double metric(const SmSweepRow *r, int m)
 {
 	switch (m) {
@@ -119,7 +104,7 @@ void sm_sweep_svg(Buf *b, const SmSweepAxis *ax, int nax, const SmSweepRow *rows
 	buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
 	           "font-size=\"12\">\n", W, H);
 	buf_printf(b, "<text x=\"%d\" y=\"18\">%s against ", L, sm_sweep_metrics[m]);
-	xml_put(b, ax[0].name);
+	buf_put_xml(b, ax[0].name);
 	buf_puts(b, "</text>\n");
 	buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, H - B, W - R, H - B);
 	buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L, H - B);
@@ -130,7 +115,7 @@ void sm_sweep_svg(Buf *b, const SmSweepAxis *ax, int nax, const SmSweepRow *rows
 	for (int i = 0; i < n1; i++) {
 		double x = n1 > 1 ? L + (double)(W - L - R) * i / (n1 - 1) : L + (W - L - R) / 2.0;
 		buf_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, H - B + 18);
-		xml_put(b, ax[0].values[i]);
+		buf_put_xml(b, ax[0].values[i]);
 		buf_puts(b, "</text>\n");
 	}
 	for (int j = 0; j < n2; j++) {
@@ -144,9 +129,9 @@ void sm_sweep_svg(Buf *b, const SmSweepAxis *ax, int nax, const SmSweepRow *rows
 		buf_puts(b, "\"/>\n");
 		if (nax > 1) {
 			buf_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"%s\">", W - R + 10, T + 16 * (j + 1), col);
-			xml_put(b, ax[1].name);
+			buf_put_xml(b, ax[1].name);
 			buf_puts(b, " = ");
-			xml_put(b, ax[1].values[j]);
+			buf_put_xml(b, ax[1].values[j]);
 			buf_puts(b, "</text>\n");
 		}
 	}
