@@ -8,6 +8,7 @@
 */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lab.h"
@@ -201,4 +202,28 @@ Test(lab, round_robin_issues_one_thread_at_a_time, .init = watchdog_120)
 		cr_expect_leq(most, 1, "%s: %d threads in a fetch", files[f], most); /* digest T10: DLP 1 */
 	}
 	free_names(files, n);
+}
+
+/* --svg: a bar per program and policy, as tall as its DLP on a common
+** scale, and the file names escaped as XML text. */
+Test(lab, the_dlp_chart)
+{
+	LabRow rows[2] = {{.file = "a<&>.simd", .model = model_find("its:minpc"), .dlp = 1.5},
+	                  {.file = "a<&>.simd", .model = model_find("its:lee"), .dlp = 3.0}};
+	cr_assert(rows[0].model && rows[1].model);
+	Buf b = {0};
+	lab_chart_svg(&b, rows, 2);
+	const char *s = buf_str(&b);
+	cr_expect(strncmp(s, "<svg ", 5) == 0 && strstr(s, "</svg>\n") != NULL);
+	cr_expect(strstr(s, "a&lt;&amp;&gt;.simd") != NULL && strstr(s, "a<&>") == NULL, "%s", s);
+	int h[2], k = 0;
+	for (const char *r = s; k < 2 && (r = strstr(r, "<rect ")) != NULL; r++) {
+		int x, y, w, hh;
+		if (sscanf(r, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"", &x, &y, &w, &hh) == 4 &&
+		    strstr(r, "<title>") && strstr(r, "<title>") < strstr(r, "</rect>"))
+			h[k++] = hh;
+	}
+	cr_assert_eq(k, 2, "two bars");
+	cr_expect(h[0] > 0 && abs(2 * h[0] - h[1]) <= 1, "DLP 1.5 and 3.0 as bars of %d and %d", h[0], h[1]);
+	buf_free(&b);
 }
