@@ -199,7 +199,8 @@ void model_finish_lanes(Machine *m, Warp *w, bool stop, Rule *rule);
 /* A branch (bz, bnz) at pc: split(Θ) into *jmp and *fall (scratch words
 ** of m->step_active); -1 a read of an unassigned variable (the step gets
 ** stuck), 1 no divergence: rule BT or BF and the model's go have run (an
-** empty Θ falls through), 0 divergent: rule BD, the model goes on. */
+** empty Θ falls through), 0 divergent: rule BD, both edges taken
+** (sem_take_edge), the model places the lanes. */
 int model_branch_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule, uint64_t **jmp,
                        uint64_t **fall);
 /* Room for n records (growing as ctl_push does). */

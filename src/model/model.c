@@ -128,6 +128,8 @@ int model_branch_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *ru
 	bool none_jump = bits_empty(*jmp, w->nw), none_fall = bits_empty(*fall, w->nw);
 	if (!none_jump && !none_fall) {
 		*rule = RULE_BD;
+		sem_take_edge(m, w, pc, pc + 1, *fall);
+		sem_take_edge(m, w, pc, ins->target, *jmp);
 		return 0;
 	}
 	bool taken = none_fall && !none_jump;

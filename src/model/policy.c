@@ -646,8 +646,6 @@ static bool branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
 	if (split != 0)
 		return split > 0;
 	int32_t L = ins->target;
-	sem_take_edge(m, w, pc, pc + 1, fall);
-	sem_take_edge(m, w, pc, L, jmp);
 	BitIter it = bits_iter(w->active, w->nw);
 	int32_t level = 0;
 	for (int32_t l; (l = bits_iter_next(&it)) >= 0;) {

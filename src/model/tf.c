@@ -380,8 +380,6 @@ static bool sandy_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *
 	if (split != 0)
 		return split > 0;
 	int32_t L = ins->target;
-	sem_take_edge(m, w, pc, pc + 1, fall);
-	sem_take_edge(m, w, pc, L, jmp);
 	int32_t k = sandy_at(m, w, pc);
 	int32_t j = ctl_push(m, w); /* may move the records */
 	*sent(w, j) = (SEntry){1, L, 0};
