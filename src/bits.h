@@ -26,6 +26,17 @@ static inline int32_t bits_count(const uint64_t *s, int32_t nw)
 	return c;
 }
 
+/* d = the n bits of s from bit off on (s readable one word past them) */
+static inline void bits_extract(uint64_t *d, const uint64_t *s, int32_t off, int32_t n)
+{
+	int32_t nw = bits_words(n), sh = off & 63;
+	const uint64_t *p = s + (off >> 6);
+	for (int32_t j = 0; j < nw; j++)
+		d[j] = sh ? (p[j] >> sh) | (p[j + 1] << (64 - sh)) : p[j];
+	if (n & 63)
+		d[nw - 1] &= (1ull << (n & 63)) - 1;
+}
+
 static inline bool bits_empty(const uint64_t *s, int32_t nw)
 {
 	for (int32_t i = 0; i < nw; i++)

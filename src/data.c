@@ -1411,6 +1411,15 @@ fail:
 ** implicit sync (μ/φ only) or runs under a model without syncs. */
 bool sem_rule_IT(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 {
+	int32_t next;
+	if (!sem_data_rule(m, w, pc, ins, &next))
+		return false;
+	m->model->go(m, w, next - 1, next);
+	return true;
+}
+
+bool sem_data_rule(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_t *nextp)
+{
 	int32_t next = pc + 1;
 	bool ok;
 	switch (ins->op) {
@@ -1436,10 +1445,8 @@ bool sem_rule_IT(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 	}
 	default: ok = false; break;
 	}
-	if (!ok)
-		return false;
-	m->model->go(m, w, next - 1, next);
-	return true;
+	*nextp = next;
+	return ok;
 }
 
 void sem_race_free(Race *r)
@@ -1455,6 +1462,14 @@ void sem_race_free(Race *r)
 ** Table 3.4 literally (bz jumps where v ≠ 0); bnz is the mirror image. */
 bool sem_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jump, uint64_t *fall)
 {
+	if (m->split_given) { /* made for a whole cohort at once (sem.c) */
+		bits_extract(jump, m->cohort_split, w->base - m->cohort.base, w->size);
+		for (int32_t j = 0; j < w->nw; j++) {
+			jump[j] &= w->active[j];
+			fall[j] = w->active[j] & ~jump[j];
+		}
+		return true;
+	}
 	if (!sem_check_read(m, w, pc, &ins->a))
 		return false;
 	bool jump_if_zero = (ins->op == OP_BZ) != m->opt.bz_rules;

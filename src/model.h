@@ -69,6 +69,10 @@ struct Model {
 	                         ** `both`, which side of a divergent branch runs first
 	                         ** is a choice of the explorer */
 	bool honours_sync;       /* sync and implicit syncs (γ/η blocks) fire SS/SP; else NOP */
+	bool cohorts;            /* a data step, a jump and a NOP sync change nothing but the
+	                         ** warp's own control state, through go: sem_run may run
+	                         ** consecutive warps' steps at one instruction as a cohort
+	                         ** (sem.c) */
 	/* The control state as several tables (ntables > 0; then fields and
 	** nfields are unused): the tables, and the table of record k. */
 	const CtlTable *tables;
@@ -86,6 +90,9 @@ struct Model {
 	bool (*finish)(Machine *, Warp *, int32_t pc, bool stop, Rule *); /* SF (stop), EX (exit) */
 	/* the warp's Θ leaves from for to: JP, after IT, at the barrier's release */
 	void (*go)(Machine *, Warp *, int32_t from, int32_t to);
+	/* go for k warps of a cohort (sem.c) that all leave from for to, when
+	** it leaves their stacks' depths alone; NULL: go warp by warp */
+	void (*go_cohort)(Machine *, const int32_t *warps, int32_t k, int32_t from, int32_t to);
 	/* A model whose groups wait at a barrier one at a time (per-thread pcs):
 	** parking the arriving Θ (sem.c counts the arrival, rule BAR), and the
 	** release of every waiting group of the warp.
@@ -189,6 +196,9 @@ int32_t ctl_push(Machine *m, Warp *w);
 /* JP, IT and the barrier's release for a model whose stack does not move
 ** with the pc (sync, mimd): Θ takes the edge from -> to. */
 void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to);
+/* model_go_along for a cohort: whether from -> to enters a block is
+** looked at once. */
+void model_go_along_cohort(Machine *m, const int32_t *warps, int32_t k, int32_t from, int32_t to);
 /* sync (and implicit syncs) under a model that ignores them: rule NOP, the
 ** model's go to the next instruction. */
 bool model_sync_nop(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule);
@@ -212,6 +222,13 @@ void ctl_reserve(Machine *m, Warp *w, int32_t n);
 /* split(Θ, v) = (Θ_f, Θ_j) of a bz/bnz (Table 3.1); false: a read of an
 ** unassigned variable (error set). */
 bool sem_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jump, uint64_t *fall);
+/* Whether to is the start of a block other than from's fall-through
+** within it: only then does a move take an edge (sem_take_edge). */
+static inline bool sem_enters_block(const Machine *m, int32_t from, int32_t to)
+{
+	const Cfg *g = m->cfg;
+	return to != from + 1 || to >= m->prog->nins || g->blocks[g->block_of[to]].first == to;
+}
 /* The PEs in movers leave the block of from for to (the edge φ/μ read). */
 void sem_take_edge(Machine *m, Warp *w, int32_t from, int32_t to, const uint64_t *movers);
 /* Θ := s. */

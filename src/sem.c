@@ -315,9 +315,7 @@ static void record_edge(Machine *m, const Warp *w, int32_t blk, const uint64_t *
 ** the edge (for φ/μ) and the warp starts a new block execution. */
 void sem_take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const uint64_t *movers)
 {
-	/* falling through to the next instruction of the block (cfg_is_block_start, inline) */
-	const Cfg *g = m->cfg;
-	if (to_pc == from_pc + 1 && (to_pc >= m->prog->nins || g->blocks[g->block_of[to_pc]].first != to_pc))
+	if (!sem_enters_block(m, from_pc, to_pc))
 		return;
 	w->entered = true;
 	if (!movers)
@@ -523,6 +521,39 @@ static bool limits_allow(Machine *m, Warp *w, int32_t pc)
 	return true;
 }
 
+/* semantics.md §7: what a step of warp w that issued ins at pc counts. */
+static inline void count_step(Machine *m, int32_t pc, const Ins *ins, Rule rule,
+                              int32_t nactive, bool entered)
+{
+	m->steps++;
+	m->thread_instructions += (uint64_t)nactive;
+	m->rule_count[rule]++;
+	if (entered)
+		m->block_execs[m->cfg->block_of[pc]]++;
+	if (ir_is_branch(ins->op) && nactive > 0) {
+		m->visits[pc]++;
+		if (rule == RULE_BD)
+			m->divergences[pc]++;
+	}
+}
+
+static inline void count_depth(Machine *m, const Warp *w)
+{
+	if (w->ctl.n > m->max_depth) /* sem_stack_depth */
+		m->max_depth = w->ctl.n;
+}
+
+/* The scratch rows of the data rules, made with the first step (copies
+** kept for going back never step). */
+static void make_scratch(Machine *m)
+{
+	size_t n = (size_t)m->nthreads;
+	m->tmp = xmalloc(n * sizeof *m->tmp);
+	m->res = xmalloc(n * sizeof *m->res);
+	m->order = xmalloc(n * sizeof *m->order);
+	m->addr = xmalloc(n * sizeof *m->addr);
+}
+
 SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 {
 	if (m->status != SEM_RUNNING || wi < 0 || wi >= m->nwarps)
@@ -540,13 +571,8 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		return m->status;
 	}
 	const Ins *ins = &m->prog->ins[pc];
-	if (MU_UNLIKELY(!m->tmp)) { /* the scratch rows of the data rules, once */
-		size_t n = (size_t)m->nthreads;
-		m->tmp = xmalloc(n * sizeof *m->tmp);
-		m->res = xmalloc(n * sizeof *m->res);
-		m->order = xmalloc(n * sizeof *m->order);
-		m->addr = xmalloc(n * sizeof *m->addr);
-	}
+	if (MU_UNLIKELY(!m->tmp))
+		make_scratch(m);
 	m->fx_nedge = m->fx_ncell = 0;
 	bits_copy(m->step_active, w->active, w->nw);
 	int32_t nactive = w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
@@ -565,20 +591,8 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 		w->pc = pc;
 		return m->status;
 	}
-	/* semantics.md §7 */
-	m->steps++;
-	m->thread_instructions += (uint64_t)nactive;
-	m->rule_count[rule]++;
-	if (entered)
-		m->block_execs[m->cfg->block_of[pc]]++;
-	if (ir_is_branch(ins->op) && nactive > 0) {
-		m->visits[pc]++;
-		if (rule == RULE_BD)
-			m->divergences[pc]++;
-	}
-	int32_t depth = sem_stack_depth(m, wi);
-	if (depth > m->max_depth)
-		m->max_depth = depth;
+	count_step(m, pc, ins, rule, nactive, entered);
+	count_depth(m, w);
 	/* what the instructions did not check before allocating: the stacks */
 	if (MU_UNLIKELY(!budget_allows(m, 0)) && m->status == SEM_RUNNING) {
 		sem_memory_limit(m, pc, wi);
@@ -671,6 +685,227 @@ int32_t sem_schedule(Machine *m)
 	return w;
 }
 
+/* ---- cohorts: the round robin's next steps as one --------------------------------
+** semantics.md §6: run moves warps 0, 1, ... one instruction each. When the
+** warps it runs next all stand at one instruction that is a data instruction
+** (arithmetic, a copy, a load, a μ/φ/γ/η group that is no implicit sync), a
+** branch, a jump, or a sync the model ignores, their steps do not see each
+** other: a data rule or a branch's split reads and writes its warp's lanes
+** only, and Σ, which a load only reads; the model's control rules touch
+** that warp alone (Model.cohorts). So sem_run, when no hook watches the
+** steps one by one, runs them together: the data rule, or the branch's
+** split, once over the union of their lanes (the lane loops run over all of
+** them: 1024 warps of one are one vector), then the model's rule per warp,
+** every step counted as sem_step counts it. A data rule or a split that
+** fails changes nothing (data.c commits only when no premise failed): the
+** cohort is dropped and its warps step alone, so that an error is reported
+** as sem_step reports it. */
+
+typedef enum CohortKind { COHORT_NONE, COHORT_DATA, COHORT_BRANCH, COHORT_MOVE } CohortKind;
+
+static CohortKind cohort_kind(const Machine *m, int32_t pc)
+{
+	const Block *blk = &m->cfg->blocks[m->cfg->block_of[pc]];
+	if (m->model->honours_sync && blk->implicit_sync && pc == blk->first)
+		return COHORT_NONE; /* rules SS/SP */
+	switch (m->prog->ins[pc].op) {
+	case OP_COPY:
+	case OP_UNARY:
+	case OP_BINARY:
+	case OP_LOAD:
+	case OP_LLOAD:
+	case OP_PHI:
+	case OP_GAMMA:
+	case OP_MU:
+	case OP_ETA: return COHORT_DATA;
+	case OP_BZ:
+	case OP_BNZ: return COHORT_BRANCH;
+	case OP_JUMP: return COHORT_MOVE;
+	case OP_SYNC: return m->model->honours_sync ? COHORT_NONE : COHORT_MOVE;
+	default: return COHORT_NONE;
+	}
+}
+
+static int32_t active_count(const Warp *w)
+{
+	return w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
+}
+
+/* The warps of the cohort that starts at warp `first`, into
+** m->cohort_warps: first and the runnable warps after it (the round robin's
+** order, not wrapping) at the same pc, as long as none of their steps
+** reaches a check of the limits (limits_allow). Returns how many. */
+static int32_t cohort_members(Machine *m, int32_t first, int32_t pc)
+{
+	int32_t k = 0;
+	uint64_t work = m->thread_instructions;
+	for (int32_t w = first; w >= 0 && m->warps[w].pc == pc; w = next_runnable(m, w + 1)) {
+		if (m->steps + (uint64_t)k >= m->check_steps || work >= m->check_work)
+			break;
+		m->cohort_warps[k++] = w;
+		work += (uint64_t)active_count(&m->warps[w]);
+	}
+	return k;
+}
+
+/* The cohort's k warps as one: their active lanes over the span of their
+** threads. */
+static Warp *cohort_warp(Machine *m, int32_t k)
+{
+	Warp *c = &m->cohort;
+	const Warp *w0 = &m->warps[m->cohort_warps[0]], *wl = &m->warps[m->cohort_warps[k - 1]];
+	c->id = w0->id;
+	c->pc = w0->pc;
+	c->base = w0->base;
+	c->size = wl->base + wl->size - w0->base;
+	c->nw = bits_words(c->size);
+	bits_clear(c->active, c->nw);
+	int32_t n = 0;
+	for (int32_t i = 0; i < k; i++) {
+		int32_t nw;
+		const int32_t *idx = sem_active_list(m, &m->warps[m->cohort_warps[i]], &nw);
+		for (int32_t j = 0; j < nw; j++) {
+			c->idx[n++] = idx[j];
+			bit_set(c->active, idx[j] - c->base);
+		}
+	}
+	c->nidx = n;
+	c->idx_ok = true;
+	return c;
+}
+
+/* A failed rule recorded an error the cohort does not keep. */
+static void drop_error(Machine *m)
+{
+	RunError *e = &m->err;
+	free(e->msg);
+	free(e->threads);
+	free(e->stack);
+	*e = (RunError){.pc = -1, .warp = -1};
+	m->status = SEM_RUNNING;
+}
+
+/* The lanes' part of the cohort's step: the data rule, or the branch's
+** split (into m->cohort_split, read by sem_split), over the union of the
+** k warps' lanes. False: it failed and changed nothing. */
+static bool cohort_lanes(Machine *m, CohortKind kind, int32_t k, int32_t pc, const Ins *ins,
+                         int32_t *next)
+{
+	*next = ins->op == OP_JUMP ? ins->target : pc + 1;
+	if (kind == COHORT_MOVE)
+		return true;
+	Warp *c = cohort_warp(m, k);
+	if (kind == COHORT_DATA)
+		return sem_data_rule(m, c, pc, ins, next);
+	int32_t nw = bits_words(m->nthreads) + 1;
+	if (!sem_split(m, c, pc, ins, m->cohort_split, m->cohort_split + nw))
+		return false;
+	m->split_given = true;
+	return true;
+}
+
+/* The warps' steps of a branch in the cohort: the model's rule after the
+** split, then what sem_step counts and checks after a step. Returns how many
+** stepped: fewer than k when the run stops (a rule failed, or the memory
+** budget). */
+static int32_t cohort_branch(Machine *m, int32_t k, int32_t pc, const Ins *ins)
+{
+	for (int32_t i = 0; i < k; i++) {
+		Warp *w = &m->warps[m->cohort_warps[i]];
+		int32_t nactive = active_count(w);
+		bool entered = w->entered;
+		w->entered = false;
+		Rule rule;
+		bits_copy(m->step_active, w->active, w->nw);
+		if (!m->model->branch(m, w, pc, ins, &rule)) { /* as sem_step after a failed rule */
+			w->entered = entered;
+			bits_copy(w->active, m->step_active, w->nw);
+			w->idx_ok = false;
+			w->pc = pc;
+			return i;
+		}
+		count_step(m, pc, ins, rule, nactive, entered);
+		count_depth(m, w);
+		if (MU_UNLIKELY(!budget_allows(m, 0))) { /* a record pushed */
+			sem_memory_limit(m, pc, w->id);
+			return i + 1;
+		}
+	}
+	return k;
+}
+
+/* The warps' steps of a data instruction (after its rule), a jump or an
+** ignored sync: the model moves each warp from `from` to `next`, every step
+** counted as sem_step counts it. go allocates nothing. */
+static void cohort_moves(Machine *m, int32_t k, int32_t pc, const Ins *ins, Rule rule, int32_t from,
+                         int32_t next)
+{
+	const Model *md = m->model;
+	for (int32_t i = 0; i < k; i++) {
+		Warp *w = &m->warps[m->cohort_warps[i]];
+		bool entered = w->entered;
+		w->entered = false;
+		count_step(m, pc, ins, rule, active_count(w), entered);
+		if (!md->go_cohort) {
+			md->go(m, w, from, next);
+			count_depth(m, w);
+		}
+	}
+	if (md->go_cohort) {
+		md->go_cohort(m, m->cohort_warps, k, from, next);
+		for (int32_t i = 0; i < k; i++)
+			count_depth(m, &m->warps[m->cohort_warps[i]]);
+	}
+}
+
+/* Runs the cohort that starts at warp `first` (sem_pick's choice) and
+** returns true, or returns false when there is none of two warps or more:
+** then sem_step runs `first` alone. */
+static bool run_cohort(Machine *m, int32_t first)
+{
+	int32_t pc = m->warps[first].pc;
+	if (m->steps < m->cohort_after || m->opt.lane_order == ORDER_RANDOM || m->effects || pc < 0 ||
+	    pc >= m->prog->nins)
+		return false;
+	CohortKind kind = cohort_kind(m, pc);
+	if (kind == COHORT_NONE)
+		return false;
+	if (MU_UNLIKELY(!m->cohort_warps)) {
+		int32_t nw = bits_words(m->nthreads) + 1;
+		m->cohort_warps = xmalloc((size_t)m->nwarps * sizeof *m->cohort_warps);
+		m->cohort.active = xcalloc((size_t)nw, sizeof *m->cohort.active);
+		m->cohort.idx = xmalloc((size_t)m->nthreads * sizeof *m->cohort.idx);
+		m->cohort_split = xcalloc(2 * (size_t)nw, sizeof *m->cohort_split);
+	}
+	if (MU_UNLIKELY(!m->tmp))
+		make_scratch(m);
+	int32_t k = cohort_members(m, first, pc);
+	if (k < 2)
+		return false;
+	const Ins *ins = &m->prog->ins[pc];
+	int32_t next;
+	if (!cohort_lanes(m, kind, k, pc, ins, &next)) {
+		drop_error(m);
+		m->cohort_after = m->steps + (uint64_t)k; /* these warps step alone */
+		return false;
+	}
+	m->norders = 1;
+	m->model_alt = 0;
+	m->cohort_steps += (uint64_t)k;
+	if (kind == COHORT_BRANCH) {
+		int32_t done = cohort_branch(m, k, pc, ins);
+		m->split_given = false;
+		if (done < k)
+			return true; /* the run stops here */
+	} else if (kind == COHORT_DATA) {
+		cohort_moves(m, k, pc, ins, RULE_IT, next - 1, next);
+	} else {
+		cohort_moves(m, k, pc, ins, ins->op == OP_JUMP ? RULE_JP : RULE_NOP, pc, next);
+	}
+	sem_advance(m, m->cohort_warps[k - 1]);
+	return true;
+}
+
 SemStatus sem_run(Machine *m, SemHook hook, void *ctx)
 {
 	StepInfo info;
@@ -678,6 +913,8 @@ SemStatus sem_run(Machine *m, SemHook hook, void *ctx)
 		int32_t w = sem_schedule(m);
 		if (w < 0)
 			break;
+		if (!hook && m->model->cohorts && run_cohort(m, w))
+			continue;
 		uint64_t before = m->steps;
 		sem_step(m, w, &info);
 		if (m->steps > before) {

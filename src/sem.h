@@ -229,6 +229,10 @@ typedef struct Machine {
 	uint64_t outside_bytes; /* charged to the same --max-memory budget by the owner
 	                        ** of the machine (the REPL's copies for going back) */
 	Warp *warps;
+	uint64_t *warp_sets;    /* every warp's Θ and live set, side by side (Warp.active,
+	                        ** .live point in here): the scheduler's walk over many
+	                        ** small warps stays in few cache lines */
+	int32_t *warp_idx;      /* every warp's list of active threads (Warp.idx): nthreads */
 	uint64_t *runnable;     /* the ready set: a bit per warp whose status is WARP_RUN, */
 	uint64_t *runnable_sum; /* and a bit per non-zero word of it (sem_warp_status) */
 	int32_t cursor;         /* round robin */
@@ -273,6 +277,16 @@ typedef struct Machine {
 	int32_t lane_choice;    /* the outcome of the lane order this step takes (sem_step_group) */
 	int32_t norders;        /* the distinct outcomes of this step's lane order (StepInfo.norders) */
 	struct LaneOrders *lane_orders; /* the last step's outcomes, kept for its other orders (data.c) */
+	/* sem_run's cohorts (sem.c): a warp over the lanes of several, the
+	** warps it stands for, and the step before which no cohort is tried
+	** (after one failed); made with the first cohort, never copied */
+	Warp cohort;
+	int32_t *cohort_warps;
+	uint64_t cohort_after;
+	uint64_t *cohort_split;  /* the lanes of the cohort that jump, then those that fall
+	                         ** through (a word past each); */
+	bool split_given;        /* set: sem_split reads its warp's part of them */
+	uint64_t cohort_steps;   /* the steps run in cohorts (counted among steps) */
 } Machine;
 
 /* Build the initial state (semantics.md §1). Problems with the options

@@ -79,9 +79,13 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	if (want > max_cells)
 		diag_error(d, LOC_NONE, "initial memory of %llu cells exceeds the limit of %llu (--max-cells)",
 		           (unsigned long long)want, (unsigned long long)max_cells);
-	/* the lane tables: a value and an assigned flag per variable and thread */
+	/* the lane tables: a value and an assigned flag per variable and thread;
+	** and per thread the rows beside them: the scratch of the data rules
+	** (tmp, res, order, addr, chain: 44 bytes), from_block, the local-memory
+	** pointer, the rows of tid/laneid/warpid (up to 24), the cohorts' (about
+	** 9; sem.c) */
 	uint64_t max_mem = opt->max_memory ? opt->max_memory : SEM_DEFAULT_MAX_MEMORY;
-	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 64) + (uint64_t)p->nins * 32;
+	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 96) + (uint64_t)p->nins * 32;
 	/* memory accounting: the initial memory and the parameters beyond
 	** int64 (a copy per thread) count before anything is allocated */
 	uint64_t init = 0, params = 0;
@@ -207,6 +211,8 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	int32_t maxnw = bits_words(sws);
 	m->step_active = xcalloc((size_t)maxnw * 3, sizeof *m->step_active);
 	m->warps = xcalloc((size_t)m->nwarps, sizeof *m->warps);
+	m->warp_sets = xcalloc((size_t)m->nwarps * 2 * (size_t)maxnw, sizeof *m->warp_sets);
+	m->warp_idx = xmalloc(n * sizeof *m->warp_idx);
 	m->runnable = xcalloc((size_t)bits_words(m->nwarps), sizeof *m->runnable);
 	m->runnable_sum = xcalloc((size_t)bits_words(bits_words(m->nwarps)), sizeof *m->runnable_sum);
 	for (int32_t i = 0; i < m->nwarps; i++) {
@@ -215,12 +221,12 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 		w->base = i * sws;
 		w->size = m->nthreads - w->base < sws ? m->nthreads - w->base : sws;
 		w->nw = bits_words(w->size);
-		w->active = xcalloc((size_t)w->nw, sizeof *w->active);
-		w->live = xcalloc((size_t)w->nw, sizeof *w->live);
+		w->active = m->warp_sets + (size_t)i * 2 * (size_t)maxnw;
+		w->live = w->active + maxnw;
 		for (int32_t l = 0; l < w->size; l++)
 			bit_set(w->live, l);
 		bits_copy(w->active, w->live, w->nw);
-		w->idx = xmalloc((size_t)w->size * sizeof *w->idx);
+		w->idx = m->warp_idx + w->base;
 		w->status = WARP_RUN;
 		w->entered = true;
 		w->pc = 0;
@@ -265,13 +271,12 @@ void sem_free(Machine *m)
 	free(m->local);
 	for (int32_t i = 0; i < m->nwarps; i++) {
 		Warp *w = &m->warps[i];
-		free(w->active);
-		free(w->live);
 		free(w->ctl.recs);
 		free(w->ctl.masks);
-		free(w->idx);
 	}
 	free(m->warps);
+	free(m->warp_sets);
+	free(m->warp_idx);
 	free(m->runnable);
 	free(m->runnable_sum);
 	free(m->err.msg);
@@ -291,6 +296,10 @@ void sem_free(Machine *m)
 	free(m->hslot);
 	free(m->chain);
 	free(m->gsa_scratch);
+	free(m->cohort.active);
+	free(m->cohort.idx);
+	free(m->cohort_warps);
+	free(m->cohort_split);
 	free(m->fx_edge);
 	free(m->fx_lanes);
 	free(m->fx_cell);
@@ -336,17 +345,20 @@ Machine *sem_clone(const Machine *s)
 			mem_clone(m->local[t], s->local[t]);
 		}
 	m->warps = dup_mem(s->warps, (size_t)s->nwarps * sizeof *m->warps);
+	m->warp_sets = dup_mem(s->warp_sets, (size_t)s->nwarps * 2 * (size_t)bits_words(s->sched_warpsize) *
+	                                         sizeof *m->warp_sets);
+	m->warp_idx = dup_mem(s->warp_idx, n * sizeof *m->warp_idx);
 	m->runnable = dup_mem(s->runnable, (size_t)bits_words(s->nwarps) * sizeof *m->runnable);
 	m->runnable_sum = dup_mem(s->runnable_sum, (size_t)bits_words(bits_words(s->nwarps)) * sizeof *m->runnable_sum);
 	for (int32_t i = 0; i < s->nwarps; i++) {
 		Warp *w = &m->warps[i];
 		const Warp *sw = &s->warps[i];
 		size_t nw = (size_t)sw->nw * sizeof(uint64_t);
-		w->active = dup_mem(sw->active, nw);
-		w->live = dup_mem(sw->live, nw);
+		w->active = m->warp_sets + (sw->active - s->warp_sets);
+		w->live = m->warp_sets + (sw->live - s->warp_sets);
 		w->ctl.recs = dup_mem(sw->ctl.recs, (size_t)sw->ctl.cap * sw->ctl.rec_size);
 		w->ctl.masks = dup_mem(sw->ctl.masks, (size_t)sw->ctl.cap * sw->ctl.nmask * nw);
-		w->idx = dup_mem(sw->idx, (size_t)sw->size * sizeof *w->idx);
+		w->idx = m->warp_idx + (sw->idx - s->warp_idx);
 	}
 	m->err.msg = s->err.msg ? xstrdup(s->err.msg) : NULL;
 	m->err.threads = dup_mem(s->err.threads, (size_t)s->err.nthreads * sizeof(int32_t));
@@ -365,6 +377,9 @@ Machine *sem_clone(const Machine *s)
 	int32_t maxnw = bits_words(s->sched_warpsize);
 	m->step_active = dup_mem(s->step_active, (size_t)maxnw * 3 * sizeof(uint64_t));
 	m->tmp = NULL; /* the scratch rows: with the first step (sem_step) */
+	m->cohort = (Warp){0}; /* and the cohort's: with the first cohort (sem_run) */
+	m->cohort_warps = NULL;
+	m->cohort_split = NULL;
 	m->res = NULL;
 	m->order = NULL;
 	m->addr = NULL;

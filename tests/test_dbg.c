@@ -66,16 +66,6 @@ static uint64_t fingerprint(const Machine *m)
 	return h;
 }
 
-static Prog load_file(const char *path)
-{
-	size_t len;
-	char *src = read_file(path, &len);
-	cr_assert(src, "cannot read %s", path);
-	Prog r = load(src);
-	free(src);
-	return r;
-}
-
 /* Spinning examples (spin_lock) end at the step limit: keep it small so
 ** that walking them back step by step stays cheap. */
 static uint64_t max_steps = 3000;
@@ -152,7 +142,7 @@ Test(dbg, back_and_goto_restore_every_state_of_every_example)
 	char **files = example_files(&nf);
 	int checked = 0;
 	for (int f = 0; f < nf; f++) {
-		Prog r = load_file(files[f]);
+		Prog r = load_path(files[f]);
 		for (int mi = 0; mi < 3; mi++) {
 			Dbg *s = session(&r, models[mi]);
 			uint64_t n;

@@ -33,6 +33,24 @@ Prog load(const char *src)
 	return r;
 }
 
+Prog load_path(const char *path)
+{
+	size_t n = 0;
+	char *src = read_file(path, &n);
+	cr_assert_not_null(src, "cannot read %s", path);
+	Prog r;
+	r.src = src;
+	diag_init(&r.d, path, r.src, n);
+	r.p = ir_load(path, r.src, n, &r.d);
+	if (r.d.nerrors > 0 || !r.p->cfg) {
+		Buf b = {0};
+		diag_render(&r.d, &b);
+		cr_assert_fail("%s does not load:\n%s", path, buf_str(&b));
+	}
+	r.g = r.p->cfg;
+	return r;
+}
+
 void unload(Prog *r)
 {
 	/* ir_free also frees the Cfg ir_load attached (the Program owns it) */

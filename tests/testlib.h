@@ -35,6 +35,8 @@ void free_names(char **v, int n);
 
 /* Load src; a program with errors fails the test with the diagnostics. */
 Prog load(const char *src);
+/* The same for the file at path (an example). */
+Prog load_path(const char *path);
 void unload(Prog *r);
 
 /* ElTantawy 2018, Figure 5.2 (nested divergence), laid out so that the

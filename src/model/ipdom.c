@@ -164,6 +164,7 @@ const Model model_ipdom = {
 	.nmask = 1,
 	.path_choice = true,
 	.alt_doc = "side, 1: taken first",
+	.cohorts = true,
 	.start = start,
 	.branch = rule_branch,
 	.sync = model_sync_nop,

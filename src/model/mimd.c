@@ -31,8 +31,10 @@ const Model model_mimd = {
 	.stack_name = NULL,
 	.pushed_by = -1,
 	.warps_of_one = true,
+	.cohorts = true,
 	.branch = rule_branch,
 	.sync = model_sync_nop,
 	.finish = rule_finish,
 	.go = model_go_along,
+	.go_cohort = model_go_along_cohort,
 };

@@ -1,0 +1,242 @@
+/*
+** test_cohort.c — sem_run's cohorts (sem.c): the round robin's next steps
+** at one instruction run as one must give exactly what the steps one by one
+** give.
+**
+** A run with a hook steps warp by warp (sem_step); the same run without a
+** hook takes cohorts. Both must end in the same state (sem_pack: lanes, Σ,
+** stacks, pcs), status, error (message, pc, warp, threads) and measures
+** (steps, thread instructions, rules, visits, divergences, block executions,
+** depth, races), on every example and its GSA form, under sync, ipdom and
+** mimd, with warps of 1, 2, 4 and the program's; on random structured,
+** unstructured and GSA programs; and where a cohort's rule fails in its
+** middle (the error must name the first warp that fails, as steps one by
+** one do) or a limit falls inside a cohort. Each group checks that cohorts
+** did run (Machine.cohort_steps), so that it compares something.
+*/
+#include <criterion/criterion.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "gsa.h"
+#include "model.h"
+#include "sem.h"
+#include "testlib.h"
+
+static void no_hook(void *ctx, const Machine *m, const StepInfo *info)
+{
+	(void)ctx;
+	(void)m;
+	(void)info;
+}
+
+/* What a run ended with, as text: equal texts, equal runs. */
+static char *outcome(Machine *m)
+{
+	Buf b = {0};
+	buf_printf(&b, "status %s steps %llu work %llu depth %d races %d\n", sem_status_name(m->status),
+	           (unsigned long long)m->steps, (unsigned long long)m->thread_instructions, m->max_depth,
+	           m->nraces);
+	for (int r = 0; r < RULE__COUNT; r++)
+		buf_printf(&b, "%s %llu ", sem_rule_name((Rule)r), (unsigned long long)m->rule_count[r]);
+	for (int32_t pc = 0; pc < m->prog->nins; pc++)
+		if (m->visits[pc] || m->divergences[pc])
+			buf_printf(&b, "\npc %d visits %llu divergences %llu", pc, (unsigned long long)m->visits[pc],
+			           (unsigned long long)m->divergences[pc]);
+	for (int32_t k = 0; k < m->cfg->nblocks; k++)
+		buf_printf(&b, " b%d:%llu", k, (unsigned long long)m->block_execs[k]);
+	if (m->status != SEM_OK && m->status != SEM_RUNNING) {
+		const RunError *e = &m->err;
+		buf_printf(&b, "\nerror %s pc %d warp %d: %s; threads", e->rule, e->pc, e->warp, e->msg ? e->msg : "");
+		for (int32_t i = 0; i < e->nthreads; i++)
+			buf_printf(&b, " %d", e->threads[i]);
+		buf_printf(&b, "; stack %s", e->stack ? e->stack : "");
+	}
+	buf_printf(&b, "\nstate ");
+	Buf st = {0};
+	sem_pack(m, &st);
+	buf_printf(&b, "%016llx/%zu", (unsigned long long)sem_hash_bytes(st.s, st.len), st.len);
+	buf_free(&st);
+	return buf_steal(&b);
+}
+
+/* Runs p both ways under opt and compares; returns the cohort steps taken. */
+static uint64_t same_both_ways(const Program *p, const SemOptions *opt, const char *what)
+{
+	Diags d;
+	diag_init(&d, "t.simd", "", 0);
+	Machine *one = sem_new(p, opt, &d), *coh = sem_new(p, opt, &d);
+	diag_free(&d);
+	if (!one || !coh) { /* options the program refuses (too many threads, ...) */
+		sem_free(one);
+		sem_free(coh);
+		return 0;
+	}
+	sem_run(one, no_hook, NULL);
+	sem_run(coh, NULL, NULL);
+	cr_assert_eq(one->cohort_steps, 0, "%s: a run with a hook took cohorts", what);
+	char *a = outcome(one), *b = outcome(coh);
+	cr_expect_str_eq(b, a, "%s: cohorts (first) differ from single steps (second)", what);
+	uint64_t n = coh->cohort_steps;
+	free(a);
+	free(b);
+	sem_free(one);
+	sem_free(coh);
+	return n;
+}
+
+static const Model *const cohort_models[] = {&model_sync, &model_ipdom, &model_mimd, NULL};
+
+/* Every model with cohorts, warps of 1, 2, 4 and the program's own. */
+static uint64_t all_ways(const Program *p, const char *what, uint64_t max_steps)
+{
+	static const int32_t warpsizes[] = {0, 1, 2, 4};
+	uint64_t n = 0;
+	for (int i = 0; cohort_models[i]; i++)
+		for (size_t j = 0; j < sizeof warpsizes / sizeof *warpsizes; j++) {
+			SemOptions o = {0};
+			o.model = cohort_models[i];
+			o.warpsize = warpsizes[j];
+			o.max_steps = max_steps;
+			Buf b = {0};
+			buf_printf(&b, "%s, model %s, warpsize %d", what, cohort_models[i]->name, warpsizes[j]);
+			n += same_both_ways(p, &o, buf_str(&b));
+			buf_free(&b);
+		}
+	return n;
+}
+
+Test(cohort, the_examples_and_their_gsa_forms_end_as_with_single_steps, .init = watchdog_240)
+{
+	int n;
+	char **files = example_files(&n);
+	uint64_t plain = 0, gsa = 0;
+	for (int f = 0; f < n; f++) {
+		Prog r = load_path(files[f]);
+		plain += all_ways(r.p, files[f], 20000);
+		Diags d;
+		diag_init(&d, files[f], r.src, strlen(r.src));
+		Program *g = gsa_build(r.p, &d);
+		if (g && d.nerrors == 0 && g->cfg) {
+			Buf b = {0};
+			buf_printf(&b, "%s (gsa)", files[f]);
+			gsa += all_ways(g, buf_str(&b), 20000);
+			buf_free(&b);
+		}
+		ir_free(g);
+		diag_free(&d);
+		unload(&r);
+	}
+	free_names(files, n);
+	cr_expect_gt(plain, 1000, "the examples took %llu cohort steps", (unsigned long long)plain);
+	cr_expect_gt(gsa, 1000, "their GSA forms took %llu cohort steps", (unsigned long long)gsa);
+}
+
+static void random_programs(bool unstructured, bool as_gsa, int count)
+{
+	uint64_t total = 0;
+	for (int s = 1; s <= count; s++) {
+		GenOptions o = {0};
+		o.seed = (uint64_t)s * 7919u + (unstructured ? 1 : 0);
+		o.size = 20 + s % 60;
+		o.unstructured = unstructured;
+		Buf b = {0};
+		gen_program(&b, &o);
+		Prog r = load(buf_str(&b));
+		Program *p = r.p, *g = NULL;
+		Diags d;
+		diag_init(&d, "t.simd", r.src, strlen(r.src));
+		if (as_gsa) {
+			g = gsa_build(r.p, &d);
+			cr_assert(g && d.nerrors == 0, "seed %d: no GSA form", s);
+			p = g;
+		}
+		static const int32_t threads[] = {5, 16};
+		for (int t = 0; t < 2; t++) {
+			Buf what = {0};
+			buf_printf(&what, "seed %d (%s%s), %d threads\n%s", s, unstructured ? "unstructured" : "structured",
+			           as_gsa ? ", gsa" : "", threads[t], buf_str(&b));
+			for (int i = 0; cohort_models[i]; i++) {
+				if (unstructured && cohort_models[i] == &model_sync)
+					continue; /* its programs have no sync (gen.h) */
+				SemOptions so = {0};
+				so.model = cohort_models[i];
+				so.threads = threads[t];
+				so.warpsize = 1 + s % 4;
+				so.max_steps = 50000;
+				total += same_both_ways(p, &so, buf_str(&what));
+			}
+			buf_free(&what);
+		}
+		ir_free(g);
+		diag_free(&d);
+		unload(&r);
+		buf_free(&b);
+	}
+	cr_expect_gt(total, 1000, "random programs took %llu cohort steps", (unsigned long long)total);
+}
+
+Test(cohort, random_structured_programs, .init = watchdog_120) { random_programs(false, false, 60); }
+Test(cohort, random_unstructured_programs, .init = watchdog_120) { random_programs(true, false, 60); }
+Test(cohort, random_programs_in_gsa_form, .init = watchdog_120) { random_programs(false, true, 40); }
+
+/* A load that fails in thread 5 of 8 warps of one at one pc: the cohort's
+** rule fails, and the error must be the one steps one by one report (thread
+** 5, its warp), after threads 0..4 made that step. The same for a division
+** by zero, a read of an unassigned variable and a branch on one. */
+Test(cohort, a_rule_that_fails_inside_a_cohort_is_reported_as_single_steps_report_it)
+{
+	static const char *const progs[] = {
+		".data 0: 0 1 2 3 4\n.threads 8\n y = mem[tid]\n stop\n",                /* cells 0..4 only */
+		".threads 8\n d = tid - 5\n y = 7 / d\n stop\n",                        /* BP in thread 5 */
+		".threads 8\n p = tid == 5\n bnz p, L\n z = 1\nL: y = z + 1\n stop\n", /* MV in thread 5 */
+		".threads 8\n p = tid == 5\n bnz p, L\n z = 1\nL: bz z, M\nM: stop\n",  /* a branch on it */
+	};
+	for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) {
+		Buf b = {0};
+		buf_printf(&b, "%s", progs[i]);
+		Prog r = load(buf_str(&b));
+		for (int k = 0; cohort_models[k]; k++) {
+			SemOptions o = {0};
+			o.model = cohort_models[k];
+			o.warpsize = 1;
+			Diags d;
+			diag_init(&d, "t.simd", "", 0);
+			Machine *m = sem_new(r.p, &o, &d);
+			cr_assert_not_null(m);
+			sem_run(m, NULL, NULL);
+			cr_expect_eq(m->status, SEM_STUCK, "%s", buf_str(&b));
+			cr_expect(m->err.nthreads >= 1 && m->err.threads[0] == 5,
+			          "%s: model %s: the error names thread %d", buf_str(&b), cohort_models[k]->name,
+			          m->err.nthreads ? m->err.threads[0] : -1);
+			sem_free(m);
+			diag_free(&d);
+			same_both_ways(r.p, &o, buf_str(&b));
+		}
+		unload(&r);
+		buf_free(&b);
+	}
+}
+
+/* --max-steps and --max-thread-instructions falling inside what would be a
+** cohort: the run stops at exactly the step where single steps stop. */
+Test(cohort, limits_inside_a_cohort_stop_where_single_steps_stop)
+{
+	Prog r = load(".threads 64\nL: x = tid + 1\n y = x * 3\n jump L\n");
+	uint64_t cohorts = 0;
+	for (int k = 0; cohort_models[k]; k++)
+		for (uint64_t lim = 1; lim < 300; lim += 37) {
+			SemOptions o = {0};
+			o.model = cohort_models[k];
+			o.warpsize = 2;
+			o.max_steps = lim;
+			cohorts += same_both_ways(r.p, &o, "max steps");
+			o.max_steps = 0;
+			o.max_thread_instructions = lim * 3;
+			cohorts += same_both_ways(r.p, &o, "max thread instructions");
+		}
+	cr_expect_gt(cohorts, 100);
+	unload(&r);
+}
