@@ -18,11 +18,26 @@ static inline bool bit_get(const uint64_t *s, int32_t i) { return (s[i >> 6] >> 
 static inline void bit_set(uint64_t *s, int32_t i) { s[i >> 6] |= 1ull << (i & 63); }
 static inline void bit_clear(uint64_t *s, int32_t i) { s[i >> 6] &= ~(1ull << (i & 63)); }
 
+/* The bits set in x. Without the popcnt instruction (the portable x86-64
+** baseline) gcc calls libgcc's table-driven __popcountdi2; the SWAR sum
+** inline is several times faster there. */
+static inline int32_t bit_count(uint64_t x)
+{
+#if defined(__POPCNT__) || !defined(__x86_64__)
+	return __builtin_popcountll(x);
+#else
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (int32_t)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 static inline int32_t bits_count(const uint64_t *s, int32_t nw)
 {
 	int32_t c = 0;
 	for (int32_t i = 0; i < nw; i++)
-		c += __builtin_popcountll(s[i]);
+		c += bit_count(s[i]);
 	return c;
 }
 
@@ -50,7 +65,13 @@ static inline bool bits_eq(const uint64_t *a, const uint64_t *b, int32_t nw)
 	return memcmp(a, b, (size_t)nw * sizeof *a) == 0;
 }
 
-static inline void bits_copy(uint64_t *d, const uint64_t *s, int32_t nw) { memcpy(d, s, (size_t)nw * sizeof *d); }
+static inline void bits_copy(uint64_t *d, const uint64_t *s, int32_t nw)
+{
+	if (nw == 1) /* warps of up to 64: no call */
+		d[0] = s[0];
+	else
+		memcpy(d, s, (size_t)nw * sizeof *d);
+}
 static inline void bits_clear(uint64_t *d, int32_t nw) { memset(d, 0, (size_t)nw * sizeof *d); }
 
 static inline void bits_or(uint64_t *d, const uint64_t *s, int32_t nw)

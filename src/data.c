@@ -520,6 +520,16 @@ static bool first_on_cell(const Machine *m, int32_t k)
 	return m->chain[m->nthreads + k] >= 0;
 }
 
+/* Takes back the race reports after the first `keep`. */
+static void drop_races(Machine *m, int32_t keep)
+{
+	while (m->nraces > keep) {
+		Race *r = &m->races[--m->nraces];
+		m->heap_bytes -= race_bytes(r);
+		sem_race_free(r);
+	}
+}
+
 /* Returns false, with the reports of this store taken back, when they
 ** would not fit the memory budget. */
 static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
@@ -557,11 +567,7 @@ static bool find_races(Machine *m, Warp *w, int32_t pc, int32_t n)
 		VEC_PUSH(m->races, m->nraces, m->capraces, r);
 	}
 	if (!fits)
-		while (m->nraces > before) {
-			Race *r = &m->races[--m->nraces];
-			m->heap_bytes -= race_bytes(r);
-			sem_race_free(r);
-		}
+		drop_races(m, before);
 	return fits;
 }
 
@@ -1065,6 +1071,12 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 		sem_memory_limit(m, pc, w->id);
 		return false;
 	}
+	if (w == &m->cohort && m->nraces > races_before) {
+		/* lanes of a cohort's warps on one cell (sem.c): the steps one by
+		** one see no race between warps, so they run one by one */
+		drop_races(m, races_before);
+		return false;
+	}
 	int64_t last_key = -1;
 	MemPage *pg = NULL;
 	for (int32_t k = 0; k < n; k++) {
@@ -1485,7 +1497,7 @@ bool sem_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jump, 
 			}
 			if (!S.p) {
 				zero = S.k == 0 ? ~0ull : 0;
-			} else if (__builtin_popcountll(act) < 16) {
+			} else if (bit_count(act) < 16) {
 				/* a few active lanes: test those (work in proportion to them) */
 				const int64_t *v = S.p + w->base + j * 64;
 				for (uint64_t a = act; a; a &= a - 1) {

@@ -688,20 +688,22 @@ int32_t sem_schedule(Machine *m)
 /* ---- cohorts: the round robin's next steps as one --------------------------------
 ** semantics.md §6: run moves warps 0, 1, ... one instruction each. When the
 ** warps it runs next all stand at one instruction that is a data instruction
-** (arithmetic, a copy, a load, a μ/φ/γ/η group that is no implicit sync), a
-** branch, a jump, or a sync the model ignores, their steps do not see each
-** other: a data rule or a branch's split reads and writes its warp's lanes
-** only, and Σ, which a load only reads; the model's control rules touch
-** that warp alone (Model.cohorts). So sem_run, when no hook watches the
-** steps one by one, runs them together: the data rule, or the branch's
+** (arithmetic, a copy, a load or a store, a μ/φ/γ/η group that is no
+** implicit sync), a branch, a jump, a sync the model ignores or a barrier,
+** their steps do not see each other: a data rule or a branch's split reads
+** and writes its warp's lanes only, and Σ, which a load only reads and
+** stores to cells of their own do not share; the model's control rules
+** touch that warp alone (Model.cohorts). So sem_run, when no hook watches
+** the steps one by one, runs them together: the data rule, or the branch's
 ** split, once over the union of their lanes (the lane loops run over all of
 ** them: 1024 warps of one are one vector), then the model's rule per warp,
 ** every step counted as sem_step counts it. A data rule or a split that
-** fails changes nothing (data.c commits only when no premise failed): the
-** cohort is dropped and its warps step alone, so that an error is reported
-** as sem_step reports it. */
+** fails changes nothing (data.c commits only when no premise failed), nor
+** does a store whose warps share a cell with different values (their steps
+** one by one see no race): the cohort is dropped and its warps step alone,
+** so that an error is reported as sem_step reports it. */
 
-typedef enum CohortKind { COHORT_NONE, COHORT_DATA, COHORT_BRANCH, COHORT_MOVE } CohortKind;
+typedef enum CohortKind { COHORT_NONE, COHORT_DATA, COHORT_BRANCH, COHORT_MOVE, COHORT_BARRIER } CohortKind;
 
 static CohortKind cohort_kind(const Machine *m, int32_t pc)
 {
@@ -714,6 +716,8 @@ static CohortKind cohort_kind(const Machine *m, int32_t pc)
 	case OP_BINARY:
 	case OP_LOAD:
 	case OP_LLOAD:
+	case OP_STORE:  /* dropped when two of the warps store to one cell (data.c) */
+	case OP_LSTORE:
 	case OP_PHI:
 	case OP_GAMMA:
 	case OP_MU:
@@ -722,6 +726,7 @@ static CohortKind cohort_kind(const Machine *m, int32_t pc)
 	case OP_BNZ: return COHORT_BRANCH;
 	case OP_JUMP: return COHORT_MOVE;
 	case OP_SYNC: return m->model->honours_sync ? COHORT_NONE : COHORT_MOVE;
+	case OP_BARRIER: return m->model->barrier ? COHORT_NONE : COHORT_BARRIER;
 	default: return COHORT_NONE;
 	}
 }
@@ -731,19 +736,32 @@ static int32_t active_count(const Warp *w)
 	return w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
 }
 
+/* The runnable warp after w (sem_pick's next choice, not wrapping), or -1;
+** first the neighbour, the usual case. */
+static inline int32_t next_after(const Machine *m, int32_t w)
+{
+	int32_t n = w + 1;
+	if (n < m->nwarps && (m->runnable[n >> 6] >> (n & 63)) & 1)
+		return n;
+	return next_runnable(m, n);
+}
+
 /* The warps of the cohort that starts at warp `first`, into
-** m->cohort_warps: first and the runnable warps after it (the round robin's
-** order, not wrapping) at the same pc, as long as none of their steps
-** reaches a check of the limits (limits_allow). Returns how many. */
+** m->cohort_warps, with their active threads' counts after them (at
+** m->cohort_warps + nwarps): first and the runnable warps after it (the
+** round robin's order, not wrapping) at the same pc, as long as none of
+** their steps reaches a check of the limits (limits_allow). Returns how
+** many. */
 static int32_t cohort_members(Machine *m, int32_t first, int32_t pc)
 {
-	int32_t k = 0;
+	int32_t k = 0, *nact = m->cohort_warps + m->nwarps;
 	uint64_t work = m->thread_instructions;
-	for (int32_t w = first; w >= 0 && m->warps[w].pc == pc; w = next_runnable(m, w + 1)) {
+	for (int32_t w = first; w >= 0 && m->warps[w].pc == pc; w = next_after(m, w)) {
 		if (m->steps + (uint64_t)k >= m->check_steps || work >= m->check_work)
 			break;
+		nact[k] = active_count(&m->warps[w]);
+		work += (uint64_t)nact[k];
 		m->cohort_warps[k++] = w;
-		work += (uint64_t)active_count(&m->warps[w]);
 	}
 	return k;
 }
@@ -759,16 +777,38 @@ static Warp *cohort_warp(Machine *m, int32_t k)
 	c->base = w0->base;
 	c->size = wl->base + wl->size - w0->base;
 	c->nw = bits_words(c->size);
+	int32_t n = 0, word = 0;
+	const int32_t *nact = m->cohort_warps + m->nwarps;
+	for (int32_t i = 0; i < k; i++)
+		n += nact[i];
+	if (n == c->size) { /* every thread of the span: dense */
+		memset(c->active, 0xff, (size_t)c->nw * sizeof *c->active);
+		if (c->size & 63)
+			c->active[c->nw - 1] = (1ull << (c->size & 63)) - 1;
+		for (int32_t j = 0; j < n; j++)
+			c->idx[j] = c->base + j;
+		c->nidx = n;
+		c->idx_ok = true;
+		return c;
+	}
 	bits_clear(c->active, c->nw);
-	int32_t n = 0;
+	n = 0;
+	uint64_t bits = 0; /* c->active[word], kept in a register: ascending lanes */
 	for (int32_t i = 0; i < k; i++) {
-		int32_t nw;
-		const int32_t *idx = sem_active_list(m, &m->warps[m->cohort_warps[i]], &nw);
-		for (int32_t j = 0; j < nw; j++) {
+		int32_t nt;
+		const int32_t *idx = sem_active_list(m, &m->warps[m->cohort_warps[i]], &nt);
+		for (int32_t j = 0; j < nt; j++) {
+			int32_t l = idx[j] - c->base;
 			c->idx[n++] = idx[j];
-			bit_set(c->active, idx[j] - c->base);
+			if (l >> 6 != word) {
+				c->active[word] = bits;
+				word = l >> 6;
+				bits = 0;
+			}
+			bits |= 1ull << (l & 63);
 		}
 	}
+	c->active[word] = bits;
 	c->nidx = n;
 	c->idx_ok = true;
 	return c;
@@ -792,8 +832,8 @@ static bool cohort_lanes(Machine *m, CohortKind kind, int32_t k, int32_t pc, con
                          int32_t *next)
 {
 	*next = ins->op == OP_JUMP ? ins->target : pc + 1;
-	if (kind == COHORT_MOVE)
-		return true;
+	if (kind == COHORT_MOVE || kind == COHORT_BARRIER)
+		return true; /* no lanes' part */
 	Warp *c = cohort_warp(m, k);
 	if (kind == COHORT_DATA)
 		return sem_data_rule(m, c, pc, ins, next);
@@ -812,7 +852,7 @@ static int32_t cohort_branch(Machine *m, int32_t k, int32_t pc, const Ins *ins)
 {
 	for (int32_t i = 0; i < k; i++) {
 		Warp *w = &m->warps[m->cohort_warps[i]];
-		int32_t nactive = active_count(w);
+		int32_t nactive = m->cohort_warps[m->nwarps + i];
 		bool entered = w->entered;
 		w->entered = false;
 		Rule rule;
@@ -834,28 +874,52 @@ static int32_t cohort_branch(Machine *m, int32_t k, int32_t pc, const Ins *ins)
 	return k;
 }
 
-/* The warps' steps of a data instruction (after its rule), a jump or an
-** ignored sync: the model moves each warp from `from` to `next`, every step
-** counted as sem_step counts it. go allocates nothing. */
-static void cohort_moves(Machine *m, int32_t k, int32_t pc, const Ins *ins, Rule rule, int32_t from,
-                         int32_t next)
+/* The warps' arrivals at a barrier, one after another as sem_step makes
+** them (the last one may release it). Returns how many arrived: fewer than
+** k when a warp cannot (a deadlock: the run stops). */
+static int32_t cohort_barrier(Machine *m, int32_t k, int32_t pc, const Ins *ins)
 {
-	const Model *md = m->model;
 	for (int32_t i = 0; i < k; i++) {
 		Warp *w = &m->warps[m->cohort_warps[i]];
+		int32_t nactive = m->cohort_warps[m->nwarps + i];
 		bool entered = w->entered;
 		w->entered = false;
-		count_step(m, pc, ins, rule, active_count(w), entered);
-		if (!md->go_cohort) {
-			md->go(m, w, from, next);
-			count_depth(m, w);
+		if (!rule_barrier(m, w, pc)) { /* it changed nothing */
+			w->entered = entered;
+			return i;
 		}
+		m->arrived += nactive;
+		count_step(m, pc, ins, RULE_BAR, nactive, entered);
+		count_depth(m, w);
+		check_barrier(m);
 	}
-	if (md->go_cohort) {
+	return k;
+}
+
+/* The warps' steps of a data instruction (after its rule), a jump or an
+** ignored sync: the model moves each warp from `from` to `next`, and the k
+** steps are counted as count_step counts them one by one (none is a branch;
+** go pushes no record, so the depth stays within max_depth, and allocates
+** nothing). */
+static void cohort_moves(Machine *m, int32_t k, int32_t pc, Rule rule, int32_t from, int32_t next)
+{
+	const Model *md = m->model;
+	const int32_t *nact = m->cohort_warps + m->nwarps;
+	uint64_t work = 0, entered = 0;
+	for (int32_t i = 0; i < k; i++) {
+		Warp *w = &m->warps[m->cohort_warps[i]];
+		work += (uint64_t)nact[i];
+		entered += w->entered;
+		w->entered = false;
+		if (!md->go_cohort)
+			md->go(m, w, from, next);
+	}
+	if (md->go_cohort)
 		md->go_cohort(m, m->cohort_warps, k, from, next);
-		for (int32_t i = 0; i < k; i++)
-			count_depth(m, &m->warps[m->cohort_warps[i]]);
-	}
+	m->steps += (uint64_t)k;
+	m->thread_instructions += work;
+	m->rule_count[rule] += (uint64_t)k;
+	m->block_execs[m->cfg->block_of[pc]] += entered;
 }
 
 /* Runs the cohort that starts at warp `first` (sem_pick's choice) and
@@ -864,15 +928,15 @@ static void cohort_moves(Machine *m, int32_t k, int32_t pc, const Ins *ins, Rule
 static bool run_cohort(Machine *m, int32_t first)
 {
 	int32_t pc = m->warps[first].pc;
-	if (m->steps < m->cohort_after || m->opt.lane_order == ORDER_RANDOM || m->effects || pc < 0 ||
-	    pc >= m->prog->nins)
+	if (m->steps < m->cohort_after || m->opt.lane_order == ORDER_RANDOM || m->opt.atomic_any ||
+	    m->effects || pc < 0 || pc >= m->prog->nins)
 		return false;
 	CohortKind kind = cohort_kind(m, pc);
 	if (kind == COHORT_NONE)
 		return false;
 	if (MU_UNLIKELY(!m->cohort_warps)) {
 		int32_t nw = bits_words(m->nthreads) + 1;
-		m->cohort_warps = xmalloc((size_t)m->nwarps * sizeof *m->cohort_warps);
+		m->cohort_warps = xmalloc(2 * (size_t)m->nwarps * sizeof *m->cohort_warps);
 		m->cohort.active = xcalloc((size_t)nw, sizeof *m->cohort.active);
 		m->cohort.idx = xmalloc((size_t)m->nthreads * sizeof *m->cohort.idx);
 		m->cohort_split = xcalloc(2 * (size_t)nw, sizeof *m->cohort_split);
@@ -897,10 +961,13 @@ static bool run_cohort(Machine *m, int32_t first)
 		m->split_given = false;
 		if (done < k)
 			return true; /* the run stops here */
+	} else if (kind == COHORT_BARRIER) {
+		if (cohort_barrier(m, k, pc, ins) < k)
+			return true; /* the run stops here */
 	} else if (kind == COHORT_DATA) {
-		cohort_moves(m, k, pc, ins, RULE_IT, next - 1, next);
+		cohort_moves(m, k, pc, RULE_IT, next - 1, next);
 	} else {
-		cohort_moves(m, k, pc, ins, ins->op == OP_JUMP ? RULE_JP : RULE_NOP, pc, next);
+		cohort_moves(m, k, pc, ins->op == OP_JUMP ? RULE_JP : RULE_NOP, pc, next);
 	}
 	sem_advance(m, m->cohort_warps[k - 1]);
 	return true;

@@ -278,7 +278,8 @@ typedef struct Machine {
 	int32_t norders;        /* the distinct outcomes of this step's lane order (StepInfo.norders) */
 	struct LaneOrders *lane_orders; /* the last step's outcomes, kept for its other orders (data.c) */
 	/* sem_run's cohorts (sem.c): a warp over the lanes of several, the
-	** warps it stands for, and the step before which no cohort is tried
+	** warps it stands for (and their active threads' counts), and the
+	** step before which no cohort is tried
 	** (after one failed); made with the first cohort, never copied */
 	Warp cohort;
 	int32_t *cohort_warps;

@@ -240,3 +240,77 @@ Test(cohort, limits_inside_a_cohort_stop_where_single_steps_stop)
 	cr_expect_gt(cohorts, 100);
 	unload(&r);
 }
+
+/* Stores of a cohort's warps to one cell: one by one, the warps see no race
+** between them (and the last one's value stays), so the cohort must not
+** report one; races inside a warp are reported as its own step reports
+** them. Stores to cells of their own run as one. */
+Test(cohort, stores_to_one_cell_from_several_warps_are_no_race)
+{
+	static const char *const progs[] = {
+		".threads 8\n mem[0] = tid\n stop\n",
+		".threads 8\n x = tid / 2\n mem[x] = tid\n stop\n",
+		".threads 8\n x = tid % 3\n mem[x] = tid\n mem[tid] = x\n local[0] = tid\n y = local[0]\n stop\n",
+	};
+	uint64_t cohorts = 0;
+	for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) {
+		Prog r = load(progs[i]);
+		for (int k = 0; cohort_models[k]; k++)
+			for (int32_t ws = 1; ws <= 4; ws *= 2) {
+				SemOptions o = {0};
+				o.model = cohort_models[k];
+				o.warpsize = ws;
+				cohorts += same_both_ways(r.p, &o, progs[i]);
+				o.races_error = true;
+				cohorts += same_both_ways(r.p, &o, progs[i]);
+			}
+		unload(&r);
+	}
+	cr_expect_gt(cohorts, 50);
+	/* warps of one storing their tid to cell 0: no race, thread 7's value */
+	Prog r = load(progs[0]);
+	SemOptions o = {0};
+	o.model = &model_mimd;
+	Diags d;
+	diag_init(&d, "t.simd", "", 0);
+	Machine *m = sem_new(r.p, &o, &d);
+	sem_run(m, NULL, NULL);
+	Num v;
+	cr_expect(m->status == SEM_OK && m->nraces == 0);
+	cr_expect(mem_get(&m->shared, 0, &v) && !v.z && v.i == 7);
+	sem_free(m);
+	diag_free(&d);
+	unload(&r);
+}
+
+/* Barriers: arrivals of a cohort's warps one after another, the last one
+** releasing them; a warp that reaches the barrier with deferred threads
+** (a deadlock) stops the run at its own arrival; and the random concurrent
+** programs of gen.h (locks, flags, atomics, barriers in uniform and
+** divergent code). */
+Test(cohort, barriers_and_concurrent_programs, .init = watchdog_120)
+{
+	static const char *const progs[] = {
+		".threads 16\n.memory zero\n i = 0\nL: p = i < 3\n bz p, E\n mem[tid] = i\n barrier\n"
+		" a = tid + 1\n a = a % 16\n v = mem[a]\n mem[a] = v\n barrier\n i = i + 1\n jump L\nE: stop\n",
+		".threads 16\n p = tid < 9\n bz p, E\n barrier\nE: sync\n stop\n",
+	};
+	uint64_t cohorts = 0;
+	for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) {
+		Prog r = load(progs[i]);
+		cohorts += all_ways(r.p, progs[i], 0);
+		unload(&r);
+	}
+	for (int s = 1; s <= 60; s++) {
+		GenOptions o = {0};
+		o.seed = (uint64_t)s;
+		o.concurrent = true;
+		Buf b = {0};
+		gen_program(&b, &o);
+		Prog r = load(buf_str(&b));
+		cohorts += all_ways(r.p, buf_str(&b), 3000);
+		unload(&r);
+		buf_free(&b);
+	}
+	cr_expect_gt(cohorts, 1000);
+}
