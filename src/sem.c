@@ -795,18 +795,18 @@ static Warp *cohort_warp(Machine *m, int32_t k)
 	n = 0;
 	uint64_t bits = 0; /* c->active[word], kept in a register: ascending lanes */
 	for (int32_t i = 0; i < k; i++) {
-		int32_t nt;
-		const int32_t *idx = sem_active_list(m, &m->warps[m->cohort_warps[i]], &nt);
-		for (int32_t j = 0; j < nt; j++) {
-			int32_t l = idx[j] - c->base;
-			c->idx[n++] = idx[j];
-			if (l >> 6 != word) {
-				c->active[word] = bits;
-				word = l >> 6;
-				bits = 0;
+		const Warp *w = &m->warps[m->cohort_warps[i]];
+		for (int32_t j = 0; j < w->nw; j++)
+			for (uint64_t a = w->active[j]; a; a &= a - 1) {
+				int32_t l = w->base - c->base + j * 64 + __builtin_ctzll(a);
+				c->idx[n++] = c->base + l;
+				if (l >> 6 != word) {
+					c->active[word] = bits;
+					word = l >> 6;
+					bits = 0;
+				}
+				bits |= 1ull << (l & 63);
 			}
-			bits |= 1ull << (l & 63);
-		}
 	}
 	c->active[word] = bits;
 	c->nidx = n;
