@@ -325,9 +325,17 @@ void sem_take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const ui
 		record_edge(m, w, blk, movers);
 	if (!m->track_edges)
 		return;
-	BitIter it = bits_iter(movers, w->nw);
-	for (int32_t l; (l = bits_iter_next(&it)) >= 0;)
-		m->from_block[w->base + l] = blk;
+	int32_t *fb = m->from_block + w->base;
+	for (int32_t j = 0; j < w->nw; j++, fb += 64) {
+		uint64_t a = movers[j];
+		if (a == ~0ull) { /* a full word of lanes: a loop the compiler vectorises */
+			for (int32_t l = 0; l < 64; l++)
+				fb[l] = blk;
+			continue;
+		}
+		for (; a; a &= a - 1)
+			fb[__builtin_ctzll(a)] = blk;
+	}
 }
 
 
