@@ -739,8 +739,15 @@ static CohortKind cohort_kind(const Machine *m, int32_t pc)
 	}
 }
 
-static int32_t active_count(const Warp *w)
+/* |Θ| of a cohort's warp. A small warp's list of active threads is made
+** and kept (sem_active_list): warps of one never change Θ, so they count
+** once, not at every step. */
+static int32_t active_count(Machine *m, Warp *w)
 {
+	if (!w->idx_ok && w->nw == 1) {
+		int32_t n;
+		sem_active_list(m, w, &n);
+	}
 	return w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
 }
 
@@ -773,7 +780,7 @@ static int32_t cohort_members(Machine *m, int32_t first, int32_t pc)
 		if (m->steps + (uint64_t)k >= m->check_steps || work >= m->check_work ||
 		    m->warps[w].base + m->warps[w].size - m->warps[first].base > COHORT_MAX_SPAN)
 			break;
-		nact[k] = active_count(&m->warps[w]);
+		nact[k] = active_count(m, &m->warps[w]);
 		work += (uint64_t)nact[k];
 		m->cohort_warps[k++] = w;
 	}
@@ -864,6 +871,7 @@ static bool cohort_lanes(Machine *m, CohortKind kind, int32_t k, int32_t pc, con
 ** budget). */
 static int32_t cohort_branch(Machine *m, int32_t k, int32_t pc, const Ins *ins)
 {
+	uint64_t stack_bytes = m->stack_bytes;
 	for (int32_t i = 0; i < k; i++) {
 		Warp *w = &m->warps[m->cohort_warps[i]];
 		int32_t nactive = m->cohort_warps[m->nwarps + i];
@@ -880,9 +888,14 @@ static int32_t cohort_branch(Machine *m, int32_t k, int32_t pc, const Ins *ins)
 		}
 		count_step(m, pc, ins, rule, nactive, entered);
 		count_depth(m, w);
-		if (MU_UNLIKELY(!budget_allows(m, 0))) { /* a record pushed */
-			sem_memory_limit(m, pc, w->id);
-			return i + 1;
+		/* what sem_step checks after a step; a branch can only grow a
+		** stack, so only then */
+		if (MU_UNLIKELY(m->stack_bytes != stack_bytes)) {
+			stack_bytes = m->stack_bytes;
+			if (!budget_allows(m, 0)) {
+				sem_memory_limit(m, pc, w->id);
+				return i + 1;
+			}
 		}
 	}
 	return k;

@@ -120,19 +120,20 @@ typedef struct CtlStack {
 typedef enum WarpStatus { WARP_RUN, WARP_BARRIER, WARP_DONE } WarpStatus;
 
 typedef struct Warp {
+	/* what the scheduler and the cohorts (sem.c) read of every warp, in
+	** its first cache line */
 	int32_t id;
 	int32_t base, size;  /* threads base .. base+size-1 */
 	int32_t nw;          /* words per lane bitset */
 	int32_t pc;
-	uint64_t *active;    /* Θ */
-	uint64_t *live;      /* threads neither finished nor exited */
 	WarpStatus status;
 	bool entered;        /* the next issue starts a block execution */
-	CtlStack ctl;        /* the model's control state (Π, the SIMT stack, ...) */
-	/* cached list of active threads, ascending (valid while idx_ok) */
-	int32_t *idx;
+	bool idx_ok;         /* cached list of active threads, ascending (valid while idx_ok) */
 	int32_t nidx;
-	bool idx_ok;
+	int32_t *idx;
+	uint64_t *active;    /* Θ */
+	uint64_t *live;      /* threads neither finished nor exited */
+	CtlStack ctl;        /* the model's control state (Π, the SIMT stack, ...) */
 } Warp;
 
 typedef struct Race {
