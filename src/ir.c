@@ -630,10 +630,10 @@ void ir_print_where(Buf *b, const Program *p, int32_t pc)
 	const char *l = ir_label_of(p, pc);
 	if (l)
 		buf_puts(b, l);
-	else if (pc >= 0 && pc < p->nins)
-		buf_printf(b, "@%d", (int)p->ins[pc].loc.line);
-	else
-		buf_printf(b, "@pc%d", (int)pc);
+	else { /* no printf: a trace names a place at every step */
+		buf_puts(b, pc >= 0 && pc < p->nins ? "@" : "@pc");
+		buf_put_int(b, pc >= 0 && pc < p->nins ? p->ins[pc].loc.line : pc);
+	}
 }
 
 /* ---- printing ---------------------------------------------------------- */

@@ -38,6 +38,14 @@ void json_escape(Buf *b, const char *s)
 {
 	buf_putc(b, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		const unsigned char *q = p; /* a run that needs no escape: one copy */
+		while (*q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+			q++;
+		if (q > p) {
+			buf_putn(b, (const char *)p, (size_t)(q - p));
+			p = q - 1;
+			continue;
+		}
 		if (*p >= 0x80) {
 			int n = utf8_seq(p);
 			if (n == 0) /* not UTF-8 (a file name is bytes): Python's surrogateescape */
@@ -122,44 +130,11 @@ void json_str(Json *j, const char *s)
 		buf_puts(j->b, "null");
 }
 
-/* v in decimal at p (at most 20 bytes); returns the end. Without printf:
-** a trace writes millions of integers. */
-static char *fmt_int(char *p, int64_t v)
-{
-	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	                            "8081828384858687888990919293949596979899";
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	if (v < 0)
-		*p++ = '-';
-	int n = 1;
-	for (uint64_t t = u; t >= 10; t /= 10)
-		n++;
-	char *e = p + n;
-	while (u >= 100) { /* two digits at a time */
-		e -= 2;
-		memcpy(e, pairs + 2 * (u % 100), 2);
-		u /= 100;
-	}
-	if (u >= 10) {
-		e -= 2;
-		memcpy(e, pairs + 2 * u, 2);
-	} else {
-		*--e = (char)('0' + u);
-	}
-	return p + n;
-}
-
-static void put_int(Buf *b, int64_t v)
-{
-	char tmp[24];
-	buf_putn(b, tmp, (size_t)(fmt_int(tmp, v) - tmp));
-}
 
 void json_int(Json *j, int64_t v)
 {
 	sep(j);
-	put_int(j->b, v);
+	buf_put_int(j->b, v);
 }
 
 

@@ -119,7 +119,7 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-static void buf_reserve(Buf *b, size_t extra)
+void buf_reserve(Buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;
 	if (need <= b->cap)
@@ -129,6 +129,40 @@ static void buf_reserve(Buf *b, size_t extra)
 		cap *= 2;
 	b->s = xrealloc(b->s, cap);
 	b->cap = cap;
+}
+
+/* v in decimal at p (at most 20 bytes); returns the end. Without printf:
+** a trace writes millions of integers. */
+char *fmt_int(char *p, int64_t v)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	                            "8081828384858687888990919293949596979899";
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	if (v < 0)
+		*p++ = '-';
+	int n = 1;
+	for (uint64_t t = u; t >= 10; t /= 10)
+		n++;
+	char *e = p + n;
+	while (u >= 100) { /* two digits at a time */
+		e -= 2;
+		memcpy(e, pairs + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		e -= 2;
+		memcpy(e, pairs + 2 * u, 2);
+	} else {
+		*--e = (char)('0' + u);
+	}
+	return p + n;
+}
+
+void buf_put_int(Buf *b, int64_t v)
+{
+	char tmp[24];
+	buf_putn(b, tmp, (size_t)(fmt_int(tmp, v) - tmp));
 }
 
 void buf_putn(Buf *b, const char *s, size_t n)
@@ -144,13 +178,6 @@ void buf_putn(Buf *b, const char *s, size_t n)
 	b->s[b->len] = 0;
 }
 
-void buf_putc(Buf *b, char c)
-{
-	if (b->len + 2 > b->cap)
-		buf_reserve(b, 1);
-	b->s[b->len++] = c;
-	b->s[b->len] = 0;
-}
 
 void buf_put_xml(Buf *b, const char *s)
 {

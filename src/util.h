@@ -66,11 +66,24 @@ typedef struct Sink {
 #define SINK_CHUNK (1 << 16)
 void sink_line(Buf *b, const Sink *k);
 
-void buf_putc(Buf *b, char c);
+/* Room for extra more bytes and the terminating 0. */
+void buf_reserve(Buf *b, size_t extra);
+/* inline: JSON and trace output append characters by the million */
+static inline void buf_putc(Buf *b, char c)
+{
+	if (b->len + 2 > b->cap)
+		buf_reserve(b, 1);
+	b->s[b->len++] = c;
+	b->s[b->len] = 0;
+}
 void buf_puts(Buf *b, const char *s);
 /* s as text of an XML (SVG) document: & < > escaped. */
 void buf_put_xml(Buf *b, const char *s);
 void buf_putn(Buf *b, const char *s, size_t n);
+/* v in decimal at p (at most 20 bytes); returns the end. Without printf:
+** a trace writes millions of integers. */
+char *fmt_int(char *p, int64_t v);
+void buf_put_int(Buf *b, int64_t v);
 void buf_printf(Buf *b, const char *fmt, ...) MU_PRINTF(2, 3);
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 void buf_pad(Buf *b, size_t col);    /* append spaces until the current line is col wide */
