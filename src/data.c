@@ -1038,12 +1038,78 @@ static bool choose_order(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_
 	return true;
 }
 
+/* ST to shared memory in two passes (check, then write) in the case that
+** leaves the rule nothing to decide: int64 addresses strictly increasing or
+** decreasing over the active lanes (no two lanes on one cell: no race, no
+** order to choose), int64 values, every cell on a page that exists and holds
+** no value beyond int64 (nothing to allocate). False when some lane needs
+** the general rule below; nothing changed then. */
+static bool fast_store(Machine *m, Warp *w, const Ins *ins)
+{
+	if (m->opt.atomic_any || m->lane_choice != 0 || m->opt.lane_order == ORDER_RANDOM)
+		return false; /* a choice of order, or the random order's draws */
+	Src A, B;
+	if (!src_of(m, &ins->a, &A) || !src_of(m, &ins->b, &B))
+		return false;
+	int32_t n;
+	const int32_t *idx = sem_active_list(m, w, &n);
+	if (n > 1 && !A.p)
+		return false; /* every lane on one cell */
+	uint64_t fresh = 0;
+	int64_t prev = -1, last_key = -1;
+	int dir = 0;
+	const MemPage *pg = NULL;
+	for (int32_t k = 0; k < n; k++) {
+		int64_t a = A.p ? A.p[idx[k]] : A.k;
+		if (a < 0)
+			return false;
+		if (k > 0) {
+			int d = (a > prev) - (a < prev);
+			if (d == 0 || (dir != 0 && d != dir))
+				return false;
+			dir = d;
+		}
+		prev = a;
+		if (a >> MEM_PAGE_BITS != last_key) {
+			last_key = a >> MEM_PAGE_BITS;
+			if (!(pg = mem_find(&m->shared, last_key)))
+				return false;
+		}
+		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
+		if (pg->big && pg->big[off])
+			return false;
+		fresh += !bit_get(pg->init, off);
+	}
+	if (fresh && (m->cells + fresh > m->opt.max_cells || !budget_allows(m, 0)))
+		return false; /* the general rule reports it */
+	MemPage *wp = NULL;
+	last_key = -1;
+	for (int32_t k = 0; k < n; k++) {
+		int32_t t = idx[k];
+		int64_t a = A.p ? A.p[t] : A.k;
+		if (a >> MEM_PAGE_BITS != last_key) {
+			last_key = a >> MEM_PAGE_BITS;
+			wp = mem_find(&m->shared, last_key);
+		}
+		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
+		if (!bit_get(wp->init, off)) {
+			bit_set(wp->init, off);
+			m->cells++;
+		}
+		wp->val[off] = B.p ? B.p[t] : B.k;
+		sem_record_store(m, a);
+	}
+	return true;
+}
+
 /* ST (shared) and the local-memory store. Stores happen in lane order: with
 ** the fixed ascending order the highest tid's value wins a race. */
 static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool local)
 {
 	if (!sem_check_read(m, w, pc, &ins->a) || !sem_check_read(m, w, pc, &ins->b))
 		return false;
+	if (!local && fast_store(m, w, ins))
+		return true;
 	int32_t n = sem_lane_order(m, w);
 	bool big = false; /* some value is beyond int64 */
 	if (!gather_int64(m, n, &ins->a, &ins->b)) {
