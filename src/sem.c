@@ -1003,11 +1003,12 @@ static bool run_cohort(Machine *m, int32_t first)
 SemStatus sem_run(Machine *m, SemHook hook, void *ctx)
 {
 	StepInfo info;
+	bool cohorts = !hook && m->model->cohorts && m->nwarps > 1;
 	while (m->status == SEM_RUNNING) {
 		int32_t w = sem_schedule(m);
 		if (w < 0)
 			break;
-		if (!hook && m->model->cohorts && run_cohort(m, w))
+		if (cohorts && run_cohort(m, w))
 			continue;
 		uint64_t before = m->steps;
 		sem_step(m, w, &info);
