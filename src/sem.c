@@ -756,6 +756,13 @@ static int32_t active_count(Machine *m, Warp *w)
 ** 1024 ran 15% slower in cohorts of all of them). */
 #define COHORT_MAX_SPAN 16384
 
+/* A union of lanes costs in proportion to them, a step in proportion to
+** the warps: with more than this many active lanes per warp, steps one by
+** one (whose lists of active threads stay made) are cheaper (warps of 32
+** running half their lanes were 10% slower in cohorts, warps of 16 10%
+** faster). */
+#define COHORT_LANES 16
+
 /* The runnable warp after w (sem_pick's next choice, not wrapping), or -1;
 ** first the neighbour, the usual case. */
 static inline int32_t next_after(const Machine *m, int32_t w)
@@ -770,9 +777,10 @@ static inline int32_t next_after(const Machine *m, int32_t w)
 ** m->cohort_warps, with their active threads' counts after them (at
 ** m->cohort_warps + nwarps): first and the runnable warps after it (the
 ** round robin's order, not wrapping) at the same pc, as long as none of
-** their steps reaches a check of the limits (limits_allow). Returns how
-** many. */
-static int32_t cohort_members(Machine *m, int32_t first, int32_t pc)
+** their steps reaches a check of the limits (limits_allow), and, when the
+** step has a lanes' part, they have at most COHORT_LANES active lanes a
+** warp. Returns how many. */
+static int32_t cohort_members(Machine *m, int32_t first, int32_t pc, bool lanes)
 {
 	int32_t k = 0, *nact = m->cohort_warps + m->nwarps;
 	uint64_t work = m->thread_instructions;
@@ -781,10 +789,22 @@ static int32_t cohort_members(Machine *m, int32_t first, int32_t pc)
 		    m->warps[w].base + m->warps[w].size - m->warps[first].base > COHORT_MAX_SPAN)
 			break;
 		nact[k] = active_count(m, &m->warps[w]);
+		if (lanes && work + (uint64_t)nact[k] - m->thread_instructions > COHORT_LANES * (uint64_t)(k + 1))
+			break; /* too many lanes for a union (COHORT_LANES) */
 		work += (uint64_t)nact[k];
 		m->cohort_warps[k++] = w;
 	}
 	return k;
+}
+
+/* The active lanes of the cohort's k warps. */
+static int64_t lanes_of(const Machine *m, int32_t k)
+{
+	const int32_t *nact = m->cohort_warps + m->nwarps;
+	int64_t n = 0;
+	for (int32_t i = 0; i < k; i++)
+		n += nact[i];
+	return n;
 }
 
 /* The cohort's k warps as one: their active lanes over the span of their
@@ -798,10 +818,7 @@ static Warp *cohort_warp(Machine *m, int32_t k)
 	c->base = w0->base;
 	c->size = wl->base + wl->size - w0->base;
 	c->nw = bits_words(c->size);
-	int32_t n = 0, word = 0;
-	const int32_t *nact = m->cohort_warps + m->nwarps;
-	for (int32_t i = 0; i < k; i++)
-		n += nact[i];
+	int32_t n = (int32_t)lanes_of(m, k), word = 0;
 	if (n == c->size) { /* every thread of the span: dense */
 		memset(c->active, 0xff, (size_t)c->nw * sizeof *c->active);
 		if (c->size & 63)
@@ -970,7 +987,7 @@ static bool run_cohort(Machine *m, int32_t first)
 	}
 	if (MU_UNLIKELY(!m->tmp))
 		make_scratch(m);
-	int32_t k = cohort_members(m, first, pc);
+	int32_t k = cohort_members(m, first, pc, kind == COHORT_DATA || kind == COHORT_BRANCH);
 	if (k < 2)
 		return false;
 	const Ins *ins = &m->prog->ins[pc];
