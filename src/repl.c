@@ -1359,6 +1359,9 @@ static bool info_rules(Repl *r, char *args)
 		"exit (extension)",
 		"arrival at a barrier (extension)",
 		"sync ignored by the model",
+		"call: push the return pc, enter the function (extension)",
+		"ret: every active thread returns to one pc (extension)",
+		"ret: the threads return to different pcs, a divergence (extension)",
 	};
 	const Machine *m = r->dbg->m;
 	int cw = 8;
