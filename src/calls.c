@@ -225,7 +225,10 @@ void calls_build(const Program *p, Cfg *g, Diags *d)
 		}
 	}
 	free(colour);
-	free(height);
+	if (cyclic)
+		free(height);
+	else
+		g->func_height = height;
 	free(stack_fn);
 	free(stack_call);
 	free(next);

@@ -808,6 +808,7 @@ void cfg_free(Cfg *g)
 	free(g->rpo);
 	free(g->func_entry);
 	free(g->func_of);
+	free(g->func_height);
 	free(g);
 }
 

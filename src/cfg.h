@@ -91,6 +91,7 @@ typedef struct Cfg {
 	int32_t nfuncs;
 	int32_t *func_entry;  /* per function: its entry pc */
 	int32_t *func_of;     /* per block */
+	int32_t *func_height; /* per function: the longest chain of calls below it */
 	int32_t max_call_depth;
 } Cfg;
 
