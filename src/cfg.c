@@ -1058,7 +1058,32 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 				buf_puts(out, k == 0 && bb->nsucc == 2 ? "  (fall-through)" : "  (taken)");
 			else if (bb->succ[k] == g->nblocks)
 				buf_printf(out, "  (%s)", ir_op_name(last->op));
+			else if (last->op == OP_CALL)
+				buf_puts(out, "  (return point)");
 			buf_putc(out, '\n');
+		}
+		if (bb->callee >= 0) { /* not an edge of the graph: the call enters a function */
+			buf_puts(out, "  ");
+			print_block_name(out, g, b);
+			buf_puts(out, " => ");
+			print_block_name(out, g, bb->callee);
+			buf_puts(out, "  (call)\n");
+		}
+	}
+	if (g->nfuncs > 1) {
+		buf_puts(out, "\nfunctions (a call enters, its rets go back to the return point):\n");
+		for (int32_t f = 0; f < g->nfuncs; f++) {
+			buf_puts(out, "  ");
+			cfg_print_func(out, p, g, f);
+			buf_puts(out, ":");
+			for (int32_t b = 0; b < g->nblocks; b++)
+				if (g->func_of[b] == f) {
+					buf_putc(out, ' ');
+					print_block_name(out, g, b);
+				}
+			if (g->func_height)
+				put_num(out, "  (calls nested below: ", g->func_height[f]);
+			buf_puts(out, g->func_height ? ")\n" : "\n");
 		}
 	}
 
@@ -1175,6 +1200,8 @@ void cfg_print_dot(Buf *out, const Program *p, const Cfg *g)
 				buf_puts(out, " [label=\"fall-through/taken\"]");
 			buf_puts(out, ";\n");
 		}
+		if (bb->callee >= 0) /* a call enters a function: dashed */
+			buf_printf(out, "  B%d -> B%d [style=dashed, label=\"call\"];\n", b, bb->callee);
 		/* the reconvergence point of a branch, dotted */
 		if (ir_is_branch(last->op) && bb->ipdom >= 0) {
 			buf_printf(out, "  B%d -> ", b);

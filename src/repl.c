@@ -1308,6 +1308,10 @@ static bool info_threads(Repl *r, char *args)
 		if (st != THREAD_DONE) {
 			say(r, "%*s", (int)(12 - strlen(dbg_thread_state_name(st))), "");
 			put_ins(r, pc);
+			if (sem_ret_depth(m, t) > 0) { /* calls: where it returns, bottom first */
+				buf_puts(&r->out, "  returns to ");
+				sem_print_ret_stack(&r->out, m, t);
+			}
 		}
 		buf_putc(&r->out, '\n');
 	}
