@@ -1,6 +1,6 @@
 /*
 ** calls.c — the functions of a program with `call` and `ret`
-** (docs/language.md, "Functions"): their regions in the intraprocedural
+** (musimd-lang(7), Functions): their regions in the intraprocedural
 ** graph, the call graph, and the checks that make every run's return
 ** stacks bounded and never empty at a ret:
 **

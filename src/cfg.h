@@ -9,7 +9,7 @@
 ** reach a stop or exit (endless loops) get an edge to it too, so every
 ** reachable block has an immediate post-dominator.
 **
-** Calls (docs/language.md, "Functions"): `call` and `ret` end a block; the
+** Calls (musimd-lang(7), Functions): `call` and `ret` end a block; the
 ** graph is intraprocedural — a call block falls through to the return
 ** point, a ret block goes to the virtual exit — and each function is a
 ** region of it entered only by calls (Block.callee, Cfg.func_of).
@@ -131,7 +131,7 @@ void cfg_print_dot(Buf *b, const Program *p, const Cfg *g);
 /* ---- functions (calls.c) ------------------------------------------------ */
 
 /* Find the functions of p (g's regions entered by calls) and check them
-** (docs/language.md): every call target's region is disjoint from main's
+** (musimd-lang(7), Functions): every call target's region is disjoint from main's
 ** and the other functions' (a function is the code reachable from its
 ** entry without following calls, up to its rets); no ret in main's region
 ** (the return stack is empty there); no recursion (a cycle of the call

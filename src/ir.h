@@ -75,7 +75,7 @@ typedef enum Op {
 	OP_EXIT,     /* (ext) the executing threads terminate */
 	OP_BARRIER,  /* (ext) block-wide barrier */
 	OP_CALL,     /* (ext) call target: every active thread pushes pc + 1 on its own return
-	             ** stack and jumps (docs/language.md, "Functions") */
+	             ** stack and jumps (musimd-lang(7), Functions) */
 	OP_RET,      /* (ext) every active thread pops its return stack and goes there */
 	OP__COUNT
 } Op;

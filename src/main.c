@@ -136,7 +136,7 @@ static Program *load(const char *file, bool quiet_warnings, int *status)
 	return p;
 }
 
-/* The program the analyses read (docs/language.md, Functions): p with its
+/* The program the analyses read (musimd-lang(7), Functions): p with its
 ** calls inlined, or p itself without calls; NULL (p freed, *status
 ** EXIT_INPUT) when the inlined program would be too large. */
 static Program *inline_calls(Program *p, int *status)

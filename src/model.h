@@ -90,7 +90,7 @@ struct Model {
 	** a divergence): the thread t goes to m->ret_to[t] (its return stack
 	** already popped); the model places the groups (sem_ret_group). NULL:
 	** the model never holds threads of different calls in one group
-	** (ipdom, aware, mp: docs/language.md), and the step gets stuck. */
+	** (ipdom, aware, mp: musimd-lang(7)), and the step gets stuck. */
 	bool (*ret_split)(Machine *, Warp *, int32_t pc, Rule *);
 	/* A model whose groups wait at a barrier one at a time (per-thread pcs):
 	** parking the arriving Θ (sem.c counts the arrival, rule BAR), and the

@@ -214,7 +214,7 @@ typedef struct Machine {
 	int32_t *ndef;          /* per variable: lanes assigned */
 	int64_t *spec[SPEC__COUNT]; /* per-thread values of tid, laneid, warpid (others uniform) */
 	int32_t *from_block;    /* per thread: the block it last came from (φ/μ), -1 at the start */
-	/* return stacks (calls, docs/language.md): per thread its depth and
+	/* return stacks (calls, musimd-lang(7)): per thread its depth and
 	** ret_cap slots of return pcs, bottom first; ret_cap is the program's
 	** longest chain of calls (Cfg.max_call_depth; 0: no calls, no table).
 	** ret_to: scratch, the pc each thread of a ret returns to */

@@ -1,5 +1,5 @@
 /*
-** sem_call.c — the rules of `call` and `ret` (docs/language.md,
+** sem_call.c — the rules of `call` and `ret` (musimd-lang(7),
 ** "Functions"; docs/semantics.md): every thread has a return stack of its
 ** own, part of the machine state.
 **

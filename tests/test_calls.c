@@ -1,5 +1,5 @@
 /*
-** test_calls.c — call and ret (docs/language.md, "Functions"): the static
+** test_calls.c — call and ret (musimd-lang(7), Functions): the static
 ** checks (recursion, unknown labels, ret in main, shared code), every
 ** model running calls (a divergent return included), the return stacks in
 ** the explorer's state, and the analyses of a program with calls (inlined).

@@ -158,22 +158,6 @@ static char *schedule(const char *path, const Model *md, SemStatus *status, int3
 	return buf_steal(&b);
 }
 
-/* Does the example at path have a call? */
-static bool has_calls(const char *path)
-{
-	size_t len = 0;
-	char *src = read_file(path, &len);
-	cr_assert_not_null(src, "%s", path);
-	Diags d;
-	diag_init(&d, path, src, len);
-	Program *p = ir_parse(path, src, len, &d);
-	bool calls = p->has_calls;
-	ir_free(p);
-	diag_free(&d);
-	free(src);
-	return calls;
-}
-
 /* Every example (without_calls: those without a call): the schedules of a
 ** and b are the same, step for step. */
 static void same_schedules_of(const char *a, const char *b, bool without_calls)
@@ -181,7 +165,7 @@ static void same_schedules_of(const char *a, const char *b, bool without_calls)
 	int n = 0;
 	char **files = example_files(&n);
 	for (int f = 0; f < n; f++) {
-		if (without_calls && has_calls(files[f]))
+		if (without_calls && example_has_calls(files[f]))
 			continue;
 		SemStatus sa, sb;
 		int32_t ma, mb;
@@ -222,7 +206,8 @@ Test(lab, without_calls_the_stack_and_function_keys_are_minpc, .init = watchdog_
 ** MaxFun v1, and MaxSP MinFun (policy.c). */
 Test(lab, with_calls_the_stack_and_function_keys_are_their_own, .init = watchdog_120)
 {
-	const char *path = "examples/policy_if_no_else_call.simd";
+	char path[4096];
+	snprintf(path, sizeof path, "%s/policy_if_no_else_call.simd", examples_dir());
 	SemStatus s;
 	int32_t most;
 	char *minpc = schedule(path, model_find("its:minpc"), &s, &most);

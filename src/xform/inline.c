@@ -1,5 +1,5 @@
 /*
-** inline.c — calls inlined (docs/language.md, "Functions"): the program
+** inline.c — calls inlined (musimd-lang(7), Functions): the program
 ** every analysis consumer reads (gsa, analyze, emit-llvm, emit-promela,
 ** syncs, deadlock, sm, transform), one CFG without calls, and `musimd
 ** transform inline`.
@@ -165,7 +165,7 @@ Program *xform_inline(const Program *p, int32_t *nins_out, int32_t **origin_out,
 	if (total > INLINE_MAX_INS) {
 		diag_error(d, LOC_NONE,
 		           "inlining the calls would make %lld instructions, more than the limit of %d: the "
-		           "analyses read programs with their calls inlined (docs/language.md)",
+		           "analyses read programs with their calls inlined (musimd-lang(7), Functions)",
 		           (long long)total, INLINE_MAX_INS);
 		free(roff), free(ridx), free(rlist);
 		return NULL;
@@ -272,7 +272,7 @@ static bool run_inline(const Program *p, const XformOptions *o, Buf *out, XformR
 	int32_t calls = 0;
 	for (int32_t pc = 0; pc < p->nins; pc++)
 		calls += p->ins[pc].op == OP_CALL;
-	buf_printf(out, "# musimd transform inline: %d call%s inlined (docs/language.md, Functions)\n", calls,
+	buf_printf(out, "# musimd transform inline: %d call%s inlined (musimd-lang(7), Functions)\n", calls,
 	           calls == 1 ? "" : "s");
 	ir_print(out, q ? q : p);
 	res->changes = calls;
