@@ -176,6 +176,7 @@ static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional)
 %token ARROW_A "'<-a'" DOWN "'↓'" UP "'↑'" LDOWN "'⇓'" LUP "'⇑'"
 %token KW_BZ "'bz'" KW_BNZ "'bnz'" KW_BRANCH "'branch'" KW_JUMP "'jump'"
 %token KW_SYNC "'sync'" KW_STOP "'stop'" KW_EXIT "'exit'" KW_BARRIER "'barrier'"
+%token KW_CALL "'call'" KW_RET "'ret'"
 %token KW_MEM "'mem'" KW_LOCAL "'local'" KW_CONST "'const'" KW_LOAD "'load'"
 %token KW_STORE "'store'" KW_ATOMINC "'atominc'" KW_ATOMADD "'atomadd'"
 %token KW_ATOMCAS "'atomcas'" KW_ATOMEXCH "'atomexch'"
@@ -250,7 +251,7 @@ lname
 	;
 
 keyword
-	: KW_BZ | KW_BNZ | KW_BRANCH | KW_JUMP | KW_SYNC | KW_STOP | KW_EXIT | KW_BARRIER
+	: KW_BZ | KW_BNZ | KW_BRANCH | KW_JUMP | KW_SYNC | KW_STOP | KW_EXIT | KW_BARRIER | KW_CALL | KW_RET
 	| KW_MEM | KW_LOCAL | KW_CONST | KW_LOAD | KW_STORE | KW_ATOMINC | KW_ATOMADD
 	| KW_ATOMCAS | KW_ATOMEXCH | KW_PHI | KW_GAMMA | KW_MU | KW_ETA | KW_MIN | KW_MAX
 	;
@@ -363,6 +364,13 @@ stmt
 		ir_set_target_loc(&ins, @3);
 		put(c, &ins, @$);
 	}
+	| KW_CALL target {
+		Ins ins = ir_ins_init(OP_CALL, @$);
+		ins.target_label = $2;
+		ir_set_target_loc(&ins, @2);
+		put(c, &ins, @$);
+	}
+	| KW_RET { Ins ins = ir_ins_init(OP_RET, @$); put(c, &ins, @$); }
 	| KW_SYNC { Ins ins = ir_ins_init(OP_SYNC, @$); put(c, &ins, @$); }
 	| KW_STOP { Ins ins = ir_ins_init(OP_STOP, @$); put(c, &ins, @$); }
 	| KW_EXIT { Ins ins = ir_ins_init(OP_EXIT, @$); put(c, &ins, @$); }
@@ -899,7 +907,7 @@ static bool unknown_word(IrParse *c, Loc loc, const char *what, bool functional)
 	/* the words that begin a statement (§4) */
 	static const char *const mnemonics[] = {
 		"bz",  "bnz",   "branch", "jump",  "sync",    "stop", "exit", "barrier",
-		"mem", "local", "store",  "load",  "atominc", "const", "min", "max",
+		"mem", "local", "store",  "load",  "atominc", "const", "min", "max", "call", "ret",
 	};
 	const char *s = text(c, loc);
 	Suggest g;

@@ -5,7 +5,7 @@
    The fragment: copies, unary and binary operators (language.md §4.1, the
    exact ℤ arithmetic of src/num.c), loads and stores of shared memory,
    atominc, bz/bnz, jump, sync and stop.  Not in it: φ/γ/μ/η, local memory,
-   atomadd/atomcas/atomexch, exit and barrier (their opcodes are named below
+   atomadd/atomcas/atomexch, exit, barrier, call and ret (their opcodes are named below
    so that the name test covers the whole Op enum). *)
 Require Import ZArith List String.
 Import ListNotations.
@@ -64,13 +64,15 @@ Inductive opcode :=
   | OP_COPY | OP_UNARY | OP_BINARY | OP_LOAD | OP_STORE | OP_LLOAD | OP_LSTORE
   | OP_ATOMINC | OP_ATOMADD | OP_ATOMCAS | OP_ATOMEXCH
   | OP_PHI | OP_GAMMA | OP_MU | OP_ETA
-  | OP_BZ | OP_BNZ | OP_JUMP | OP_SYNC | OP_STOP | OP_EXIT | OP_BARRIER.
+  | OP_BZ | OP_BNZ | OP_JUMP | OP_SYNC | OP_STOP | OP_EXIT | OP_BARRIER
+  | OP_CALL | OP_RET.
 
 Definition opcodes : list opcode :=
   [OP_COPY; OP_UNARY; OP_BINARY; OP_LOAD; OP_STORE; OP_LLOAD; OP_LSTORE;
    OP_ATOMINC; OP_ATOMADD; OP_ATOMCAS; OP_ATOMEXCH;
    OP_PHI; OP_GAMMA; OP_MU; OP_ETA;
-   OP_BZ; OP_BNZ; OP_JUMP; OP_SYNC; OP_STOP; OP_EXIT; OP_BARRIER].
+   OP_BZ; OP_BNZ; OP_JUMP; OP_SYNC; OP_STOP; OP_EXIT; OP_BARRIER;
+   OP_CALL; OP_RET].
 
 Definition opcode_name (o : opcode) : string :=
   match o with
@@ -81,6 +83,7 @@ Definition opcode_name (o : opcode) : string :=
   | OP_PHI => "phi" | OP_GAMMA => "gamma" | OP_MU => "mu" | OP_ETA => "eta"
   | OP_BZ => "bz" | OP_BNZ => "bnz" | OP_JUMP => "jump" | OP_SYNC => "sync"
   | OP_STOP => "stop" | OP_EXIT => "exit" | OP_BARRIER => "barrier"
+  | OP_CALL => "call" | OP_RET => "ret"
   end.
 
 (* Which opcode of the C code an instruction of the fragment is. *)
@@ -93,16 +96,18 @@ Definition opcode_of (i : ins) : opcode :=
   end.
 
 (* The rules named in traces (Rule of src/sem.h, ORDER RULE; sem_rule_name).
-   EX, BAR and NOP belong to exit, barrier and the non-sync models: named
-   here so that the lists agree, never fired by the fragment. *)
-Inductive rule := SF | BT | BF | BD | SS | SP | JP | IT | EX | BAR | NOP.
+   EX, BAR, NOP, CL, RT and RS belong to exit, barrier, the non-sync
+   models and calls: named here so that the lists agree, never fired by
+   the fragment. *)
+Inductive rule := SF | BT | BF | BD | SS | SP | JP | IT | EX | BAR | NOP | CL | RT | RS.
 
-Definition rules : list rule := [SF; BT; BF; BD; SS; SP; JP; IT; EX; BAR; NOP].
+Definition rules : list rule := [SF; BT; BF; BD; SS; SP; JP; IT; EX; BAR; NOP; CL; RT; RS].
 
 Definition rule_name (r : rule) : string :=
   match r with
   | SF => "SF" | BT => "BT" | BF => "BF" | BD => "BD" | SS => "SS" | SP => "SP"
   | JP => "JP" | IT => "IT" | EX => "EX" | BAR => "BAR" | NOP => "NOP"
+  | CL => "CL" | RT => "RT" | RS => "RS"
   end.
 
 (* The stuck states of semantics.md §2 that the fragment can reach; each is

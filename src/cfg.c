@@ -513,6 +513,11 @@ static void priorities(Cfg *g)
 			succ[b][0] = succ[b][1];
 			succ[b][1] = t;
 		}
+		/* a callee after the return point: the walk finishes it last, so
+		** its blocks come before the return point in the priority order
+		** (threads in a function run before those waiting after its call) */
+		if (bb->callee >= 0)
+			succ[b][nsucc[b]++] = bb->callee;
 	}
 	succ[nb] = store;
 	for (int32_t b = 0; b < nb; b++)
@@ -525,6 +530,44 @@ static void priorities(Cfg *g)
 	free(succ);
 	free(nsucc);
 	free(store);
+}
+
+/* Point succ/pred of the blocks a call enters or leaves at lists with the
+** call edge added (block → its callee); returns the storage of those lists. */
+static int32_t *with_calls(const Cfg *g, int32_t **succ, int32_t *nsucc, int32_t **pred, int32_t *npred)
+{
+	int32_t nb = g->nblocks, ncalls = 0;
+	int32_t *extra = xcalloc((size_t)nb + 1, sizeof *extra); /* call edges into each block */
+	for (int32_t b = 0; b < nb; b++)
+		if (g->blocks[b].callee >= 0) {
+			extra[g->blocks[b].callee]++;
+			ncalls++;
+		}
+	int32_t *store = xmalloc(((size_t)3 * (size_t)ncalls + (size_t)2 * (size_t)nb + 1) * sizeof *store);
+	int32_t *s = store;
+	for (int32_t b = 0; b < nb; b++) {
+		const Block *bb = &g->blocks[b];
+		if (bb->callee >= 0) {
+			memcpy(s, bb->succ, (size_t)bb->nsucc * sizeof *s);
+			s[bb->nsucc] = bb->callee;
+			succ[b] = s;
+			nsucc[b] = bb->nsucc + 1;
+			s += nsucc[b];
+		}
+		if (extra[b]) {
+			memcpy(s, bb->pred, (size_t)bb->npred * sizeof *s);
+			pred[b] = s;
+			npred[b] = bb->npred;
+			s += bb->npred + extra[b];
+		}
+	}
+	for (int32_t b = 0; b < nb; b++)
+		if (g->blocks[b].callee >= 0) {
+			int32_t c = g->blocks[b].callee;
+			pred[c][npred[c]++] = b;
+		}
+	free(extra);
+	return store;
 }
 
 Cfg *cfg_build(const Program *p)
@@ -557,6 +600,7 @@ Cfg *cfg_build(const Program *p)
 			g->blocks[b].first = pc;
 			g->blocks[b].idom = g->blocks[b].ipdom = -1;
 			g->blocks[b].loop = -1;
+			g->blocks[b].callee = -1;
 		}
 		g->blocks[b].last = pc;
 		g->block_of[pc] = b;
@@ -564,7 +608,7 @@ Cfg *cfg_build(const Program *p)
 	free(leader);
 	Block *X = &g->blocks[nb];
 	X->first = X->last = -1;
-	X->idom = X->ipdom = X->loop = -1;
+	X->idom = X->ipdom = X->loop = X->callee = -1;
 
 	/* edges: a branch lists its fall-through successor first, then its
 	** target; every list lives in edge_store (at most 2 successors a block,
@@ -591,7 +635,14 @@ Cfg *cfg_build(const Program *p)
 			break;
 		case OP_STOP:
 		case OP_EXIT:
+		case OP_RET:
 			bb->succ[bb->nsucc++] = nb;
+			break;
+		case OP_CALL:
+			if (last->target >= 0)
+				bb->callee = g->block_of[last->target];
+			if (next >= 0)
+				bb->succ[bb->nsucc++] = next;
 			break;
 		default:
 			if (next >= 0)
@@ -635,10 +686,21 @@ Cfg *cfg_build(const Program *p)
 		pred[i] = g->blocks[i].pred;
 		npred[i] = g->blocks[i].npred;
 	}
+	/* calls: the forward walk and the dominators follow call edges too */
+	int32_t *call_store = p->has_calls ? with_calls(g, succ, nsucc, pred, npred) : NULL;
 	Walk fw;
 	walk(nb + 1, 0, succ, nsucc, &fw);
 	int32_t *idom = xmalloc((size_t)(nb + 1) * sizeof *idom);
 	dominators(nb + 1, 0, &fw, pred, npred, idom);
+	if (call_store) { /* back to the intraprocedural graph */
+		free(call_store);
+		for (int32_t i = 0; i <= nb; i++) {
+			succ[i] = g->blocks[i].succ;
+			nsucc[i] = g->blocks[i].nsucc;
+			pred[i] = g->blocks[i].pred;
+			npred[i] = g->blocks[i].npred;
+		}
+	}
 	g->rpo = xmalloc((size_t)(nb + 1) * sizeof *g->rpo);
 	for (int32_t k = fw.norder - 1; k >= 0; k--)
 		if (fw.order[k] < nb)
@@ -744,6 +806,9 @@ void cfg_free(Cfg *g)
 	free(g->blocks);
 	free(g->block_of);
 	free(g->rpo);
+	free(g->func_entry);
+	free(g->func_of);
+	free(g->func_height);
 	free(g);
 }
 
@@ -993,7 +1058,32 @@ void cfg_print(Buf *out, const Program *p, const Cfg *g)
 				buf_puts(out, k == 0 && bb->nsucc == 2 ? "  (fall-through)" : "  (taken)");
 			else if (bb->succ[k] == g->nblocks)
 				buf_printf(out, "  (%s)", ir_op_name(last->op));
+			else if (last->op == OP_CALL)
+				buf_puts(out, "  (return point)");
 			buf_putc(out, '\n');
+		}
+		if (bb->callee >= 0) { /* not an edge of the graph: the call enters a function */
+			buf_puts(out, "  ");
+			print_block_name(out, g, b);
+			buf_puts(out, " => ");
+			print_block_name(out, g, bb->callee);
+			buf_puts(out, "  (call)\n");
+		}
+	}
+	if (g->nfuncs > 1) {
+		buf_puts(out, "\nfunctions (a call enters, its rets go back to the return point):\n");
+		for (int32_t f = 0; f < g->nfuncs; f++) {
+			buf_puts(out, "  ");
+			cfg_print_func(out, p, g, f);
+			buf_puts(out, ":");
+			for (int32_t b = 0; b < g->nblocks; b++)
+				if (g->func_of[b] == f) {
+					buf_putc(out, ' ');
+					print_block_name(out, g, b);
+				}
+			if (g->func_height)
+				put_num(out, "  (calls nested below: ", g->func_height[f]);
+			buf_puts(out, g->func_height ? ")\n" : "\n");
 		}
 	}
 
@@ -1110,6 +1200,8 @@ void cfg_print_dot(Buf *out, const Program *p, const Cfg *g)
 				buf_puts(out, " [label=\"fall-through/taken\"]");
 			buf_puts(out, ";\n");
 		}
+		if (bb->callee >= 0) /* a call enters a function: dashed */
+			buf_printf(out, "  B%d -> B%d [style=dashed, label=\"call\"];\n", b, bb->callee);
 		/* the reconvergence point of a branch, dotted */
 		if (ir_is_branch(last->op) && bb->ipdom >= 0) {
 			buf_printf(out, "  B%d -> ", b);

@@ -8,6 +8,11 @@
 ** (index nblocks) that every stop/exit block reaches; blocks that cannot
 ** reach a stop or exit (endless loops) get an edge to it too, so every
 ** reachable block has an immediate post-dominator.
+**
+** Calls (musimd-lang(7), Functions): `call` and `ret` end a block; the
+** graph is intraprocedural — a call block falls through to the return
+** point, a ret block goes to the virtual exit — and each function is a
+** region of it entered only by calls (Block.callee, Cfg.func_of).
 */
 #ifndef MUSIMD_CFG_H
 #define MUSIMD_CFG_H
@@ -18,6 +23,11 @@ typedef struct Block {
 	int32_t first, last;  /* instruction range, inclusive */
 	int32_t *succ;        /* successors (virtual exit = Cfg.nblocks); branch: [fall-through, target] */
 	int32_t nsucc;        /* at most 2 */
+	int32_t callee;       /* a block ending with `call`: the block of its target, else -1. The
+	                      ** call is not an edge of succ/pred (post-dominance and φ see a call
+	                      ** as an ordinary instruction: the return comes back to the next one,
+	                      ** and a `ret` block goes to the virtual exit); reachability, the
+	                      ** dominators and the priorities follow it */
 	int32_t succ_phi[2];  /* position of this block among succ[k]'s predecessors */
 	int32_t *pred;        /* predecessors, in program order, each once */
 	int32_t npred;
@@ -73,6 +83,16 @@ typedef struct Cfg {
 	int32_t *loop_body;   /* storage of the loop bodies (Loop.blocks) */
 	int32_t *edge_store;  /* storage of the successor and predecessor lists */
 	int32_t *dom_path;    /* the dominator tree's heavy paths, each top-down, one after another */
+	/* functions (calls.c): function 0 is the kernel's body ("main", entered at
+	** pc 0), then one per distinct call target, in program order of the
+	** targets; func_of[b] the function whose region holds block b (-1: no
+	** region reaches it); max_call_depth the longest chain of calls from main
+	** (the call graph is acyclic), which bounds every thread's return stack */
+	int32_t nfuncs;
+	int32_t *func_entry;  /* per function: its entry pc */
+	int32_t *func_of;     /* per block */
+	int32_t *func_height; /* per function: the longest chain of calls below it */
+	int32_t max_call_depth;
 } Cfg;
 
 Cfg *cfg_build(const Program *p);
@@ -107,5 +127,20 @@ int32_t cfg_mu_arity(const Cfg *g, int32_t block);
 ** names its inner loops. */
 void cfg_print(Buf *b, const Program *p, const Cfg *g);
 void cfg_print_dot(Buf *b, const Program *p, const Cfg *g);
+
+/* ---- functions (calls.c) ------------------------------------------------ */
+
+/* Find the functions of p (g's regions entered by calls) and check them
+** (musimd-lang(7), Functions): every call target's region is disjoint from main's
+** and the other functions' (a function is the code reachable from its
+** entry without following calls, up to its rets); no ret in main's region
+** (the return stack is empty there); no recursion (a cycle of the call
+** graph). Fills g's nfuncs, func_entry, func_of and max_call_depth; errors
+** go to d. Linear in the program. */
+void calls_build(const Program *p, Cfg *g, Diags *d);
+/* The function whose entry is pc, or -1. */
+int32_t cfg_func_at(const Cfg *g, int32_t pc);
+/* A function's name: the label of its entry ("main" for function 0). */
+void cfg_print_func(Buf *b, const Program *p, const Cfg *g, int32_t f);
 
 #endif

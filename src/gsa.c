@@ -2493,6 +2493,10 @@ static Program *build(const Program *p, Program *drop, Diags *d)
 		diag_error(d, LOC_NONE, "the program has errors; no GSA form");
 		return NULL;
 	}
+	if (p->has_calls) { /* the callers inline them first (xform_inline) */
+		diag_error(d, LOC_NONE, "the program has calls: the GSA form is built on it with its calls inlined");
+		return NULL;
+	}
 	if (!check_reducible(p, p->cfg, d))
 		return NULL;
 	if (p->has_gsa) /* already GSA: a fresh copy (user φs stay φs) */

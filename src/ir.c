@@ -375,6 +375,7 @@ int32_t ir_append(Program *p, const Ins *ins)
 		in->label = nm->pending[0];
 	nm->npending = 0;
 	p->has_gsa |= ir_is_gsa((Op)in->op);
+	p->has_calls |= in->op == OP_CALL || in->op == OP_RET;
 	return pc;
 }
 
@@ -535,10 +536,10 @@ void ir_finish(Program *p, Diags *d)
 		return;
 	}
 	const Ins *last = &p->ins[p->nins - 1];
-	if (last->op != OP_STOP && last->op != OP_EXIT && last->op != OP_JUMP)
+	if (last->op != OP_STOP && last->op != OP_EXIT && last->op != OP_JUMP && last->op != OP_RET)
 		diag_error(d, last->loc,
-		           "the program can fall off its end: the last instruction must be stop, exit or "
-		           "jump");
+		           "the program can fall off its end: the last instruction must be stop, exit, "
+		           "jump or ret");
 }
 
 Program *ir_parse(const char *path, const char *src, size_t len, Diags *d)
@@ -580,7 +581,7 @@ const char *ir_op_name(Op op)
 		"copy", "unary", "binary", "load", "store", "lload", "lstore",
 		"atominc", "atomadd", "atomcas", "atomexch",
 		"phi", "gamma", "mu", "eta",
-		"bz", "bnz", "jump", "sync", "stop", "exit", "barrier",
+		"bz", "bnz", "jump", "sync", "stop", "exit", "barrier", "call", "ret",
 	};
 	return (unsigned)op < OP__COUNT ? names[op] : "?";
 }
@@ -592,7 +593,8 @@ bool ir_is_branch(Op op)
 
 bool ir_ends_block(Op op)
 {
-	return op == OP_BZ || op == OP_BNZ || op == OP_JUMP || op == OP_STOP || op == OP_EXIT;
+	return op == OP_BZ || op == OP_BNZ || op == OP_JUMP || op == OP_STOP || op == OP_EXIT || op == OP_CALL ||
+	       op == OP_RET;
 }
 
 bool ir_is_atomic(Op op)
@@ -782,12 +784,14 @@ void ir_print_ins(Buf *b, const Program *p, const Ins *ins)
 		print_target(b, p, ins);
 		break;
 	case OP_JUMP:
-		buf_puts(b, "jump ");
+	case OP_CALL:
+		buf_puts(b, ins->op == OP_JUMP ? "jump " : "call ");
 		print_target(b, p, ins);
 		break;
 	case OP_SYNC:
 	case OP_STOP:
 	case OP_EXIT:
+	case OP_RET:
 	case OP_BARRIER: buf_puts(b, ir_op_name((Op)ins->op)); break;
 	default: buf_puts(b, "?"); break;
 	}
@@ -947,7 +951,7 @@ void ir_print_to(Buf *b, const Program *p, const Sink *sink)
 	for (int32_t pc = 0; pc < n; pc++) {
 		const Ins *ins = &p->ins[pc];
 		int32_t t = ins->target;
-		if ((ins->op == OP_BZ || ins->op == OP_BNZ || ins->op == OP_JUMP) && ins->target_label < 0 &&
+		if (ir_has_target((Op)ins->op) && ins->target_label < 0 &&
 		    t >= 0 && t < n && p->ins[t].label < 0)
 			synth[t] = true;
 	}

@@ -74,6 +74,9 @@ typedef enum Op {
 	OP_STOP,     /* SF */
 	OP_EXIT,     /* (ext) the executing threads terminate */
 	OP_BARRIER,  /* (ext) block-wide barrier */
+	OP_CALL,     /* (ext) call target: every active thread pushes pc + 1 on its own return
+	             ** stack and jumps (musimd-lang(7), Functions) */
+	OP_RET,      /* (ext) every active thread pops its return stack and goes there */
 	OP__COUNT
 } Op;
 
@@ -87,7 +90,7 @@ typedef struct Ins {
 	Opnd a, b, c;
 	int32_t nargs;
 	Opnd *args;           /* OP_PHI, OP_MU operands (owned) */
-	int32_t target;       /* OP_BZ/OP_BNZ/OP_JUMP: pc of the target (set by ir_finish), else -1 */
+	int32_t target;       /* OP_BZ/OP_BNZ/OP_JUMP/OP_CALL: pc of the target (set by ir_finish), else -1 */
 	int32_t target_label; /* index in Program.labels of the named target, else -1 */
 	int32_t label;        /* first label naming this instruction, or -1 */
 	int32_t group;        /* expanded matrix GSA statement: id shared by its rows; else -1 */
@@ -158,6 +161,7 @@ typedef struct Program {
 	int32_t nlits, caplits;
 	int32_t ngroups;     /* matrix GSA groups allocated so far */
 	bool has_gsa;        /* some instruction is φ, γ, μ or η */
+	bool has_calls;      /* some instruction is call or ret */
 	struct Cfg *cfg;     /* set by ir_load after a clean parse */
 	struct IrNames *names; /* private: name → index hash tables */
 } Program;
@@ -236,7 +240,12 @@ static inline bool ir_is_gsa(Op op)
 	return op == OP_PHI || op == OP_GAMMA || op == OP_MU || op == OP_ETA;
 }
 bool ir_is_branch(Op op); /* bz / bnz */
-bool ir_ends_block(Op op); /* bz bnz jump stop exit */
+bool ir_ends_block(Op op); /* bz bnz jump stop exit call ret */
+/* Does the instruction name a target label (bz, bnz, jump, call)? */
+static inline bool ir_has_target(Op op)
+{
+	return op == OP_BZ || op == OP_BNZ || op == OP_JUMP || op == OP_CALL;
+}
 bool ir_is_atomic(Op op);
 /* The value of a literal operand of p (owned by p). */
 static inline Num ir_lit(const Program *p, const Opnd *o)

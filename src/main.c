@@ -136,6 +136,37 @@ static Program *load(const char *file, bool quiet_warnings, int *status)
 	return p;
 }
 
+/* The program the analyses read (musimd-lang(7), Functions): p with its
+** calls inlined, or p itself without calls; NULL (p freed, *status
+** EXIT_INPUT) when the inlined program would be too large. */
+static Program *inline_calls(Program *p, int *status)
+{
+	if (!p || !p->has_calls)
+		return p;
+	Diags d;
+	diag_init(&d, p->path, p->src, p->srclen);
+	int32_t n = 0, *origin = NULL;
+	Program *q = xform_inline(p, &n, &origin, &d);
+	free(origin);
+	if (d.nerrors > 0) {
+		Buf b = {0};
+		diag_render(&d, &b);
+		err(&b);
+		buf_free(&b);
+	}
+	diag_free(&d);
+	ir_free(p);
+	if (!q)
+		*status = EXIT_INPUT;
+	return q;
+}
+
+/* load, then the calls inlined: what the analyses read. */
+static Program *load_inlined(const char *file, bool quiet_warnings, int *status)
+{
+	return inline_calls(load(file, quiet_warnings, status), status);
+}
+
 /* In a subcommand's option loop: the usage error, then `done:`. */
 #define CMD "run"
 #define USAGE(...)                                                                          \
@@ -868,7 +899,7 @@ static int cmd_gsa(int argc, char **argv)
 	const char *file = one_file("gsa", gsa_help, opts, argc, argv, &status);
 	if (!file)
 		return status;
-	Program *p = load(file, true, &status);
+	Program *p = load_inlined(file, true, &status);
 	if (!p)
 		return status;
 	Program *g = to_gsa(p, &status);
@@ -907,7 +938,7 @@ static int cmd_syncs(int argc, char **argv)
 	const char *file = one_file("syncs", syncs_help, opts, argc, argv, &status);
 	if (!file)
 		return status;
-	Program *p = load(file, true, &status);
+	Program *p = load_inlined(file, true, &status);
 	if (!p)
 		return status;
 	Diags d;
@@ -1678,7 +1709,7 @@ static void deadlock_json(Json *j, const Program *g, const DlResult *r, bool one
 static int deadlock_file(const char *file, DeadlockCli *x, Json *j, Buf *b)
 {
 	int status = EXIT_OK;
-	Program *p = load(file, true, &status);
+	Program *p = load_inlined(file, true, &status);
 	if (!p)
 		return status;
 	WarpShape shape = ir_warp_shape(p, x->threads, x->warpsize);
@@ -2038,7 +2069,7 @@ static int cmd_sm(int argc, char **argv)
 	}
 	if (nfiles != 1)
 		USAGE(nfiles ? "takes one FILE, got %s" : "needs a FILE%s", nfiles ? "several" : "");
-	p = load(file, false, &status);
+	p = load_inlined(file, false, &status);
 	if (!p)
 		goto done;
 	diag_free(&d);
@@ -2246,6 +2277,8 @@ static int cmd_transform(int argc, char **argv)
 		USAGE("%s", msg);
 	}
 	Program *p = load(args[1], true, &status);
+	if (xf != &xform_inline_calls) /* ssde reads the program as the analyses do */
+		p = inline_calls(p, &status);
 	if (!p)
 		goto done;
 	Diags d;
@@ -2323,7 +2356,7 @@ static int cmd_emit_llvm(int argc, char **argv)
 	free(rest);
 	if (!file)
 		return status;
-	Program *p = load(file, true, &status);
+	Program *p = load_inlined(file, true, &status);
 	if (!p)
 		return status;
 	Program *g = to_gsa(p, &status);
@@ -2418,7 +2451,7 @@ static int cmd_emit_promela(int argc, char **argv)
 	if (nfiles != 1)
 		USAGE(nfiles ? "takes one FILE, got %s" : "needs a FILE%s", nfiles ? "several" : "");
 	args_lend(&sa, &so);
-	Program *p = load(file, true, &status);
+	Program *p = load_inlined(file, true, &status);
 	if (!p)
 		goto done;
 	Diags d;
@@ -3032,7 +3065,7 @@ static int cmd_analyze(int argc, char **argv)
 	for (int32_t f = 0; f < nfiles; f++) {
 		int st = EXIT_OK;
 		double t0 = now_ms();
-		Program *p = load(files[f], true, &st);
+		Program *p = load_inlined(files[f], true, &st);
 		double t1 = now_ms();
 		int32_t nins0 = p ? p->nins : 0;
 		Program *g = p ? to_gsa_keep(p, &st, true) : NULL;

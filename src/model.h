@@ -93,6 +93,12 @@ struct Model {
 	/* go for k warps of a cohort (sem.c) that all leave from for to, when
 	** it leaves their stacks' depths alone; NULL: go warp by warp */
 	void (*go_cohort)(Machine *, const int32_t *warps, int32_t k, int32_t from, int32_t to);
+	/* A ret at pc whose active threads return to different pcs (rule RS,
+	** a divergence): the thread t goes to m->ret_to[t] (its return stack
+	** already popped); the model places the groups (sem_ret_group). NULL:
+	** the model never holds threads of different calls in one group
+	** (ipdom, aware, mp: musimd-lang(7)), and the step gets stuck. */
+	bool (*ret_split)(Machine *, Warp *, int32_t pc, Rule *);
 	/* A model whose groups wait at a barrier one at a time (per-thread pcs):
 	** parking the arriving Θ (sem.c counts the arrival, rule BAR), and the
 	** release of every waiting group of the warp.
@@ -161,8 +167,8 @@ const Model *its_policy_find(const char *name);
 /* A model's name in a table of policies: "minpc", "long:8@ins", "rr" for
 ** its:rr, and any other model's own name. */
 const char *its_policy_key(const Model *md);
-/* Does the policy order by the call depth or the stack (minpc's twin until
-** μ-SIMD has calls)? */
+/* Does the policy order by the call depth or the stack (minpc's twin on a
+** program without calls)? */
 bool its_policy_uses_calls(const Model *md);
 /* One help line per policy family (sizes folded into S), as model_help. */
 void its_policy_help(Buf *b, int indent, int width);
@@ -241,6 +247,17 @@ void sem_error(Machine *m, SemStatus st, const char *rule, int32_t pc, int32_t w
 /* The threads in gone finish (stop or exit). */
 void sem_finish_threads(Machine *m, Warp *w, const uint64_t *gone);
 void sem_warp_done(Machine *m, Warp *w);
+/* call and ret (sem_call.c): the step function's rules CL, RT and RS. */
+bool sem_rule_call(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule);
+bool sem_rule_ret(Machine *m, Warp *w, int32_t pc, Rule *rule);
+/* At a divergent ret: the next group of rest (lanes of w, cleared as they
+** are taken), by ascending return pc: its pc in *to and its lanes in
+** group (w->nw words); false when rest is empty. */
+bool sem_ret_group(const Machine *m, const Warp *w, uint64_t *rest, int32_t *to, uint64_t *group);
+/* The pc every active thread of w returns to, or -1 when they are in main
+** or return to different pcs: the reconvergence point of a branch whose
+** immediate post-dominator is the function's exit (ipdom). */
+int32_t sem_return_point(const Machine *m, const Warp *w);
 /* Run the GSA group of count instructions at pc (semantics.md §4). */
 bool sem_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count);
 

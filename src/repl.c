@@ -1308,6 +1308,10 @@ static bool info_threads(Repl *r, char *args)
 		if (st != THREAD_DONE) {
 			say(r, "%*s", (int)(12 - strlen(dbg_thread_state_name(st))), "");
 			put_ins(r, pc);
+			if (sem_ret_depth(m, t) > 0) { /* calls: where it returns, bottom first */
+				buf_puts(&r->out, "  returns to ");
+				sem_print_ret_stack(&r->out, m, t);
+			}
 		}
 		buf_putc(&r->out, '\n');
 	}
@@ -1359,6 +1363,9 @@ static bool info_rules(Repl *r, char *args)
 		"exit (extension)",
 		"arrival at a barrier (extension)",
 		"sync ignored by the model",
+		"call: push the return pc, enter the function (extension)",
+		"ret: every active thread returns to one pc (extension)",
+		"ret: the threads return to different pcs, a divergence (extension)",
 	};
 	const Machine *m = r->dbg->m;
 	int cw = 8;

@@ -675,6 +675,17 @@ void report_run_json(Json *j, const Machine *m, const TraceEnd *trace)
 			json_num(j, x);
 		}
 		json_obj_end(j);
+		if (sem_ret_depth(m, t) > 0) { /* the return stack, bottom first (calls) */
+			json_key(j, "return_stack");
+			json_arr(j);
+			for (int32_t k = 0; k < sem_ret_depth(m, t); k++) {
+				Buf w = {0};
+				ir_print_where(&w, p, sem_ret_pc(m, t, k));
+				json_str(j, buf_str(&w));
+				buf_free(&w);
+			}
+			json_arr_end(j);
+		}
 		if (m->local[t] && m->local[t]->npages > 0) {
 			json_key(j, "local");
 			json_obj(j);

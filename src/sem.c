@@ -31,7 +31,7 @@
 
 /* ORDER RULE */
 static const char *const rule_names[RULE__COUNT] = {
-	"SF", "BT", "BF", "BD", "SS", "SP", "JP", "IT", "EX", "BAR", "NOP",
+	"SF", "BT", "BF", "BD", "SS", "SP", "JP", "IT", "EX", "BAR", "NOP", "CL", "RT", "RS",
 };
 
 const char *sem_rule_name(Rule r)
@@ -471,6 +471,8 @@ static bool step_ins(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule
 		md->go(m, w, pc, ins->target);
 		return true;
 	case OP_SYNC: return md->sync(m, w, pc, 0, rule);
+	case OP_CALL: return sem_rule_call(m, w, pc, ins, rule);
+	case OP_RET: return sem_rule_ret(m, w, pc, rule);
 	case OP_BARRIER: {
 		*rule = RULE_BAR;
 		int32_t arriving = bits_count(w->active, w->nw);

@@ -35,6 +35,9 @@ typedef enum Rule {
 	RULE_EX,  /* exit (ext) */
 	RULE_BAR, /* arrival at a barrier (ext); its release is free */
 	RULE_NOP, /* sync where the model ignores it (ipdom, mimd) */
+	RULE_CL,  /* call (ext): push the return pc, enter the function */
+	RULE_RT,  /* ret (ext): every active thread returns to the same pc */
+	RULE_RS,  /* ret (ext): the active threads return to different pcs, a divergence */
 	RULE__COUNT
 } Rule;
 
@@ -212,6 +215,14 @@ typedef struct Machine {
 	int32_t *ndef;          /* per variable: lanes assigned */
 	int64_t *spec[SPEC__COUNT]; /* per-thread values of tid, laneid, warpid (others uniform) */
 	int32_t *from_block;    /* per thread: the block it last came from (φ/μ), -1 at the start */
+	/* return stacks (calls, musimd-lang(7)): per thread its depth and
+	** ret_cap slots of return pcs, bottom first; ret_cap is the program's
+	** longest chain of calls (Cfg.max_call_depth; 0: no calls, no table).
+	** ret_to: scratch, the pc each thread of a ret returns to */
+	int32_t ret_cap;
+	int32_t *ret_depth;     /* nthreads */
+	int32_t *ret_stack;     /* nthreads × ret_cap */
+	int32_t *ret_to;        /* nthreads */
 	int32_t *aware_rpc;     /* per pc: a branch's delayed reconvergence point (--aware-delay),
 	                        ** AWARE_NO_DELAY (model.h) elsewhere; NULL without delays */
 	const int64_t *clock;   /* a driver that keeps time (the SM model): its cycle, and the
@@ -368,6 +379,18 @@ int64_t sem_special(const Machine *m, Special s, int32_t t);
 /* Value of variable v in thread t (borrowed), false if unassigned. */
 bool sem_get(const Machine *m, int32_t v, int32_t t, Num *out);
 int32_t sem_stack_depth(const Machine *m, int32_t w);
+/* Thread t's return stack (calls): its depth, and its k-th return pc from
+** the bottom (0 <= k < depth). */
+static inline int32_t sem_ret_depth(const Machine *m, int32_t t)
+{
+	return m->ret_cap ? m->ret_depth[t] : 0;
+}
+static inline int32_t sem_ret_pc(const Machine *m, int32_t t, int32_t k)
+{
+	return m->ret_stack[(size_t)t * (size_t)m->ret_cap + (size_t)k];
+}
+/* A thread's return stack as "[l4, l9]" (bottom first; "[]" empty). */
+void sem_print_ret_stack(Buf *b, const Machine *m, int32_t t);
 /* Reports show at most this many stack nodes, top first: a program whose
 ** branches are not matched by syncs grows Π by a node per iteration. */
 #define SEM_STACK_SHOWN 16

@@ -86,6 +86,10 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	** 9; sem.c) */
 	uint64_t max_mem = opt->max_memory ? opt->max_memory : SEM_DEFAULT_MAX_MEMORY;
 	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 96) + (uint64_t)p->nins * 32;
+	/* the return stacks: a depth, a scratch pc and the slots per thread */
+	int32_t ret_cap = p->has_calls && p->cfg ? p->cfg->max_call_depth : 0;
+	if (ret_cap)
+		fixed += (uint64_t)nthreads * ((uint64_t)ret_cap + 2) * sizeof(int32_t);
 	/* memory accounting: the initial memory and the parameters beyond
 	** int64 (a copy per thread) count before anything is allocated */
 	uint64_t init = 0, params = 0;
@@ -164,6 +168,12 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	m->from_block = xmalloc(n * sizeof *m->from_block);
 	for (size_t t = 0; t < n; t++)
 		m->from_block[t] = -1;
+	m->ret_cap = ret_cap;
+	if (ret_cap) {
+		m->ret_depth = xcalloc(n, sizeof *m->ret_depth);
+		m->ret_stack = xmalloc(n * (size_t)ret_cap * sizeof *m->ret_stack);
+		m->ret_to = xmalloc(n * sizeof *m->ret_to);
+	}
 	for (int32_t i = 0; i < p->nins && !m->track_edges; i++)
 		m->track_edges = p->ins[i].op == OP_MU || p->ins[i].op == OP_PHI;
 	m->shared.last = -1;
@@ -261,6 +271,9 @@ void sem_free(Machine *m)
 	for (int s = 0; s < SPEC__COUNT; s++)
 		free(m->spec[s]);
 	free(m->from_block);
+	free(m->ret_depth);
+	free(m->ret_stack);
+	free(m->ret_to);
 	free(m->aware_rpc);
 	mem_free(&m->shared);
 	for (int32_t t = 0; t < m->nthreads; t++)
@@ -336,6 +349,9 @@ Machine *sem_clone(const Machine *s)
 	for (int sp = 0; sp < SPEC__COUNT; sp++)
 		m->spec[sp] = dup_mem(s->spec[sp], s->spec[sp] ? n * sizeof(int64_t) : 0);
 	m->from_block = dup_mem(s->from_block, n * sizeof *m->from_block);
+	m->ret_depth = dup_mem(s->ret_depth, n * sizeof *m->ret_depth);
+	m->ret_stack = dup_mem(s->ret_stack, n * (size_t)s->ret_cap * sizeof *m->ret_stack);
+	m->ret_to = dup_mem(s->ret_to, n * sizeof *m->ret_to);
 	m->aware_rpc = dup_mem(s->aware_rpc, ((size_t)s->prog->nins + 1) * sizeof *m->aware_rpc);
 	mem_clone(&m->shared, &s->shared);
 	m->local = xcalloc(n, sizeof *m->local);
@@ -504,6 +520,11 @@ void sem_pack(const Machine *m, Buf *b)
 	if (m->track_edges)
 		for (size_t t = 0; t < nt; t++)
 			put_var(b, m->from_block[t]);
+	for (size_t t = 0; m->ret_cap && t < nt; t++) { /* the return stacks */
+		put_var(b, m->ret_depth[t]);
+		for (int32_t k = 0; k < m->ret_depth[t]; k++)
+			put_var(b, sem_ret_pc(m, (int32_t)t, k));
+	}
 	put_mem(b, &m->shared);
 	for (int32_t t = 0; t < m->nthreads; t++)
 		put_mem(b, m->local[t]);
@@ -689,6 +710,16 @@ bool sem_unpack(Machine *m, const void *p, size_t len)
 	if (m->track_edges)
 		for (size_t t = 0; t < nt; t++)
 			m->from_block[t] = (int32_t)get_var(&r);
+	for (size_t t = 0; m->ret_cap && t < nt && !r.bad; t++) {
+		int64_t depth = get_var(&r);
+		if (depth < 0 || depth > m->ret_cap) {
+			r.bad = true;
+			break;
+		}
+		m->ret_depth[t] = (int32_t)depth;
+		for (int32_t k = 0; k < depth; k++)
+			m->ret_stack[t * (size_t)m->ret_cap + (size_t)k] = (int32_t)get_var(&r);
+	}
 	mem_clear(&m->shared, &m->big_bytes, &m->heap_bytes);
 	for (int32_t t = 0; t < m->nthreads; t++)
 		if (m->local[t])

@@ -441,6 +441,16 @@ Program *ir_load_owned(const char *path, char *src, size_t len, Diags *d)
 		return p;
 	}
 	Cfg *g = cfg_build(p);
+	calls_build(p, g, d);
+	if (p->has_gsa && p->has_calls)
+		for (int32_t pc = 0; pc < p->nins; pc++)
+			if (p->ins[pc].op == OP_CALL || p->ins[pc].op == OP_RET) {
+				diag_error(d, p->ins[pc].loc,
+				           "%s in a program with GSA instructions: GSA form has no calls (musimd gsa "
+				           "inlines them)",
+				           ir_op_name(p->ins[pc].op));
+				break;
+			}
 	check_gsa_placement(p, g, d);
 	check_unreachable(p, g, d);
 	check_reads(p, g, d);

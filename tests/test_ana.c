@@ -563,6 +563,7 @@ static bool load_file(const char *path, Loaded *out)
 		free(out->src);
 		return false;
 	}
+	out->p = inline_calls(out->p); /* as `analyze` reads it */
 	return true;
 }
 

@@ -3,7 +3,7 @@
 ** rule and the memory classifier against the digest's tests T11 and T12,
 ** the policy table, and equivalences the digest states (T9: RD with
 ** threshold 0 is MinSP-MinPC, schedule for schedule; T10: Round-Robin
-** issues one thread at a time) or that hold until μ-SIMD has calls (every
+** issues one thread at a time) or that hold on programs without calls (every
 ** policy keyed by the stack or the call depth schedules as Min-PC).
 */
 #include <criterion/criterion.h>
@@ -158,12 +158,15 @@ static char *schedule(const char *path, const Model *md, SemStatus *status, int3
 	return buf_steal(&b);
 }
 
-/* Every example: the schedules of a and b are the same, step for step. */
-static void same_schedules(const char *a, const char *b)
+/* Every example (without_calls: those without a call): the schedules of a
+** and b are the same, step for step. */
+static void same_schedules_of(const char *a, const char *b, bool without_calls)
 {
 	int n = 0;
 	char **files = example_files(&n);
 	for (int f = 0; f < n; f++) {
+		if (without_calls && example_has_calls(files[f]))
+			continue;
 		SemStatus sa, sb;
 		int32_t ma, mb;
 		char *x = schedule(files[f], model_find(a), &sa, &ma);
@@ -174,6 +177,11 @@ static void same_schedules(const char *a, const char *b)
 		free(y);
 	}
 	free_names(files, n);
+}
+
+static void same_schedules(const char *a, const char *b)
+{
+	same_schedules_of(a, b, false);
 }
 
 Test(lab, rd_with_threshold_0_is_minsp_minpc, .init = watchdog_240)
@@ -188,7 +196,36 @@ Test(lab, without_calls_the_stack_and_function_keys_are_minpc, .init = watchdog_
 	static const char *const twins[] = {"its:minsp-minpc", "its:maxfun-minpc1", "its:maxfun-minpc2",
 	                                    "its:maxfun-minpc3", "its:maxsp-minpc", "its:minfun-minpc"};
 	for (size_t i = 0; i < sizeof twins / sizeof *twins; i++)
-		same_schedules("its:minpc", twins[i]);
+		same_schedules_of("its:minpc", twins[i], true);
+}
+
+/* With calls they are keys of their own: on Figure 3.4 with its function
+** (digest T3) MinSP-MinPC and MaxFun-MinPC run the called function first,
+** Min-PC the caller's other thread; MaxSP-MinPC and MinFun-MinPC the
+** shallower thread, as Min-PC does there. Frames of one unit: MinSP is
+** MaxFun v1, and MaxSP MinFun (policy.c). */
+Test(lab, with_calls_the_stack_and_function_keys_are_their_own, .init = watchdog_120)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/policy_if_no_else_call.simd", examples_dir());
+	SemStatus s;
+	int32_t most;
+	char *minpc = schedule(path, model_find("its:minpc"), &s, &most);
+	cr_expect_eq(s, SEM_OK);
+	static const char *const deep[] = {"its:minsp-minpc", "its:maxfun-minpc1", "its:maxfun-minpc2",
+	                                   "its:maxfun-minpc3"};
+	char *first = schedule(path, model_find(deep[0]), &s, &most);
+	cr_expect_str_neq(first, minpc, "%s schedules as minpc", deep[0]);
+	for (size_t i = 1; i < sizeof deep / sizeof *deep; i++) {
+		char *x = schedule(path, model_find(deep[i]), &s, &most);
+		cr_expect_str_eq(x, first, "%s and %s", deep[i], deep[0]);
+		free(x);
+	}
+	char *maxsp = schedule(path, model_find("its:maxsp-minpc"), &s, &most);
+	char *minfun = schedule(path, model_find("its:minfun-minpc"), &s, &most);
+	cr_expect_str_eq(maxsp, minfun);
+	cr_expect_str_neq(maxsp, first);
+	free(minpc), free(first), free(maxsp), free(minfun);
 }
 
 Test(lab, round_robin_issues_one_thread_at_a_time, .init = watchdog_120)

@@ -1132,7 +1132,7 @@ Test(parse, fall_off_the_end)
 	expect_errors("x = 1\n"
 	              "bz x, end\n"
 	              "end: sync\n",
-	              "t.simd:3:6: error: the program can fall off its end: the last instruction must be stop, exit or jump\n"
+	              "t.simd:3:6: error: the program can fall off its end: the last instruction must be stop, exit, jump or ret\n"
 	              "    3 | end: sync\n"
 	              "      |      ^~~~\n");
 	Parsed r = ok("l: x = 1\nexit\n");

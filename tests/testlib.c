@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "testlib.h"
+#include "xform/xform.h"
 
 #define WATCHDOG_DEF(n) \
 	void watchdog_##n(void) \
@@ -49,6 +50,36 @@ Prog load_path(const char *path)
 	}
 	r.g = r.p->cfg;
 	return r;
+}
+
+Program *inline_calls(Program *p)
+{
+	if (!p->has_calls)
+		return p;
+	Diags d;
+	diag_init(&d, p->path, p->src, p->srclen);
+	int32_t n = 0, *origin = NULL;
+	Program *q = xform_inline(p, &n, &origin, &d);
+	cr_assert(q && d.nerrors == 0, "%s: the calls do not inline", p->path);
+	free(origin);
+	diag_free(&d);
+	ir_free(p);
+	return q;
+}
+
+bool example_has_calls(const char *path)
+{
+	size_t len = 0;
+	char *src = read_file(path, &len);
+	cr_assert_not_null(src, "%s", path);
+	Diags d;
+	diag_init(&d, path, src, len);
+	Program *p = ir_parse(path, src, len, &d);
+	bool calls = p->has_calls;
+	ir_free(p);
+	diag_free(&d);
+	free(src);
+	return calls;
 }
 
 void unload(Prog *r)

@@ -37,6 +37,10 @@ void free_names(char **v, int n);
 Prog load(const char *src);
 /* The same for the file at path (an example). */
 Prog load_path(const char *path);
+/* p with its calls inlined (xform_inline; p freed), or p without calls. */
+Program *inline_calls(Program *p);
+/* Does the example at path have a call? */
+bool example_has_calls(const char *path);
 void unload(Prog *r);
 
 /* ElTantawy 2018, Figure 5.2 (nested divergence), laid out so that the

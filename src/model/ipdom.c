@@ -77,6 +77,8 @@ static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *r
 	} else {
 		*rule = RULE_BD;
 		int32_t R = cfg_ipdom_pc(m->cfg, pc);
+		if (R < 0) /* in a function, the exit is its return: reconverge after the call */
+			R = sem_return_point(m, w);
 		sem_take_edge(m, w, pc, pc + 1, w->active);
 		IpdomEntry *top = ent(w, w->ctl.n - 1);
 		if (R != top->rpc)

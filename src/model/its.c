@@ -188,6 +188,31 @@ static bool branch_policy(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule 
 	return true;
 }
 
+/* A ret to several pcs (rule RS): the issuing group returns to the lowest
+** of them, each other return pc gets a group of its own. */
+static bool ret_split_policy(Machine *m, Warp *w, int32_t pc, bool rr)
+{
+	uint64_t *rest = m->step_active + w->nw, *group = m->step_active + 2 * w->nw;
+	bits_copy(rest, w->active, w->nw);
+	int32_t k = current(w), to, first = -1;
+	while (sem_ret_group(m, w, rest, &to, group)) {
+		sem_take_edge(m, w, pc, to, group);
+		if (first < 0 && k >= 0) {
+			first = to;
+			grp(w, k)->pc = to;
+			grp(w, k)->rank = JUST_ISSUED;
+			bits_copy(grp_mask(w, k), group, w->nw);
+			continue;
+		}
+		int32_t j = ctl_push(m, w); /* may move the records */
+		*grp(w, j) = (Group){to, JUST_ISSUED, 0};
+		bits_copy(grp_mask(w, j), group, w->nw);
+	}
+	w->pc = first;
+	resched(m, w, rr);
+	return true;
+}
+
 static bool finish_policy(Machine *m, Warp *w, bool stop, Rule *rule, bool rr)
 {
 	*rule = stop ? RULE_SF : RULE_EX;
@@ -249,6 +274,16 @@ static bool finish_any(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 {
 	(void)pc;
 	return finish_policy(m, w, stop, rule, false);
+}
+static bool ret_split_rr(Machine *m, Warp *w, int32_t pc, Rule *rule)
+{
+	(void)rule;
+	return ret_split_policy(m, w, pc, true);
+}
+static bool ret_split_any(Machine *m, Warp *w, int32_t pc, Rule *rule)
+{
+	(void)rule;
+	return ret_split_policy(m, w, pc, false);
 }
 static void barrier_rr(Machine *m, Warp *w, int32_t pc) { barrier_policy(m, w, pc, true); }
 static void barrier_any(Machine *m, Warp *w, int32_t pc) { barrier_policy(m, w, pc, false); }
@@ -332,6 +367,7 @@ const Model model_its_rr = {
 	.sync = model_sync_nop,
 	.finish = finish_rr,
 	.go = go_rr,
+	.ret_split = ret_split_rr,
 	.barrier = barrier_rr,
 	.release = release_rr,
 };
@@ -345,6 +381,7 @@ const Model model_its_any = {
 	.sync = model_sync_nop,
 	.finish = finish_any,
 	.go = go_any,
+	.ret_split = ret_split_any,
 	.barrier = barrier_any,
 	.release = release_any,
 	.ngroups = ngroups,

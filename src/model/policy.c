@@ -10,12 +10,16 @@
 ** `@ins` variants decide before every instruction (§3: "does not change the
 ** synchronization capability", but it changes who runs next).
 **
-** μ-SIMD has no calls yet: every thread's call depth (the function level of
-** MaxFun/MinFun) and stack size (the stack pointer of MinSP/MaxSP, as the
-** distance from the stack base) are kept per thread but stay 0, so the
-** stack and function-level keys fall through to their last key, the pc:
-** until calls exist minsp-minpc, maxfun-minpc1-3, maxsp-minpc and
-** minfun-minpc schedule exactly as minpc does.
+** The function level of MaxFun/MinFun is a thread's call depth (its
+** return stack's depth, sem.h) and its stack pointer, as the distance from
+** the stack base, is the same depth counted in activation records of one
+** unit each (μ-SIMD has no frames of their own size): so MinSP-MinPC keys
+** as MaxFun-MinPC v1 (the thesis: "equivalent if all activation records
+** had equal size"), v2 and v3 as v1, and MaxSP-MinPC as MinFun-MinPC; on a
+** program without calls every depth is 0 and they all schedule as minpc.
+** Lee's function-level grouping (the released Lee.cpp): a call pushes a
+** level whose participants are the calling threads; only they may issue,
+** and one that returns waits until every participant has returned.
 **
 ** One table, policies[] (POLICIES below), gives every policy's name, its
 ** kind and parameters, and its help line; model_find, the help texts, the
@@ -31,7 +35,8 @@
 **   LongestPath's block priorities, one record per block (constants);
 **   PostDom's stack of unreconverged divergences (branch, its immediate
 **     post-dominator, the function level, the threads still expected there),
-**     or RD's per-pc (pc, counter, last mask), sorted by pc.
+**     or RD's per-pc (pc, counter, last mask), sorted by pc, or Lee's
+**     function levels (the depth, the participants).
 */
 #include "model.h"
 
@@ -59,7 +64,7 @@ typedef struct ItsPolicy ItsPolicy;
 
 /* ---- the records ------------------------------------------------------------------- */
 
-enum { REC_THREAD, REC_WARP, REC_PRIO, REC_PDOM, REC_RD };
+enum { REC_THREAD, REC_WARP, REC_PRIO, REC_PDOM, REC_RD, REC_LEVEL };
 /* fields of a thread record */
 enum { T_KIND, T_PC, T_WAITS, T_LEVEL, T_STACK, T_FUTURE, T_HEAD, T_FHB };
 /* of the warp record */
@@ -70,6 +75,8 @@ enum { PR_KIND, PR_BLOCK, PR_VALUE };
 enum { PD_KIND, PD_BRANCH, PD_IPDOM, PD_LEVEL };
 /* of an RD entry */
 enum { RD_KIND, RD_PC, RD_COUNT };
+/* of one of Lee's function levels */
+enum { LV_KIND, LV_DEPTH };
 
 #define REC_FIELDS(fhb) ((uint16_t)((T_FHB + (fhb)) * sizeof(int32_t)))
 
@@ -90,9 +97,21 @@ static int32_t fhb_size(const ItsPolicy *P)
 
 static int32_t tpc(const Warp *w, int32_t l) { return rec(w, l)[T_PC]; }
 static bool can_issue(const Warp *w, int32_t l) { return rec(w, l)[T_PC] >= 0 && !rec(w, l)[T_WAITS]; }
-/* The call depth and the stack size of thread l: 0 until μ-SIMD has calls. */
+/* The call depth and the stack size of thread l (kept in its record as the
+** machine's return stack moves: track_depth). */
 static int32_t level_of(const Warp *w, int32_t l) { return rec(w, l)[T_LEVEL]; }
 static int32_t stack_of(const Warp *w, int32_t l) { return rec(w, l)[T_STACK]; }
+
+/* The threads in moved made a call or a return: their level and stack
+** follow their return stacks (one unit per activation record). */
+static void track_depth(const Machine *m, Warp *w, const uint64_t *moved)
+{
+	if (!m->ret_cap)
+		return;
+	BitIter it = bits_iter(moved, w->nw);
+	for (int32_t l; (l = bits_iter_next(&it)) >= 0;)
+		rec(w, l)[T_LEVEL] = rec(w, l)[T_STACK] = sem_ret_depth(m, w->base + l);
+}
 
 /* ---- longest paths (§5.3) ---------------------------------------------------------- */
 
@@ -413,6 +432,31 @@ static const uint64_t *pdom_top(const Machine *m, const Warp *w)
 	return w->ctl.n > dyn_first(m, w) ? rmask(w, w->ctl.n - 1) : NULL;
 }
 
+/* Lee's function-level grouping: the innermost level's participants that
+** have not returned from it may issue (levels whose participants have all
+** returned or finished go); none of them can issue (a barrier): all of
+** cand. The result is cand or tmp. */
+static uint64_t *lee_scope(Machine *m, Warp *w, uint64_t *cand, uint64_t *tmp)
+{
+	int32_t first = dyn_first(m, w);
+	while (w->ctl.n > first) {
+		int32_t k = w->ctl.n - 1, depth = rec(w, k)[LV_DEPTH];
+		uint64_t *part = rmask(w, k);
+		for (int32_t l = 0; l < w->size; l++) /* returned or finished: no longer held */
+			if (bit_get(part, l) && (tpc(w, l) < 0 || level_of(w, l) < depth))
+				bit_clear(part, l);
+		if (!bits_empty(part, w->nw))
+			break;
+		w->ctl.n--;
+	}
+	if (w->ctl.n == first)
+		return cand;
+	const uint64_t *part = rmask(w, w->ctl.n - 1);
+	for (int32_t i = 0; i < w->nw; i++)
+		tmp[i] = cand[i] & part[i];
+	return bits_empty(tmp, w->nw) ? cand : tmp;
+}
+
 /* Pick the threads to issue now: their pc and lanes (w->pc, Θ), or the
 ** warp waits at the barrier or is done. */
 static void decide(Machine *m, Warp *w)
@@ -455,6 +499,7 @@ static void decide(Machine *m, Warp *w)
 	switch ((PolKind)P->kind) {
 	case P_KEY: j = least(w, scope, key); break;
 	case P_LEE: {
+		scope = lee_scope(m, w, scope, tmp);
 		bits_copy(best, scope, w->nw);
 		for (int32_t l = 0; l < w->size; l++)
 			if (rec(w, l)[T_FUTURE])
@@ -584,6 +629,8 @@ static void pdom_push(Machine *m, Warp *w, int32_t pc, const uint64_t *theta, in
 	e[PD_KIND] = REC_PDOM;
 	e[PD_BRANCH] = pc;
 	e[PD_IPDOM] = cfg_ipdom_pc(m->cfg, pc);
+	if (e[PD_IPDOM] < 0) /* the function's exit: the instruction after its call (§5.1) */
+		e[PD_IPDOM] = sem_return_point(m, w);
 	e[PD_LEVEL] = level;
 	bits_copy(rmask(w, k), theta, w->nw);
 }
@@ -593,7 +640,10 @@ static void pdom_push(Machine *m, Warp *w, int32_t pc, const uint64_t *theta, in
 static void after_move(Machine *m, Warp *w, int32_t from, const uint64_t *moved)
 {
 	const ItsPolicy *P = pol(m);
-	if (P->kind == P_LEE) {
+	/* a call or a return is no backward jump: Lee's lists stay (§4.6) */
+	bool call_ret = from >= 0 && from < m->prog->nins &&
+	                (m->prog->ins[from].op == OP_CALL || m->prog->ins[from].op == OP_RET);
+	if (P->kind == P_LEE && !call_ret) {
 		BitIter it = bits_iter(moved, w->nw);
 		for (int32_t l; (l = bits_iter_next(&it)) >= 0;)
 			rec(w, l)[T_FUTURE] = tpc(w, l) >= 0 && tpc(w, l) < from;
@@ -624,6 +674,15 @@ static void continue_block(Machine *m, Warp *w, int32_t to)
 	w->pc = to;
 }
 
+/* Lee: a call pushes a level of the calling threads (lee_scope). */
+static void lee_push_level(Machine *m, Warp *w, const uint64_t *callers)
+{
+	int32_t k = ctl_push(m, w);
+	rec(w, k)[LV_KIND] = REC_LEVEL;
+	rec(w, k)[LV_DEPTH] = level_of(w, bits_next(callers, w->size, 0, true));
+	bits_copy(rmask(w, k), callers, w->nw);
+}
+
 static void go(Machine *m, Warp *w, int32_t from, int32_t to)
 {
 	sem_take_edge(m, w, from, to, w->active);
@@ -632,6 +691,12 @@ static void go(Machine *m, Warp *w, int32_t from, int32_t to)
 		rec(w, l)[T_PC] = to;
 	uint64_t *moved = m->step_active + 2 * w->nw;
 	bits_copy(moved, w->active, w->nw);
+	Op op = from >= 0 && from < m->prog->nins ? (Op)m->prog->ins[from].op : OP_COPY;
+	if (op == OP_CALL || op == OP_RET) {
+		track_depth(m, w, moved);
+		if (op == OP_CALL && pol(m)->kind == P_LEE && !bits_empty(moved, w->nw))
+			lee_push_level(m, w, moved);
+	}
 	after_move(m, w, from, moved);
 	if (!pol(m)->every && same_block(m, from, to))
 		continue_block(m, w, to);
@@ -656,6 +721,28 @@ static bool branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
 		pdom_push(m, w, pc, w->active, level);
 	uint64_t *moved = m->step_active + 2 * w->nw;
 	bits_copy(moved, w->active, w->nw);
+	after_move(m, w, pc, moved);
+	decide(m, w);
+	return true;
+}
+
+/* A ret to several pcs (rule RS): every thread goes to its own return pc,
+** and the policy decides, as after a branch. */
+static bool ret_split(Machine *m, Warp *w, int32_t pc, Rule *rule)
+{
+	(void)rule;
+	uint64_t *rest = m->step_active + w->nw, *group = m->step_active + 2 * w->nw;
+	bits_copy(rest, w->active, w->nw);
+	int32_t to;
+	while (sem_ret_group(m, w, rest, &to, group)) {
+		sem_take_edge(m, w, pc, to, group);
+		BitIter it = bits_iter(group, w->nw);
+		for (int32_t l; (l = bits_iter_next(&it)) >= 0;)
+			rec(w, l)[T_PC] = to;
+	}
+	uint64_t *moved = m->step_active + 2 * w->nw;
+	bits_copy(moved, w->active, w->nw);
+	track_depth(m, w, moved);
 	after_move(m, w, pc, moved);
 	decide(m, w);
 	return true;
@@ -739,12 +826,18 @@ static const CtlField rd_fields[] = {
 	{"mask", "mask", .is_set = true},
 };
 
+static const CtlField level_fields[] = {
+	{"depth", "depth", .is_num = true},
+	{"participants", "participants", .is_set = true},
+};
+
 static const CtlTable tables[] = {
 	{"threads", "threads", "threads", thread_fields, 5, -1},
 	{"warp", "warp", "policy state", warp_fields, 2, -1},
 	{"priorities", "prio", "block priorities (longest path to the exit)", prio_fields, 2, -1},
 	{"postdom", "pdom", "unreconverged divergences", pdom_fields, 4, -1},
 	{"rd", "rd", "missed reconvergences per pc", rd_fields, 3, -1},
+	{"levels", "lvl", "function levels (Lee's grouping)", level_fields, 2, -1},
 };
 
 static int32_t table_of(const Warp *w, int32_t k) { return rec(w, k)[0]; }
@@ -774,6 +867,10 @@ static void view(const Warp *w, int32_t k, CtlView *v)
 		v->pc[1] = r[PD_IPDOM];
 		v->pc[2] = r[PD_LEVEL];
 		v->set[3] = rmask(w, k);
+		break;
+	case REC_LEVEL:
+		v->pc[0] = r[LV_DEPTH];
+		v->set[1] = rmask(w, k);
 		break;
 	default:
 		v->pc[0] = r[RD_PC];
@@ -815,20 +912,21 @@ static CtlWait lane_held(const Warp *w, int32_t l, int32_t *pc)
 
 #define S_MINPC "Min-PC (Quinn 1988): the threads at the smallest pc"
 #define S_MINSP                                                                                            \
-	"MinSP-MinPC (Collange): the deepest stack (smallest stack pointer), then the smallest pc; "         \
-	"= minpc until μ-SIMD has calls"
-#define S_MAXFUN1 "MaxFun-MinPC v1: the most activation records, then the smallest pc; = minpc until calls"
+	"MinSP-MinPC (Collange): the deepest stack (smallest stack pointer: the return stack's depth, a "    \
+	"unit per activation record), then the smallest pc"
+#define S_MAXFUN1 "MaxFun-MinPC v1: the most activation records (the call depth), then the smallest pc"
 #define S_MAXFUN2                                                                                          \
 	"MaxFun-MinPC v2: the most activation records, then the largest stack pointer (smallest frames), "   \
-	"then the smallest pc; = minpc until calls"
+	"then the smallest pc (frames of one unit: as v1)"
 #define S_MAXFUN3                                                                                          \
 	"MaxFun-MinPC v3: the most activation records, then the smallest stack pointer, then the smallest "  \
-	"pc; = minpc until calls"
-#define S_MAXSP "MaxSP-MinPC: the largest stack pointer (shallowest stack), then the smallest pc; = minpc until calls"
-#define S_MINFUN "MinFun-MinPC: the fewest activation records, then the smallest pc; = minpc until calls"
+	"pc (frames of one unit: as v1)"
+#define S_MAXSP "MaxSP-MinPC: the largest stack pointer (shallowest stack), then the smallest pc"
+#define S_MINFUN "MinFun-MinPC: the fewest activation records (the call depth), then the smallest pc"
 #define S_LEE                                                                                              \
 	"Lee et al. 2011: the smallest pc among the current list; a thread whose pc goes back moves to the " \
-	"future list; the lists swap when the current one is empty (function-level grouping: with calls)"
+	"future list; the lists swap when the current one is empty; a call's threads run alone until all "  \
+	"have returned (function-level grouping)"
 #define S_LONG                                                                                             \
 	"Long et al. 2010 with an FHB of S block starts: priority = the other threads whose FHB holds my "  \
 	"block; the groups of the highest priority run a block each in thread order"
@@ -893,13 +991,14 @@ static CtlWait lane_held(const Warp *w, int32_t l, int32_t *pc)
 	           .nmask = 1,                                                                                 \
 	           .lane_pcs = true,                                                                           \
 	           .tables = tables,                                                                           \
-	           .ntables = 5,                                                                               \
+	           .ntables = 6,                                                                               \
 	           .table_of = table_of,                                                                       \
 	           .start = start,                                                                             \
 	           .branch = branch,                                                                           \
 	           .sync = model_sync_nop,                                                                     \
 	           .finish = finish,                                                                           \
 	           .go = go,                                                                                   \
+	           .ret_split = ret_split,                                                                     \
 	           .barrier = barrier,                                                                         \
 	           .release = release,                                                                         \
 	           .view = view,                                                                               \

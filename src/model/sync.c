@@ -194,6 +194,35 @@ static bool rule_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 	return true;
 }
 
+/* A ret whose threads return to different pcs (rule RS): a divergence with
+** a side per return pc, handled as BD handles its two sides. The side that
+** returns to the lowest pc runs on; each other side is deferred in a node
+** of its own (l_id the ret, l_next its return pc), the next side on top, so
+** that the sides meet at the next syncs as nested branches' sides do: one
+** sync per extra side. */
+static bool rule_ret_split(Machine *m, Warp *w, int32_t pc, Rule *rule)
+{
+	(void)rule;
+	int32_t nw = w->nw, n = 0, to;
+	uint64_t *rest = m->step_active + nw, *group = m->step_active + 2 * nw;
+	bits_copy(rest, w->active, nw);
+	int32_t *pcs = xmalloc((size_t)bits_count(rest, nw) * sizeof *pcs);
+	uint64_t *sides = xmalloc((size_t)bits_count(rest, nw) * (size_t)nw * sizeof *sides);
+	while (sem_ret_group(m, w, rest, &to, group)) {
+		pcs[n] = to;
+		bits_copy(sides + (size_t)n * (size_t)nw, group, nw);
+		sem_take_edge(m, w, pc, to, group);
+		n++;
+	}
+	for (int32_t i = n - 1; i >= 1; i--)
+		push_node(m, w, pc, pcs[i], sides + (size_t)i * (size_t)nw);
+	sem_set_active(w, sides);
+	w->pc = pcs[0];
+	free(pcs);
+	free(sides);
+	return true;
+}
+
 /* ---- reading Π ---------------------------------------------------------------- */
 
 static const CtlField fields[] = {
@@ -271,6 +300,7 @@ const Model model_sync = {
 	.finish = rule_finish,
 	.go = model_go_along, /* JP, IT: Θ moves on, Π stays */
 	.go_cohort = model_go_along_cohort,
+	.ret_split = rule_ret_split,
 	.view = view,
 	.pending = pending,
 	.lane_held = lane_held,

@@ -164,6 +164,25 @@ static bool finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 	return true;
 }
 
+/* A ret to several pcs (rule RS): the top entry splits into an entry per
+** return pc, inserted in priority order as a branch's sides are. */
+static bool ret_split(Machine *m, Warp *w, int32_t pc, Rule *rule)
+{
+	(void)rule;
+	uint64_t *rest = m->step_active + w->nw, *group = m->step_active + 2 * w->nw;
+	bits_copy(rest, ent_mask(w, 0), w->nw);
+	bits_clear(ent_mask(w, 0), w->nw); /* dropped by settle */
+	int32_t to;
+	while (sem_ret_group(m, w, rest, &to, group)) {
+		sem_take_edge(m, w, pc, to, group);
+		int32_t j = ctl_push(m, w);
+		ent(w, j)->pc = to;
+		bits_copy(ent_mask(w, j), group, w->nw);
+	}
+	settle(m, w);
+	return true;
+}
+
 /* ---- reading the stack ------------------------------------------------------------ */
 
 static const CtlField fields[] = {{"pc", "pc", .is_set = false}, {"lanes", "lanes", .is_set = true}};
@@ -215,6 +234,7 @@ const Model model_tf = {
 	.sync = model_sync_nop,
 	.finish = finish,
 	.go = go,
+	.ret_split = ret_split,
 	.view = view,
 	.pending = pending,
 	.lane_held = lane_held,
@@ -390,6 +410,27 @@ static bool sandy_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *
 	return true;
 }
 
+/* A ret to several pcs (rule RS): a record per return pc; the warp goes to
+** the highest-priority of them and the block's frontier, as after a branch. */
+static bool sandy_ret_split(Machine *m, Warp *w, int32_t pc, Rule *rule)
+{
+	(void)rule;
+	uint64_t *rest = m->step_active + w->nw, *group = m->step_active + 2 * w->nw;
+	int32_t k = sandy_at(m, w, pc), to, best = -1;
+	bits_copy(rest, w->active, w->nw);
+	bits_andnot(ctl_mask(w, k, 0), rest, w->nw);
+	while (sem_ret_group(m, w, rest, &to, group)) {
+		sem_take_edge(m, w, pc, to, group);
+		int32_t j = ctl_push(m, w);
+		*sent(w, j) = (SEntry){1, to, 0};
+		bits_copy(ctl_mask(w, j, 0), group, w->nw);
+		if (best < 0 || key(m, to) < key(m, best))
+			best = to;
+	}
+	sandy_settle(m, w, sandy_next(m, w, pc, true, best, -1));
+	return true;
+}
+
 static bool sandy_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
 {
 	*rule = stop ? RULE_SF : RULE_EX;
@@ -475,6 +516,7 @@ const Model model_tf_sandy = {
 	.sync = model_sync_nop,
 	.finish = sandy_finish,
 	.go = sandy_go,
+	.ret_split = sandy_ret_split,
 	.view = sandy_view,
 	.pending = sandy_pending,
 	.lane_held = sandy_lane_held,

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-const Xform *const xforms[] = {&xform_ssde, NULL};
+const Xform *const xforms[] = {&xform_ssde, &xform_inline_calls, NULL};
 
 const Xform *xform_find(const char *name)
 {

@@ -30,7 +30,15 @@ typedef struct Xform {
 	bool (*run)(const Program *p, const XformOptions *o, Buf *out, XformResult *res, Diags *d);
 } Xform;
 
-extern const Xform xform_ssde;
+extern const Xform xform_ssde, xform_inline_calls;
+
+/* Calls inlined (inline.c): a program without call or ret, as the analyses
+** read it, its cfg built; *origin (malloc'd, *nins entries) maps each of its
+** pcs to the instruction of p it copies. NULL, with the reason in d, when
+** the result would exceed INLINE_MAX_INS instructions. p must have been
+** loaded (ir_load: its cfg and functions). */
+#define INLINE_MAX_INS 1000000
+Program *xform_inline(const Program *p, int32_t *nins, int32_t **origin, Diags *d);
 extern const Xform *const xforms[]; /* NULL-terminated */
 const Xform *xform_find(const char *name);
 

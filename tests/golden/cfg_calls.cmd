@@ -1,0 +1,2 @@
+# calls: the cfg shows the call edges and the functions
+cfg examples/policy_both_call.simd
