@@ -18,27 +18,10 @@
 	}
 WATCHDOGS(WATCHDOG_DEF)
 
-Prog load(const char *src)
+/* Load the text src (owned by the result) named path; the test fails with
+** the diagnostics when it has errors. */
+static Prog load_named(const char *path, char *src, size_t n)
 {
-	Prog r;
-	size_t n = strlen(src);
-	r.src = xstrdup(src);
-	diag_init(&r.d, "t.simd", r.src, n);
-	r.p = ir_load("t.simd", r.src, n, &r.d);
-	if (r.d.nerrors > 0 || !r.p->cfg) {
-		Buf b = {0};
-		diag_render(&r.d, &b);
-		cr_assert_fail("program does not load:\n%s\n%s", src, buf_str(&b));
-	}
-	r.g = r.p->cfg;
-	return r;
-}
-
-Prog load_path(const char *path)
-{
-	size_t n = 0;
-	char *src = read_file(path, &n);
-	cr_assert_not_null(src, "cannot read %s", path);
 	Prog r;
 	r.src = src;
 	diag_init(&r.d, path, r.src, n);
@@ -46,10 +29,23 @@ Prog load_path(const char *path)
 	if (r.d.nerrors > 0 || !r.p->cfg) {
 		Buf b = {0};
 		diag_render(&r.d, &b);
-		cr_assert_fail("%s does not load:\n%s", path, buf_str(&b));
+		cr_assert_fail("%s does not load:\n%s\n%s", path, src, buf_str(&b));
 	}
 	r.g = r.p->cfg;
 	return r;
+}
+
+Prog load(const char *src)
+{
+	return load_named("t.simd", xstrdup(src), strlen(src));
+}
+
+Prog load_path(const char *path)
+{
+	size_t n = 0;
+	char *src = read_file(path, &n);
+	cr_assert_not_null(src, "cannot read %s", path);
+	return load_named(path, src, n);
 }
 
 Program *inline_calls(Program *p)
