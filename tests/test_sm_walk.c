@@ -81,6 +81,12 @@ static void v_global(SmConfig *c)
 	c->sigma_global = true;
 	v_old(c);
 }
+static void v_st_insert(SmConfig *c)
+{
+	c->aware_st_insert = 3; /* under aware: a divergent branch holds the warp */
+	c->inst_fetch_throughput = 1; /* while it waits for its refetch */
+	v_gto(c);
+}
 static void v_ctas(SmConfig *c)
 {
 	c->cta_threads = 32;
@@ -93,7 +99,7 @@ static const Variant variants[] = {
 	{"glrr", v_glrr},     {"gto_rotate:7", v_gto_rotate}, {"two_level_active", v_two_level},
 	{"bows:gto", v_bows}, {"1 scheduler", v_one_sched}, {"2 schedulers sharing units", v_shared_units},
 	{"dual issue", v_dual}, {"I-cache misses, 1 read port", v_front_end}, {"global memory", v_global},
-	{"CTAs of 32, 2 resident", v_ctas},
+	{"CTAs of 32, 2 resident", v_ctas}, {"AWARE's ST insert", v_st_insert},
 };
 
 /* p under every variant, both walks; how many runs were compared. */
@@ -174,4 +180,22 @@ Test(sm_walk, random_programs_run_as_when_every_warp_is_asked, .init = watchdog_
 		buf_free(&b);
 	}
 	cr_expect_geq(runs, 250, "only %d runs compared", runs);
+}
+
+/* Thread-dependent trip counts (bench/interp/divergent.simd with r = 1):
+** a divergent branch whenever a lane leaves the loop, which under aware
+** with its ST insert holds the warp while it waits for its refetch. */
+Test(sm_walk, divergent_exits_under_aware_run_as_when_every_warp_is_asked, .init = watchdog_120)
+{
+	Prog t = load(".threads 512\n.warpsize 32\n"
+	              "       acc = 0\n       m = tid % 64\n       lim = m * 1\n       i = 0\n"
+	              "loop:  p = i < lim\n       bz p, done\n       q = i & 1\n       bz q, odd\n"
+	              "       s = i & 2\n       bz s, inner\n       acc = acc + i\n       jump join2\n"
+	              "inner: acc = acc + 3\njoin2: sync\n       jump join1\nodd:   acc = acc ^ i\n"
+	              "join1: sync\n       i = i + 1\n       jump loop\ndone:  sync\n       mem[tid] = acc\n       stop\n");
+	SemOptions so = {.model = &model_aware};
+	cr_expect_eq(compare_walks("divergent exits, aware", t.p, &so), (int)(sizeof variants / sizeof *variants));
+	so.model = &model_ipdom;
+	cr_expect_eq(compare_walks("divergent exits, ipdom", t.p, &so), (int)(sizeof variants / sizeof *variants));
+	unload(&t);
 }

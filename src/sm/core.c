@@ -111,14 +111,23 @@ static UnitPool *pool_of(const SmCore *c, int32_t s, SmUnit u)
 	return &c->pools[p * UNIT__COUNT + u];
 }
 
-/* The unit of the pool that is free first. */
-static int32_t first_free(const UnitPool *p)
+/* The first cycle a unit of the pool is free. */
+static ALWAYS_INLINE int64_t pool_free(const UnitPool *p)
 {
+	return p->first_at;
+}
+
+/* The pool's first free unit takes an instruction until `until`; the
+** unit free first then (the first such in index order). */
+static void pool_take(UnitPool *p, int64_t until)
+{
+	p->free_at[p->first] = until;
 	int32_t best = 0;
 	for (int32_t i = 1; i < p->n; i++)
 		if (p->free_at[i] < p->free_at[best])
 			best = i;
-	return best;
+	p->first = best;
+	p->first_at = p->free_at[best];
 }
 
 /* ---- the watchdogs' view of a step ------------------------------------- */
@@ -292,7 +301,7 @@ static SmWarpState split_ready(const Run *x, int32_t w, int32_t s, int64_t *when
 			continue;
 		}
 		const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-		int64_t f = p->free_at[first_free(p)];
+		int64_t f = pool_free(p);
 		if (f > c->now) {
 			if (f < *when)
 				*when = f;
@@ -308,8 +317,9 @@ static SmWarpState split_ready(const Run *x, int32_t w, int32_t s, int64_t *when
 /* Can warp w of scheduler s issue now? WS_ISSUED when it can; else why
 ** not, and *when the cycle it may (NEVER: not by waiting). hooks: the
 ** policy has hooks (on_issue, wake, not_before; a constant, so that the
-** cycle loop of the policies without them is compiled without them). */
-static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_t *when, bool hooks)
+** cycle loop of the policies without them is compiled without them);
+** plain: one pc per warp and no spill code (walk_classes). */
+static ALWAYS_INLINE SmWarpState warp_ready_(Run *x, int32_t w, int32_t s, int64_t *when, bool hooks, bool plain)
 {
 	const SmCore *c = &x->c;
 	const Warp *W = &c->m->warps[w];
@@ -322,10 +332,10 @@ static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_
 		*when = c->st_hold[w]; /* AWARE's ST insert: the front end is busy with the tables */
 		return WS_CONTROL;
 	}
-	if (c->lane_ready)
+	if (!plain && c->lane_ready)
 		return split_ready(x, w, s, when);
 	const SmIns *si = &c->code->ins[W->pc];
-	if (MU_UNLIKELY(c->spill != NULL)) { /* spill code first (sm/regalloc.c) */
+	if (!plain && MU_UNLIKELY(c->spill != NULL)) { /* spill code first (sm/regalloc.c) */
 		const SpillOp *op = spill_next(c->spill, W, w);
 		if (op)
 			si = &op->ins;
@@ -356,7 +366,7 @@ static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_
 	int64_t f = x->unit_free[si->unit]; /* this walk's answer for the unit, once */
 	if (f < 0) {
 		const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-		f = x->unit_free[si->unit] = p->free_at[first_free(p)];
+		f = x->unit_free[si->unit] = pool_free(p);
 	}
 	if (f > c->now) {
 		*when = f;
@@ -373,6 +383,11 @@ static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_
 		return WS_BACKED_OFF;
 	}
 	return WS_ISSUED;
+}
+
+static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_t *when, bool hooks)
+{
+	return warp_ready_(x, w, s, when, hooks, false);
 }
 
 /* Did the step change the destination's lanes? (before: saved by save_dst) */
@@ -441,7 +456,7 @@ static ALWAYS_INLINE void take_unit(Run *x, int32_t s, const SmIns *si, int64_t 
 {
 	SmCore *c = &x->c;
 	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-	p->free_at[first_free(p)] = c->now + busy;
+	pool_take(p, c->now + busy);
 	x->unit_free[si->unit] = -1;
 }
 
@@ -687,6 +702,18 @@ static void explain_deadlock(Run *x, int64_t since)
 		           (int)(c->ncta - c->next_cta), (int)c->ncta, (int)x->r->occupancy_limit.ctas);
 }
 
+/* Does warp w's own hazard st, until `until`, still hold, as warp_ready
+** would say now? The scoreboard's and the I-buffer's hold until then (only
+** the warp's issue changes them); but an issue that put the warp into
+** AWARE's ST (st_hold) noted the I-buffer's wait, which warp_ready puts
+** after the ST's: until st_hold, ask. */
+static ALWAYS_INLINE bool own_hazard_holds(const Run *x, int32_t w, SmWarpState st, int64_t until)
+{
+	const SmCore *c = &x->c;
+	return (st == WS_SCOREBOARD || st == WS_IBUFFER || st == WS_CONTROL) && until > c->now &&
+	       !(MU_UNLIKELY(c->st_hold != NULL) && c->st_hold[w] > c->now);
+}
+
 /* ---- the walk by classes ------------------------------------------------ */
 
 /* A scheduler's walk asks warp_ready about each warp in policy order until
@@ -714,7 +741,7 @@ static ALWAYS_INLINE int32_t cls_of(const Run *x, int32_t w)
 	SmWarpState st = x->st[w];
 	if (st == WS_STRUCTURAL)
 		return CLS_STR + x->wunit[w];
-	if ((st == WS_SCOREBOARD || st == WS_IBUFFER || st == WS_CONTROL) && x->st_until[w] > x->c.now)
+	if (own_hazard_holds(x, w, st, x->st_until[w]))
 		return CLS_OWN;
 	return st == WS_FINISHED ? CLS_FIN : CLS_NONE;
 }
@@ -1085,7 +1112,7 @@ static ALWAYS_INLINE bool recalled(Run *x, int32_t w, int32_t s, int64_t *mine, 
 	case WS_SCOREBOARD:
 	case WS_IBUFFER:
 	case WS_CONTROL:
-		if (until <= c->now)
+		if (!own_hazard_holds(x, w, st, until))
 			return false;
 		*scoreboard |= st == WS_SCOREBOARD;
 		break;
@@ -1096,7 +1123,7 @@ static ALWAYS_INLINE bool recalled(Run *x, int32_t w, int32_t s, int64_t *mine, 
 		int64_t f = x->unit_free[u];
 		if (f < 0) {
 			const UnitPool *p = pool_of(c, s, u);
-			f = x->unit_free[u] = p->free_at[first_free(p)];
+			f = x->unit_free[u] = pool_free(p);
 		}
 		if (f <= c->now)
 			return false;
@@ -1236,7 +1263,7 @@ static int32_t walk_classes(Run *x, int32_t s, int32_t at, int32_t greedy, int64
 		int64_t f = x->unit_free[u];
 		if (f < 0) {
 			const UnitPool *pool = pool_of(c, s, (SmUnit)u);
-			f = x->unit_free[u] = pool->free_at[first_free(pool)];
+			f = x->unit_free[u] = pool_free(pool);
 		}
 		if (f > c->now) {
 			busy |= q->str[u];
@@ -1262,9 +1289,10 @@ static int32_t walk_classes(Run *x, int32_t s, int32_t at, int32_t greedy, int64
 		}
 		int32_t w = list[p];
 		int64_t when = NEVER;
-		SmWarpState st = warp_ready(x, w, s, &when, false);
+		SmWarpState st = warp_ready_(x, w, s, &when, false, true);
 		if (st == WS_ISSUED) {
-			walk_passed(x, s, n, at, greedy, p, busy, mine, structural, scoreboard);
+			if ((busy | q->own) && (p != at || greedy >= 0)) /* (nothing passed else) */
+				walk_passed(x, s, n, at, greedy, p, busy, mine, structural, scoreboard);
 			if (issue_chosen(x, w, s, false))
 				return w;
 			/* the machine stopped: the rest of the walk as without classes */
@@ -1422,7 +1450,8 @@ static void run(Run *x)
 		}
 		count(x, span);
 		c->now += span;
-		x->first = (int32_t)((x->first + span) % c->nsched);
+		x->first = span < c->nsched ? x->first + (int32_t)span : (int32_t)((x->first + span) % c->nsched);
+		x->first -= x->first >= c->nsched ? c->nsched : 0;
 		if (c->now >= check) {
 			/* a check (at most one per span: a span stops at the next check) */
 			check += SM_WATCHDOG_PERIOD;

@@ -11,6 +11,8 @@
 typedef struct UnitPool {
 	int64_t *free_at; /* per unit: the first cycle it accepts the next instruction */
 	int32_t n;
+	int32_t first;    /* the unit free first (the first such in index order) */
+	int64_t first_at; /* its free_at */
 } UnitPool;
 
 struct SmCore {
