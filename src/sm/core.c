@@ -177,7 +177,9 @@ static void progress_note(Progress *g, int32_t w, int32_t pc, const uint64_t *ac
 			break;
 		}
 	}
-	memcpy(&g->lanes[(size_t)w * g->nw], active, (size_t)g->nw * sizeof *active);
+	uint64_t *lanes = &g->lanes[(size_t)w * g->nw];
+	for (int32_t i = 0; i < g->nw; i++) /* (a word or two: no call) */
+		lanes[i] = active[i];
 }
 
 /* ---- one run ----------------------------------------------------------- */
@@ -200,21 +202,28 @@ typedef struct SchedClasses {
 
 typedef struct Classes {
 	SchedClasses *sc;       /* per scheduler */
-	uint8_t *cls;           /* per warp */
-	uint64_t *look;         /* per warp: the walk that last set its st_until */
 	uint64_t seq;           /* walks so far */
 } Classes;
+
+/* What the walks and issues keep of a warp, together (one cache line). */
+typedef struct WarpRun {
+	int64_t ready_at;       /* when the scoreboard (and its I-buffer) let its instruction at ready_pc issue */
+	int64_t since, until;   /* its state since `since` (until `until` for a hazard, after which
+	                        ** it was ready: see note_state) */
+	uint64_t look;          /* the walk that last set `until` (the walk by classes: until_of) */
+	SmWarpState st;
+	int32_t ready_pc;       /* the pc ready_at was computed for (-1: none) */
+	uint8_t unit;           /* in WS_STRUCTURAL: the unit it waits for */
+	uint8_t cls;            /* its class (the walk by classes) */
+	SmWarpStats ws;         /* its statistics, into the result's at the end */
+} WarpRun;
 
 typedef struct Run {
 	SmCore c;
 	SmResult *r;
 	Progress g;
 	int32_t *order;      /* a scheduler's warps in policy order */
-	/* per warp, its state since st_since (until st_until for a hazard,
-	** after which it was ready: see note_state) */
-	SmWarpState *st;
-	int64_t *st_since, *st_until;
-	uint8_t *wunit;      /* per warp in WS_STRUCTURAL: the unit it waits for */
+	WarpRun *wr;         /* per warp */
 	uint8_t ready_unit;  /* the unit of warp_ready's last WS_STRUCTURAL answer */
 	int32_t *category;   /* per scheduler, this cycle: -1 issued, else 0 stall, 1 scoreboard, 2 idle */
 	int32_t *issued_k;   /* per scheduler: active lanes of its issue */
@@ -340,7 +349,7 @@ static ALWAYS_INLINE SmWarpState warp_ready_(Run *x, int32_t w, int32_t s, int64
 		if (op)
 			si = &op->ins;
 	}
-	if (c->ready_pc[w] != W->pc) { /* the scoreboard's answer for this instruction, once */
+	if (x->wr[w].ready_pc != W->pc) { /* the scoreboard's answer for this instruction, once */
 		const int64_t *ready = &c->reg_ready[(size_t)w * (size_t)c->code->nregs];
 		int64_t t = 0;
 		for (int32_t i = 0; i < si->nsrc; i++)
@@ -352,15 +361,15 @@ static ALWAYS_INLINE SmWarpState warp_ready_(Run *x, int32_t w, int32_t s, int64
 		** when the warp issues, which recomputes this */
 		if (x->fetch.on && fetch_at(&x->fetch, w, W->pc, c->now) > t)
 			t = x->fetch.ready[w];
-		c->ready_pc[w] = W->pc;
-		c->ready_at[w] = t;
+		x->wr[w].ready_pc = W->pc;
+		x->wr[w].ready_at = t;
 	}
-	if (c->ready_at[w] > c->now) {
+	if (x->wr[w].ready_at > c->now) {
 		if (x->fetch.on && x->fetch.ready[w] > c->now) { /* no instruction yet: GPGPU-Sim's first check */
 			*when = x->fetch.ready[w];
 			return (SmWarpState)x->fetch.cause[w];
 		}
-		*when = c->ready_at[w];
+		*when = x->wr[w].ready_at;
 		return WS_SCOREBOARD;
 	}
 	int64_t f = x->unit_free[si->unit]; /* this walk's answer for the unit, once */
@@ -486,8 +495,8 @@ __attribute__((noinline)) static bool issue_spill(Run *x, int32_t w, int32_t s, 
 	take_unit(x, s, si, busy);
 	r->warp_insn++;
 	r->thread_insn += (uint64_t)n;
-	r->warps[w].warp_insn++;
-	r->warps[w].thread_insn += (uint64_t)n;
+	x->wr[w].ws.warp_insn++;
+	x->wr[w].ws.thread_insn += (uint64_t)n;
 	x->issued_k[s] = n < r->warpsize ? n : r->warpsize;
 	r->spill_insn++;
 	bool local = op->kind == SO_LD_LOCAL || op->kind == SO_ST_LOCAL;
@@ -511,7 +520,7 @@ __attribute__((noinline)) static bool issue_spill(Run *x, int32_t w, int32_t s, 
 		x->drain = c->now + lat;
 	c->last_issued[s] = w;
 	c->last_pos[s] = x->pos;
-	c->ready_pc[w] = -1;
+	x->wr[w].ready_pc = -1;
 	r->last_commit = (uint64_t)c->now;
 	x->committed = true;
 	spill_issued(c->spill, w);
@@ -555,8 +564,8 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 		x->trace(x->trace_ctx, c->now, s, m, &info);
 	r->warp_insn++;
 	r->thread_insn += (uint64_t)info.nactive;
-	r->warps[w].warp_insn++;
-	r->warps[w].thread_insn += (uint64_t)info.nactive;
+	x->wr[w].ws.warp_insn++;
+	x->wr[w].ws.thread_insn += (uint64_t)info.nactive;
 	x->issued_k[s] = info.nactive < r->warpsize ? info.nactive : r->warpsize;
 	int64_t busy, lat = issue_cost(x, si, &busy);
 	/* front end and operand delivery (sm/fetch.c, sm/opcoll.c): register
@@ -581,7 +590,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 		x->drain = c->now + lat;
 	c->last_issued[s] = w;
 	c->last_pos[s] = x->pos;
-	c->ready_pc[w] = -1; /* its next instruction (even at the same pc: a loop of one) */
+	x->wr[w].ready_pc = -1; /* its next instruction (even at the same pc: a loop of one) */
 	r->last_commit = (uint64_t)c->now;
 	x->committed = true;
 	if (info.rule == RULE_BAR)
@@ -738,10 +747,10 @@ static ALWAYS_INLINE bool own_hazard_holds(const Run *x, int32_t w, SmWarpState 
 
 static ALWAYS_INLINE int32_t cls_of(const Run *x, int32_t w)
 {
-	SmWarpState st = x->st[w];
+	SmWarpState st = x->wr[w].st;
 	if (st == WS_STRUCTURAL)
-		return CLS_STR + x->wunit[w];
-	if (own_hazard_holds(x, w, st, x->st_until[w]))
+		return CLS_STR + x->wr[w].unit;
+	if (own_hazard_holds(x, w, st, x->wr[w].until))
 		return CLS_OWN;
 	return st == WS_FINISHED ? CLS_FIN : CLS_NONE;
 }
@@ -761,7 +770,7 @@ static ALWAYS_INLINE uint64_t bit_range(int32_t from, int32_t to)
 /* Warp w joins class cl (in its scheduler's sets). */
 static ALWAYS_INLINE void cls_add(Run *x, int32_t w, int32_t cl)
 {
-	x->k.cls[w] = (uint8_t)cl;
+	x->wr[w].cls = (uint8_t)cl;
 	int32_t p = x->c.pos_of[w];
 	if (cl == CLS_NONE || p < 0)
 		return;
@@ -770,9 +779,9 @@ static ALWAYS_INLINE void cls_add(Run *x, int32_t w, int32_t cl)
 		q->fin |= bit(p);
 	} else if (cl == CLS_OWN) {
 		q->own |= bit(p);
-		if (x->st_until[w] < q->own_next)
-			q->own_next = x->st_until[w];
-		q->own_sb += x->st[w] == WS_SCOREBOARD;
+		if (x->wr[w].until < q->own_next)
+			q->own_next = x->wr[w].until;
+		q->own_sb += x->wr[w].st == WS_SCOREBOARD;
 	} else {
 		q->str[cl - CLS_STR] |= bit(p);
 	}
@@ -781,8 +790,8 @@ static ALWAYS_INLINE void cls_add(Run *x, int32_t w, int32_t cl)
 /* After a look or an issue set warp w's state: its class again. */
 static ALWAYS_INLINE void classify(Run *x, int32_t w)
 {
-	int32_t was = x->k.cls[w], cl = cls_of(x, w), p = x->c.pos_of[w];
-	x->k.look[w] = x->k.seq;
+	int32_t was = x->wr[w].cls, cl = cls_of(x, w), p = x->c.pos_of[w];
+	x->wr[w].look = x->k.seq;
 	if (was == cl && was != CLS_OWN)
 		return;
 	if (p >= 0 && was != CLS_NONE) {
@@ -810,14 +819,14 @@ static void own_prune(Run *x, int32_t s)
 	q->own_dirty = false;
 	for (uint64_t set = q->own; set; set &= set - 1) {
 		int32_t p = __builtin_ctzll(set), w = list[p];
-		if (x->st_until[w] <= x->c.now) {
+		if (x->wr[w].until <= x->c.now) {
 			q->own &= ~bit(p);
-			x->k.cls[w] = CLS_NONE;
+			x->wr[w].cls = CLS_NONE;
 			continue;
 		}
-		if (x->st_until[w] < q->own_next)
-			q->own_next = x->st_until[w];
-		q->own_sb += x->st[w] == WS_SCOREBOARD;
+		if (x->wr[w].until < q->own_next)
+			q->own_next = x->wr[w].until;
+		q->own_sb += x->wr[w].st == WS_SCOREBOARD;
 	}
 }
 
@@ -840,20 +849,18 @@ static void classes_rebuild(Run *x)
 /* Warp w's `until`: the last walk that recalled it without asking set it. */
 static ALWAYS_INLINE int64_t until_of(const Run *x, int32_t w)
 {
-	if (x->classes && x->st[w] == WS_STRUCTURAL) {
+	if (x->classes && x->wr[w].st == WS_STRUCTURAL) {
 		const SchedClasses *q = &x->k.sc[x->c.sched_of[w]];
-		if (x->k.look[w] < q->recall_seq)
-			return q->recall_f[x->wunit[w]];
+		if (x->wr[w].look < q->recall_seq)
+			return q->recall_f[x->wr[w].unit];
 	}
-	return x->st_until[w];
+	return x->wr[w].until;
 }
 
 static void classes_init(Run *x)
 {
 	Classes *k = &x->k;
 	k->sc = xcalloc((size_t)x->c.nsched, sizeof *k->sc);
-	k->cls = xcalloc((size_t)x->c.m->nwarps + 1, sizeof *k->cls);
-	k->look = xcalloc((size_t)x->c.m->nwarps + 1, sizeof *k->look);
 	k->seq = 1;
 	classes_rebuild(x);
 }
@@ -861,8 +868,6 @@ static void classes_init(Run *x)
 static void classes_free(Classes *k)
 {
 	free(k->sc);
-	free(k->cls);
-	free(k->look);
 }
 
 static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)
@@ -929,10 +934,12 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	for (int32_t s = 0; s < c->nsched; s++)
 		c->last_issued[s] = c->last_pos[s] = -1;
 	c->reg_ready = xcalloc((size_t)m->nwarps * (size_t)code->nregs + 1, sizeof *c->reg_ready);
-	c->ready_pc = xmalloc(((size_t)m->nwarps + 1) * sizeof *c->ready_pc);
-	c->ready_at = xcalloc((size_t)m->nwarps + 1, sizeof *c->ready_at);
-	for (int32_t w = 0; w < m->nwarps; w++)
-		c->ready_pc[w] = -1;
+	x->wr = xcalloc((size_t)m->nwarps + 1, sizeof *x->wr);
+	for (int32_t w = 0; w < m->nwarps; w++) {
+		x->wr[w].ready_pc = -1;
+		x->wr[w].st = WS_NOT_RESIDENT; /* until its CTA's launch */
+		x->wr[w].until = NEVER;
+	}
 	if (cfg->aware_st_insert > 0 && (o.model == &model_aware || o.model == &model_mp))
 		c->st_hold = xcalloc((size_t)m->nwarps + 1, sizeof *c->st_hold);
 	if (m->model->group) {
@@ -957,14 +964,6 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	r->nwarps = m->nwarps;
 	r->warps = xcalloc((size_t)m->nwarps + 1, sizeof *r->warps);
 	x->order = xmalloc(((size_t)c->per + 1) * sizeof *x->order);
-	x->st = xcalloc((size_t)m->nwarps + 1, sizeof *x->st);
-	x->st_since = xcalloc((size_t)m->nwarps + 1, sizeof *x->st_since);
-	x->st_until = xmalloc(((size_t)m->nwarps + 1) * sizeof *x->st_until);
-	x->wunit = xcalloc((size_t)m->nwarps + 1, sizeof *x->wunit);
-	for (int32_t w = 0; w < m->nwarps; w++) {
-		x->st[w] = WS_NOT_RESIDENT; /* until its CTA's launch */
-		x->st_until[w] = NEVER;
-	}
 	x->category = xmalloc((size_t)c->nsched * sizeof *x->category);
 	x->issued_k = xmalloc((size_t)c->nsched * sizeof *x->issued_k);
 	x->sleep_until = xcalloc((size_t)c->nsched, sizeof *x->sleep_until);
@@ -1014,9 +1013,9 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 ** not issue: then it looked at all its warps.) */
 static ALWAYS_INLINE void close_state(Run *x, int32_t w, int64_t now, bool hooks)
 {
-	SmWarpStats *ws = &x->r->warps[w];
-	SmWarpState st = x->st[w];
-	int64_t since = x->st_since[w], until = until_of(x, w);
+	SmWarpStats *ws = &x->wr[w].ws;
+	SmWarpState st = x->wr[w].st;
+	int64_t since = x->wr[w].since, until = until_of(x, w);
 	if (hooks && st == WS_BACKED_OFF) { /* a hazard too, counted apart */
 		x->r->backed_off[w] += (uint64_t)((until < now ? until : now) - since);
 		ws->cycles[WS_NOT_SELECTED] += (uint64_t)(until < now ? now - until : 0);
@@ -1033,14 +1032,14 @@ static ALWAYS_INLINE void close_state(Run *x, int32_t w, int64_t now, bool hooks
 static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks)
 {
 	int64_t now = x->c.now;
-	if (st != x->st[w]) {
+	if (st != x->wr[w].st) {
 		close_state(x, w, now, hooks);
-		x->st[w] = st;
-		x->st_since[w] = now;
+		x->wr[w].st = st;
+		x->wr[w].since = now;
 	}
-	x->st_until[w] = until;
+	x->wr[w].until = until;
 	if (st == WS_STRUCTURAL)
-		x->wunit[w] = x->ready_unit;
+		x->wr[w].unit = x->ready_unit;
 	if (!hooks && x->classes)
 		classify(x, w);
 }
@@ -1051,18 +1050,18 @@ static ALWAYS_INLINE void note_issue(Run *x, int32_t w, bool hooks)
 {
 	int64_t now = x->c.now;
 	close_state(x, w, now, hooks);
-	x->r->warps[w].cycles[WS_ISSUED]++;
+	x->wr[w].ws.cycles[WS_ISSUED]++;
 	const Warp *W = &x->c.m->warps[w];
-	x->st_since[w] = now + 1;
-	x->st_until[w] = NEVER;
-	x->st[w] = W->status == WARP_DONE ? WS_FINISHED : W->status == WARP_BARRIER ? WS_BARRIER : WS_NOT_SELECTED;
-	if (hooks && x->c.not_before && x->st[w] == WS_NOT_SELECTED && x->c.not_before[w] > now + 1) {
-		x->st[w] = WS_BACKED_OFF; /* its scheduler backed it off at this issue (BOWS) */
-		x->st_until[w] = x->c.not_before[w];
+	x->wr[w].since = now + 1;
+	x->wr[w].until = NEVER;
+	x->wr[w].st = W->status == WARP_DONE ? WS_FINISHED : W->status == WARP_BARRIER ? WS_BARRIER : WS_NOT_SELECTED;
+	if (hooks && x->c.not_before && x->wr[w].st == WS_NOT_SELECTED && x->c.not_before[w] > now + 1) {
+		x->wr[w].st = WS_BACKED_OFF; /* its scheduler backed it off at this issue (BOWS) */
+		x->wr[w].until = x->c.not_before[w];
 	}
-	if (x->st[w] == WS_NOT_SELECTED && x->fetch.on && x->fetch.ready[w] > now + 1) {
-		x->st[w] = (SmWarpState)x->fetch.cause[w]; /* waits for its refetch (sm/fetch.c) */
-		x->st_until[w] = x->fetch.ready[w];
+	if (x->wr[w].st == WS_NOT_SELECTED && x->fetch.on && x->fetch.ready[w] > now + 1) {
+		x->wr[w].st = (SmWarpState)x->fetch.cause[w]; /* waits for its refetch (sm/fetch.c) */
+		x->wr[w].until = x->fetch.ready[w];
 	}
 	if (!hooks && x->classes)
 		classify(x, w);
@@ -1106,8 +1105,8 @@ static int32_t issue_more(Run *x, int32_t w, int32_t s, int32_t pc, bool hooks)
 static ALWAYS_INLINE bool recalled(Run *x, int32_t w, int32_t s, int64_t *mine, bool *structural, bool *scoreboard)
 {
 	const SmCore *c = &x->c;
-	SmWarpState st = x->st[w];
-	int64_t until = x->st_until[w];
+	SmWarpState st = x->wr[w].st;
+	int64_t until = x->wr[w].until;
 	switch (st) {
 	case WS_SCOREBOARD:
 	case WS_IBUFFER:
@@ -1119,7 +1118,7 @@ static ALWAYS_INLINE bool recalled(Run *x, int32_t w, int32_t s, int64_t *mine, 
 	case WS_FINISHED:
 		return true;
 	case WS_STRUCTURAL: {
-		SmUnit u = (SmUnit)x->wunit[w];
+		SmUnit u = (SmUnit)x->wr[w].unit;
 		int64_t f = x->unit_free[u];
 		if (f < 0) {
 			const UnitPool *p = pool_of(c, s, u);
@@ -1128,7 +1127,7 @@ static ALWAYS_INLINE bool recalled(Run *x, int32_t w, int32_t s, int64_t *mine, 
 		if (f <= c->now)
 			return false;
 		*structural = true;
-		x->st_until[w] = until = f;
+		x->wr[w].until = until = f;
 		break;
 	}
 	default:
@@ -1226,17 +1225,17 @@ static void walk_passed(Run *x, int32_t s, int32_t n, int32_t at, int32_t greedy
 	}
 	for (uint64_t set = passed & busy; set; set &= set - 1) {
 		int32_t w = list[__builtin_ctzll(set)];
-		x->st_until[w] = x->unit_free[x->wunit[w]];
-		x->k.look[w] = x->k.seq;
+		x->wr[w].until = x->unit_free[x->wr[w].unit];
+		x->wr[w].look = x->k.seq;
 		*structural = true;
-		if (x->st_until[w] < *mine)
-			*mine = x->st_until[w];
+		if (x->wr[w].until < *mine)
+			*mine = x->wr[w].until;
 	}
 	for (uint64_t set = passed & q->own; set; set &= set - 1) {
 		int32_t w = list[__builtin_ctzll(set)];
-		*scoreboard |= x->st[w] == WS_SCOREBOARD;
-		if (x->st_until[w] < *mine)
-			*mine = x->st_until[w];
+		*scoreboard |= x->wr[w].st == WS_SCOREBOARD;
+		if (x->wr[w].until < *mine)
+			*mine = x->wr[w].until;
 	}
 }
 
@@ -1486,8 +1485,10 @@ static void run(Run *x)
 		count(x, x->drain - c->now);
 		r->cycles = (uint64_t)x->drain;
 	}
-	for (int32_t w = 0; w < m->nwarps; w++)
+	for (int32_t w = 0; w < m->nwarps; w++) {
 		close_state(x, w, (int64_t)r->cycles, true);
+		r->warps[w] = x->wr[w].ws;
+	}
 	r->rf_conflict_cycles = x->oc.conflict_cycles;
 	r->rf_conflict_reads = x->oc.conflict_reads;
 	r->ifetches = x->fetch.fetches;
@@ -1506,18 +1507,13 @@ static void run_free(Run *x)
 	free(c->last_pos);
 	free(c->reg_ready);
 	free(c->st_hold);
-	free(c->ready_pc);
-	free(c->ready_at);
 	free(c->lane_ready);
 	free(c->alt);
 	for (int32_t p = 0; c->pools && p < c->npools * UNIT__COUNT; p++)
 		free(c->pools[p].free_at);
 	free(c->pools);
 	free(x->order);
-	free(x->st);
-	free(x->st_since);
-	free(x->st_until);
-	free(x->wunit);
+	free(x->wr);
 	free(x->category);
 	free(x->issued_k);
 	free(x->sleep_until);
