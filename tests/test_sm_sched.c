@@ -56,10 +56,11 @@ static const WarpSched *sched_named(const char *name)
 ** GTO (then oldest first). */
 Test(sm_sched, glrr_order)
 {
-	int32_t warps[5] = {0, 1, 2, 3, 4}, out[5], last_issued = 2, last_pos = 2;
+	int32_t warps[5] = {0, 1, 2, 3, 4}, out[5], last_issued = 2, last_pos = 2, pos_of[5] = {0, 1, 2, 3, 4};
 	SmCore c = {0};
 	c.last_issued = &last_issued;
 	c.last_pos = &last_pos;
+	c.pos_of = pos_of;
 	struct {
 		const char *name;
 		int32_t want[5];
@@ -69,9 +70,17 @@ Test(sm_sched, glrr_order)
 		cr_assert_eq(ws->order(&c, 0, warps, 5, out), 5);
 		for (int i = 0; i < 5; i++)
 			cr_expect_eq(out[i], t[k].want[i], "%s: position %d is warp %d", t[k].name, i, out[i]);
-		if (ws->rotation) /* the rotation the core walks gives the same order */
+		if (ws->rotation) { /* the walk the core takes gives the same order: the greedy warp, then the rotation */
+			int32_t g = ws->greedy ? ws->greedy(&c, 0) : -1, at = ws->rotation(&c, 0, 5), walked[5], m = 0;
+			if (g >= 0)
+				walked[m++] = warps[g];
 			for (int i = 0; i < 5; i++)
-				cr_expect_eq(warps[(ws->rotation(&c, 0, 5) + i) % 5], t[k].want[i]);
+				if ((at + i) % 5 != g)
+					walked[m++] = warps[(at + i) % 5];
+			for (int i = 0; i < 5; i++)
+				cr_expect_eq(walked[i], t[k].want[i], "%s: the walk's position %d is warp %d", t[k].name, i,
+				             walked[i]);
+		}
 	}
 	last_issued = last_pos = -1; /* nothing issued yet: index order */
 	cr_assert_eq(sched_named("glrr")->order(&c, 0, warps, 5, out), 5);

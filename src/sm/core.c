@@ -111,14 +111,23 @@ static UnitPool *pool_of(const SmCore *c, int32_t s, SmUnit u)
 	return &c->pools[p * UNIT__COUNT + u];
 }
 
-/* The unit of the pool that is free first. */
-static int32_t first_free(const UnitPool *p)
+/* The first cycle a unit of the pool is free. */
+static ALWAYS_INLINE int64_t pool_free(const UnitPool *p)
 {
+	return p->first_at;
+}
+
+/* The pool's first free unit takes an instruction until `until`; the
+** unit free first then (the first such in index order). */
+static void pool_take(UnitPool *p, int64_t until)
+{
+	p->free_at[p->first] = until;
 	int32_t best = 0;
 	for (int32_t i = 1; i < p->n; i++)
 		if (p->free_at[i] < p->free_at[best])
 			best = i;
-	return best;
+	p->first = best;
+	p->first_at = p->free_at[best];
 }
 
 /* ---- the watchdogs' view of a step ------------------------------------- */
@@ -127,6 +136,8 @@ typedef struct Progress {
 	int64_t last;            /* cycle of the last change of the architectural state */
 	/* what issued since then, per warp: up to SPIN_PCS distinct pcs */
 	int32_t *pcs;            /* nwarps × SPIN_PCS, -1 empty */
+	int32_t *noted;          /* the warps whose pcs are not empty (a reset empties those only) */
+	int32_t nnoted;
 	uint64_t *lanes;         /* nwarps × nw: the lanes active at the warp's last issue */
 	int32_t nw;
 	/* scratch: the destination's lanes before a step */
@@ -136,16 +147,28 @@ typedef struct Progress {
 
 #define SPIN_PCS 8
 
-static void progress_reset(Progress *g, int32_t nwarps, int64_t now)
+static void progress_init(Progress *g, int32_t nwarps)
 {
-	g->last = now;
+	g->last = 0;
+	g->nnoted = 0;
 	for (int32_t i = 0; i < nwarps * SPIN_PCS; i++)
 		g->pcs[i] = -1;
+}
+
+static ALWAYS_INLINE void progress_reset(Progress *g, int64_t now)
+{
+	g->last = now;
+	for (int32_t k = 0; k < g->nnoted; k++)
+		for (int32_t i = 0; i < SPIN_PCS; i++)
+			g->pcs[g->noted[k] * SPIN_PCS + i] = -1;
+	g->nnoted = 0;
 }
 
 static void progress_note(Progress *g, int32_t w, int32_t pc, const uint64_t *active)
 {
 	int32_t *p = &g->pcs[w * SPIN_PCS];
+	if (p[0] < 0)
+		g->noted[g->nnoted++] = w;
 	for (int32_t i = 0; i < SPIN_PCS; i++) {
 		if (p[i] == pc)
 			break;
@@ -154,20 +177,54 @@ static void progress_note(Progress *g, int32_t w, int32_t pc, const uint64_t *ac
 			break;
 		}
 	}
-	memcpy(&g->lanes[(size_t)w * g->nw], active, (size_t)g->nw * sizeof *active);
+	uint64_t *lanes = &g->lanes[(size_t)w * g->nw];
+	for (int32_t i = 0; i < g->nw; i++) /* (a word or two: no call) */
+		lanes[i] = active[i];
 }
 
 /* ---- one run ----------------------------------------------------------- */
+
+/* A warp's class (walk_classes): what its last look found, when that is
+** still the answer: finished; an own hazard (the scoreboard, the I-buffer,
+** AWARE's ST insert) that has not cleared; structural, waiting for a unit
+** of kind CLS_STR + unit. */
+enum { CLS_NONE, CLS_FIN, CLS_OWN, CLS_STR };
+
+/* A scheduler's classes: sets over its list's positions (at most 64). */
+typedef struct SchedClasses {
+	uint64_t fin, own, str[UNIT__COUNT];
+	int64_t own_next;       /* the first cycle an own hazard clears (exact unless own_dirty) */
+	int32_t own_sb;         /* its own hazards that are the scoreboard's */
+	bool own_dirty;         /* a warp left own since own_next was exact */
+	uint64_t recall_seq;    /* the last walk that recalled structural warps and issued nothing */
+	int64_t recall_f[UNIT__COUNT]; /* their units' first free cycle in it */
+} SchedClasses;
+
+typedef struct Classes {
+	SchedClasses *sc;       /* per scheduler */
+	uint64_t seq;           /* walks so far */
+} Classes;
+
+/* What the walks and issues keep of a warp, together (one cache line). */
+typedef struct WarpRun {
+	int64_t ready_at;       /* when the scoreboard (and its I-buffer) let its instruction at ready_pc issue */
+	int64_t since, until;   /* its state since `since` (until `until` for a hazard, after which
+	                        ** it was ready: see note_state) */
+	uint64_t look;          /* the walk that last set `until` (the walk by classes: until_of) */
+	SmWarpState st;
+	int32_t ready_pc;       /* the pc ready_at was computed for (-1: none) */
+	uint8_t unit;           /* in WS_STRUCTURAL: the unit it waits for */
+	uint8_t cls;            /* its class (the walk by classes) */
+	SmWarpStats ws;         /* its statistics, into the result's at the end */
+} WarpRun;
 
 typedef struct Run {
 	SmCore c;
 	SmResult *r;
 	Progress g;
 	int32_t *order;      /* a scheduler's warps in policy order */
-	/* per warp, its state since st_since (until st_until for a hazard,
-	** after which it was ready: see note_state) */
-	SmWarpState *st;
-	int64_t *st_since, *st_until;
+	WarpRun *wr;         /* per warp */
+	uint8_t ready_unit;  /* the unit of warp_ready's last WS_STRUCTURAL answer */
 	int32_t *category;   /* per scheduler, this cycle: -1 issued, else 0 stall, 1 scoreboard, 2 idle */
 	int32_t *issued_k;   /* per scheduler: active lanes of its issue */
 	bool committed;      /* an issue since the last commit-watchdog check */
@@ -191,9 +248,14 @@ typedef struct Run {
 	OpColl oc;
 	int64_t unit_free[UNIT__COUNT]; /* per unit kind: when the walking scheduler's pool frees (-1: not asked yet) */
 	SmAlloc *alloc;      /* register allocation (sm/regalloc.c): the code run is its; NULL: none */
+	/* the walk by classes (walk_classes): on for a rotation policy without
+	** hooks, one pc per warp, no spill code */
+	bool classes;
+	Classes k;
 } Run;
 
 static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks);
+static void classes_rebuild(Run *x);
 
 /* CTAs take the room there is (cta.c); their warps are ready from now on,
 ** and sleeping schedulers look at them. */
@@ -248,7 +310,7 @@ static SmWarpState split_ready(const Run *x, int32_t w, int32_t s, int64_t *when
 			continue;
 		}
 		const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-		int64_t f = p->free_at[first_free(p)];
+		int64_t f = pool_free(p);
 		if (f > c->now) {
 			if (f < *when)
 				*when = f;
@@ -264,8 +326,9 @@ static SmWarpState split_ready(const Run *x, int32_t w, int32_t s, int64_t *when
 /* Can warp w of scheduler s issue now? WS_ISSUED when it can; else why
 ** not, and *when the cycle it may (NEVER: not by waiting). hooks: the
 ** policy has hooks (on_issue, wake, not_before; a constant, so that the
-** cycle loop of the policies without them is compiled without them). */
-static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_t *when, bool hooks)
+** cycle loop of the policies without them is compiled without them);
+** plain: one pc per warp and no spill code (walk_classes). */
+static ALWAYS_INLINE SmWarpState warp_ready_(Run *x, int32_t w, int32_t s, int64_t *when, bool hooks, bool plain)
 {
 	const SmCore *c = &x->c;
 	const Warp *W = &c->m->warps[w];
@@ -278,15 +341,15 @@ static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_
 		*when = c->st_hold[w]; /* AWARE's ST insert: the front end is busy with the tables */
 		return WS_CONTROL;
 	}
-	if (c->lane_ready)
+	if (!plain && c->lane_ready)
 		return split_ready(x, w, s, when);
 	const SmIns *si = &c->code->ins[W->pc];
-	if (MU_UNLIKELY(c->spill != NULL)) { /* spill code first (sm/regalloc.c) */
+	if (!plain && MU_UNLIKELY(c->spill != NULL)) { /* spill code first (sm/regalloc.c) */
 		const SpillOp *op = spill_next(c->spill, W, w);
 		if (op)
 			si = &op->ins;
 	}
-	if (c->ready_pc[w] != W->pc) { /* the scoreboard's answer for this instruction, once */
+	if (x->wr[w].ready_pc != W->pc) { /* the scoreboard's answer for this instruction, once */
 		const int64_t *ready = &c->reg_ready[(size_t)w * (size_t)c->code->nregs];
 		int64_t t = 0;
 		for (int32_t i = 0; i < si->nsrc; i++)
@@ -298,24 +361,25 @@ static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_
 		** when the warp issues, which recomputes this */
 		if (x->fetch.on && fetch_at(&x->fetch, w, W->pc, c->now) > t)
 			t = x->fetch.ready[w];
-		c->ready_pc[w] = W->pc;
-		c->ready_at[w] = t;
+		x->wr[w].ready_pc = W->pc;
+		x->wr[w].ready_at = t;
 	}
-	if (c->ready_at[w] > c->now) {
+	if (x->wr[w].ready_at > c->now) {
 		if (x->fetch.on && x->fetch.ready[w] > c->now) { /* no instruction yet: GPGPU-Sim's first check */
 			*when = x->fetch.ready[w];
 			return (SmWarpState)x->fetch.cause[w];
 		}
-		*when = c->ready_at[w];
+		*when = x->wr[w].ready_at;
 		return WS_SCOREBOARD;
 	}
 	int64_t f = x->unit_free[si->unit]; /* this walk's answer for the unit, once */
 	if (f < 0) {
 		const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-		f = x->unit_free[si->unit] = p->free_at[first_free(p)];
+		f = x->unit_free[si->unit] = pool_free(p);
 	}
 	if (f > c->now) {
 		*when = f;
+		x->ready_unit = si->unit; /* (note_state keeps it) */
 		return WS_STRUCTURAL;
 	}
 	int64_t cu = opcoll_free_at(&x->oc, s, (SmUnit)si->unit, c->now); /* a collector unit (sm/opcoll.c) */
@@ -328,6 +392,11 @@ static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_
 		return WS_BACKED_OFF;
 	}
 	return WS_ISSUED;
+}
+
+static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_t *when, bool hooks)
+{
+	return warp_ready_(x, w, s, when, hooks, false);
 }
 
 /* Did the step change the destination's lanes? (before: saved by save_dst) */
@@ -396,7 +465,7 @@ static ALWAYS_INLINE void take_unit(Run *x, int32_t s, const SmIns *si, int64_t 
 {
 	SmCore *c = &x->c;
 	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-	p->free_at[first_free(p)] = c->now + busy;
+	pool_take(p, c->now + busy);
 	x->unit_free[si->unit] = -1;
 }
 
@@ -426,8 +495,8 @@ __attribute__((noinline)) static bool issue_spill(Run *x, int32_t w, int32_t s, 
 	take_unit(x, s, si, busy);
 	r->warp_insn++;
 	r->thread_insn += (uint64_t)n;
-	r->warps[w].warp_insn++;
-	r->warps[w].thread_insn += (uint64_t)n;
+	x->wr[w].ws.warp_insn++;
+	x->wr[w].ws.thread_insn += (uint64_t)n;
 	x->issued_k[s] = n < r->warpsize ? n : r->warpsize;
 	r->spill_insn++;
 	bool local = op->kind == SO_LD_LOCAL || op->kind == SO_ST_LOCAL;
@@ -451,7 +520,7 @@ __attribute__((noinline)) static bool issue_spill(Run *x, int32_t w, int32_t s, 
 		x->drain = c->now + lat;
 	c->last_issued[s] = w;
 	c->last_pos[s] = x->pos;
-	c->ready_pc[w] = -1;
+	x->wr[w].ready_pc = -1;
 	r->last_commit = (uint64_t)c->now;
 	x->committed = true;
 	spill_issued(c->spill, w);
@@ -495,8 +564,8 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 		x->trace(x->trace_ctx, c->now, s, m, &info);
 	r->warp_insn++;
 	r->thread_insn += (uint64_t)info.nactive;
-	r->warps[w].warp_insn++;
-	r->warps[w].thread_insn += (uint64_t)info.nactive;
+	x->wr[w].ws.warp_insn++;
+	x->wr[w].ws.thread_insn += (uint64_t)info.nactive;
 	x->issued_k[s] = info.nactive < r->warpsize ? info.nactive : r->warpsize;
 	int64_t busy, lat = issue_cost(x, si, &busy);
 	/* front end and operand delivery (sm/fetch.c, sm/opcoll.c): register
@@ -521,7 +590,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 		x->drain = c->now + lat;
 	c->last_issued[s] = w;
 	c->last_pos[s] = x->pos;
-	c->ready_pc[w] = -1; /* its next instruction (even at the same pc: a loop of one) */
+	x->wr[w].ready_pc = -1; /* its next instruction (even at the same pc: a loop of one) */
 	r->last_commit = (uint64_t)c->now;
 	x->committed = true;
 	if (info.rule == RULE_BAR)
@@ -529,12 +598,14 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	bool changed = info.nstores > 0 || m->nlive != nlive || info.rule == RULE_BAR ||
 	               (ins->dst >= 0 && dst_changed(x, W, ins->dst));
 	if (changed)
-		progress_reset(&x->g, m->nwarps, c->now);
+		progress_reset(&x->g, c->now);
 	else
 		progress_note(&x->g, w, pc, info.active);
 	if (W->status == WARP_DONE) { /* its CTA may leave, and another come */
 		cta_warp_done(c, r, w);
 		launch(x, hooks);
+		if (x->classes) /* the lists' positions moved */
+			classes_rebuild(x);
 	}
 	return true;
 }
@@ -640,6 +711,165 @@ static void explain_deadlock(Run *x, int64_t since)
 		           (int)(c->ncta - c->next_cta), (int)c->ncta, (int)x->r->occupancy_limit.ctas);
 }
 
+/* Does warp w's own hazard st, until `until`, still hold, as warp_ready
+** would say now? The scoreboard's and the I-buffer's hold until then (only
+** the warp's issue changes them); but an issue that put the warp into
+** AWARE's ST (st_hold) noted the I-buffer's wait, which warp_ready puts
+** after the ST's: until st_hold, ask. */
+static ALWAYS_INLINE bool own_hazard_holds(const Run *x, int32_t w, SmWarpState st, int64_t until)
+{
+	const SmCore *c = &x->c;
+	return (st == WS_SCOREBOARD || st == WS_IBUFFER || st == WS_CONTROL) && until > c->now &&
+	       !(MU_UNLIKELY(c->st_hold != NULL) && c->st_hold[w] > c->now);
+}
+
+/* ---- the walk by classes ------------------------------------------------ */
+
+/* A scheduler's walk asks warp_ready about each warp in policy order until
+** one issues. For most warps the answer is the one their last look found,
+** and asking again changes nothing but a structural warp's `until`: so
+** for the rotation policies (lrr, gto, old, glrr, gto_rotate), with one pc
+** per warp and at most 64 warps per scheduler, the walk asks only the
+** warps outside these classes, kept as bit sets over the list's positions:
+**   - finished: for good;
+**   - an own hazard not yet cleared: the scoreboard, the I-buffer, AWARE's
+**     ST insert only change at the warp's own issue (at own_next the
+**     cleared ones leave the class and are asked again);
+**   - structural, waiting for a unit of a kind whose pool is busy: only
+**     the warp's issue changes the unit it needs.
+** A walk that issues sets the `until` of the structural warps before the
+** issuing one, as asking them would; one that issues nothing reached them
+** all, which it records once (recall_seq, recall_f) instead of in each
+** (until_of). The issues, the stall states and their cycles are those of
+** asking every warp. */
+
+#define CLS_MAX 64
+
+static ALWAYS_INLINE int32_t cls_of(const Run *x, int32_t w)
+{
+	SmWarpState st = x->wr[w].st;
+	if (st == WS_STRUCTURAL)
+		return CLS_STR + x->wr[w].unit;
+	if (own_hazard_holds(x, w, st, x->wr[w].until))
+		return CLS_OWN;
+	return st == WS_FINISHED ? CLS_FIN : CLS_NONE;
+}
+
+static ALWAYS_INLINE uint64_t bit(int32_t p)
+{
+	return (uint64_t)1 << p;
+}
+
+/* The positions [from, to) as a set. */
+static ALWAYS_INLINE uint64_t bit_range(int32_t from, int32_t to)
+{
+	uint64_t below = to >= 64 ? ~(uint64_t)0 : bit(to) - 1;
+	return below & ~(bit(from) - 1);
+}
+
+/* Warp w joins class cl (in its scheduler's sets). */
+static ALWAYS_INLINE void cls_add(Run *x, int32_t w, int32_t cl)
+{
+	x->wr[w].cls = (uint8_t)cl;
+	int32_t p = x->c.pos_of[w];
+	if (cl == CLS_NONE || p < 0)
+		return;
+	SchedClasses *q = &x->k.sc[x->c.sched_of[w]];
+	if (cl == CLS_FIN) {
+		q->fin |= bit(p);
+	} else if (cl == CLS_OWN) {
+		q->own |= bit(p);
+		if (x->wr[w].until < q->own_next)
+			q->own_next = x->wr[w].until;
+		q->own_sb += x->wr[w].st == WS_SCOREBOARD;
+	} else {
+		q->str[cl - CLS_STR] |= bit(p);
+	}
+}
+
+/* After a look or an issue set warp w's state: its class again. */
+static ALWAYS_INLINE void classify(Run *x, int32_t w)
+{
+	int32_t was = x->wr[w].cls, cl = cls_of(x, w), p = x->c.pos_of[w];
+	x->wr[w].look = x->k.seq;
+	if (was == cl && was != CLS_OWN)
+		return;
+	if (p >= 0 && was != CLS_NONE) {
+		SchedClasses *q = &x->k.sc[x->c.sched_of[w]];
+		if (was == CLS_FIN) {
+			q->fin &= ~bit(p);
+		} else if (was == CLS_OWN) {
+			q->own &= ~bit(p);
+			q->own_dirty = true;
+		} else {
+			q->str[was - CLS_STR] &= ~bit(p);
+		}
+	}
+	cls_add(x, w, cl);
+}
+
+/* Scheduler s's own hazards that have cleared leave their class; own_next
+** and own_sb exact again. */
+static void own_prune(Run *x, int32_t s)
+{
+	SchedClasses *q = &x->k.sc[s];
+	const int32_t *list = &x->c.sched_warps[s * x->c.per];
+	q->own_next = NEVER;
+	q->own_sb = 0;
+	q->own_dirty = false;
+	for (uint64_t set = q->own; set; set &= set - 1) {
+		int32_t p = __builtin_ctzll(set), w = list[p];
+		if (x->wr[w].until <= x->c.now) {
+			q->own &= ~bit(p);
+			x->wr[w].cls = CLS_NONE;
+			continue;
+		}
+		if (x->wr[w].until < q->own_next)
+			q->own_next = x->wr[w].until;
+		q->own_sb += x->wr[w].st == WS_SCOREBOARD;
+	}
+}
+
+/* Every warp's class from its state, over the lists' positions now. */
+static void classes_rebuild(Run *x)
+{
+	for (int32_t s = 0; s < x->c.nsched; s++) {
+		SchedClasses *q = &x->k.sc[s];
+		q->fin = q->own = 0;
+		for (int u = 0; u < UNIT__COUNT; u++)
+			q->str[u] = 0;
+		q->own_next = NEVER;
+		q->own_sb = 0;
+		q->own_dirty = false;
+	}
+	for (int32_t w = 0; w < x->c.m->nwarps; w++)
+		cls_add(x, w, cls_of(x, w));
+}
+
+/* Warp w's `until`: the last walk that recalled it without asking set it. */
+static ALWAYS_INLINE int64_t until_of(const Run *x, int32_t w)
+{
+	if (x->classes && x->wr[w].st == WS_STRUCTURAL) {
+		const SchedClasses *q = &x->k.sc[x->c.sched_of[w]];
+		if (x->wr[w].look < q->recall_seq)
+			return q->recall_f[x->wr[w].unit];
+	}
+	return x->wr[w].until;
+}
+
+static void classes_init(Run *x)
+{
+	Classes *k = &x->k;
+	k->sc = xcalloc((size_t)x->c.nsched, sizeof *k->sc);
+	k->seq = 1;
+	classes_rebuild(x);
+}
+
+static void classes_free(Classes *k)
+{
+	free(k->sc);
+}
+
 static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)
 {
 	SemOptions o = *so;
@@ -704,10 +934,12 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	for (int32_t s = 0; s < c->nsched; s++)
 		c->last_issued[s] = c->last_pos[s] = -1;
 	c->reg_ready = xcalloc((size_t)m->nwarps * (size_t)code->nregs + 1, sizeof *c->reg_ready);
-	c->ready_pc = xmalloc(((size_t)m->nwarps + 1) * sizeof *c->ready_pc);
-	c->ready_at = xcalloc((size_t)m->nwarps + 1, sizeof *c->ready_at);
-	for (int32_t w = 0; w < m->nwarps; w++)
-		c->ready_pc[w] = -1;
+	x->wr = xcalloc((size_t)m->nwarps + 1, sizeof *x->wr);
+	for (int32_t w = 0; w < m->nwarps; w++) {
+		x->wr[w].ready_pc = -1;
+		x->wr[w].st = WS_NOT_RESIDENT; /* until its CTA's launch */
+		x->wr[w].until = NEVER;
+	}
 	if (cfg->aware_st_insert > 0 && (o.model == &model_aware || o.model == &model_mp))
 		c->st_hold = xcalloc((size_t)m->nwarps + 1, sizeof *c->st_hold);
 	if (m->model->group) {
@@ -732,13 +964,6 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	r->nwarps = m->nwarps;
 	r->warps = xcalloc((size_t)m->nwarps + 1, sizeof *r->warps);
 	x->order = xmalloc(((size_t)c->per + 1) * sizeof *x->order);
-	x->st = xcalloc((size_t)m->nwarps + 1, sizeof *x->st);
-	x->st_since = xcalloc((size_t)m->nwarps + 1, sizeof *x->st_since);
-	x->st_until = xmalloc(((size_t)m->nwarps + 1) * sizeof *x->st_until);
-	for (int32_t w = 0; w < m->nwarps; w++) {
-		x->st[w] = WS_NOT_RESIDENT; /* until its CTA's launch */
-		x->st_until[w] = NEVER;
-	}
 	x->category = xmalloc((size_t)c->nsched * sizeof *x->category);
 	x->issued_k = xmalloc((size_t)c->nsched * sizeof *x->issued_k);
 	x->sleep_until = xcalloc((size_t)c->nsched, sizeof *x->sleep_until);
@@ -754,11 +979,12 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	}
 	x->g.nw = maxnw;
 	x->g.pcs = xmalloc((size_t)m->nwarps * SPIN_PCS * sizeof *x->g.pcs + 1);
+	x->g.noted = xmalloc(((size_t)m->nwarps + 1) * sizeof *x->g.noted);
 	x->g.lanes = xcalloc((size_t)m->nwarps * (size_t)maxnw + 1, sizeof *x->g.lanes);
 	x->g.val = xmalloc((size_t)maxsize * sizeof *x->g.val);
 	x->g.def = xmalloc((size_t)maxsize);
 	x->ldst = ldst_new(cfg, m);
-	progress_reset(&x->g, m->nwarps, 0);
+	progress_init(&x->g, m->nwarps);
 	fetch_init(&x->fetch, cfg, m->nwarps, code->nins);
 	if (!opcoll_init(&x->oc, cfg, c->nsched, d))
 		return false;
@@ -771,6 +997,10 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	buf_free(&why);
 	r->sched_name = ok ? c->sched->name : NULL;
 	x->hooks = ok && (c->sched->on_issue || c->sched->wake || c->not_before);
+	x->classes = ok && !x->hooks && c->sched->rotation && !c->lane_ready && !c->spill && c->per - 1 <= CLS_MAX &&
+	             !cfg->walk_every_warp;
+	if (x->classes)
+		classes_init(x);
 	return ok;
 }
 
@@ -783,9 +1013,9 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 ** not issue: then it looked at all its warps.) */
 static ALWAYS_INLINE void close_state(Run *x, int32_t w, int64_t now, bool hooks)
 {
-	SmWarpStats *ws = &x->r->warps[w];
-	SmWarpState st = x->st[w];
-	int64_t since = x->st_since[w], until = x->st_until[w];
+	SmWarpStats *ws = &x->wr[w].ws;
+	SmWarpState st = x->wr[w].st;
+	int64_t since = x->wr[w].since, until = until_of(x, w);
 	if (hooks && st == WS_BACKED_OFF) { /* a hazard too, counted apart */
 		x->r->backed_off[w] += (uint64_t)((until < now ? until : now) - since);
 		ws->cycles[WS_NOT_SELECTED] += (uint64_t)(until < now ? now - until : 0);
@@ -802,12 +1032,16 @@ static ALWAYS_INLINE void close_state(Run *x, int32_t w, int64_t now, bool hooks
 static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks)
 {
 	int64_t now = x->c.now;
-	if (st != x->st[w]) {
+	if (st != x->wr[w].st) {
 		close_state(x, w, now, hooks);
-		x->st[w] = st;
-		x->st_since[w] = now;
+		x->wr[w].st = st;
+		x->wr[w].since = now;
 	}
-	x->st_until[w] = until;
+	x->wr[w].until = until;
+	if (st == WS_STRUCTURAL)
+		x->wr[w].unit = x->ready_unit;
+	if (!hooks && x->classes)
+		classify(x, w);
 }
 
 /* After warp w issued at now: that cycle, then the hazard its next
@@ -816,19 +1050,21 @@ static ALWAYS_INLINE void note_issue(Run *x, int32_t w, bool hooks)
 {
 	int64_t now = x->c.now;
 	close_state(x, w, now, hooks);
-	x->r->warps[w].cycles[WS_ISSUED]++;
+	x->wr[w].ws.cycles[WS_ISSUED]++;
 	const Warp *W = &x->c.m->warps[w];
-	x->st_since[w] = now + 1;
-	x->st_until[w] = NEVER;
-	x->st[w] = W->status == WARP_DONE ? WS_FINISHED : W->status == WARP_BARRIER ? WS_BARRIER : WS_NOT_SELECTED;
-	if (hooks && x->c.not_before && x->st[w] == WS_NOT_SELECTED && x->c.not_before[w] > now + 1) {
-		x->st[w] = WS_BACKED_OFF; /* its scheduler backed it off at this issue (BOWS) */
-		x->st_until[w] = x->c.not_before[w];
+	x->wr[w].since = now + 1;
+	x->wr[w].until = NEVER;
+	x->wr[w].st = W->status == WARP_DONE ? WS_FINISHED : W->status == WARP_BARRIER ? WS_BARRIER : WS_NOT_SELECTED;
+	if (hooks && x->c.not_before && x->wr[w].st == WS_NOT_SELECTED && x->c.not_before[w] > now + 1) {
+		x->wr[w].st = WS_BACKED_OFF; /* its scheduler backed it off at this issue (BOWS) */
+		x->wr[w].until = x->c.not_before[w];
 	}
-	if (x->st[w] == WS_NOT_SELECTED && x->fetch.on && x->fetch.ready[w] > now + 1) {
-		x->st[w] = (SmWarpState)x->fetch.cause[w]; /* waits for its refetch (sm/fetch.c) */
-		x->st_until[w] = x->fetch.ready[w];
+	if (x->wr[w].st == WS_NOT_SELECTED && x->fetch.on && x->fetch.ready[w] > now + 1) {
+		x->wr[w].st = (SmWarpState)x->fetch.cause[w]; /* waits for its refetch (sm/fetch.c) */
+		x->wr[w].until = x->fetch.ready[w];
 	}
+	if (!hooks && x->classes)
+		classify(x, w);
 }
 
 /* Dual issue (-gpgpu_max_insn_issue_per_warp; scheduler_unit::cycle): after
@@ -859,6 +1095,233 @@ static int32_t issue_more(Run *x, int32_t w, int32_t s, int32_t pc, bool hooks)
 	return issued;
 }
 
+/* Is warp w's state at its last look still what warp_ready would say now?
+** Then that look's answer, its `when` and flags added to the walk's, and
+** true. So it is while a hazard of the warp's own (the scoreboard, the
+** I-buffer) has not cleared, which only its own issue changes; finished,
+** for good; structural while its unit is busy (its next instruction's,
+** which only its issue changes). Not at a barrier: another warp's arrival
+** releases it. */
+static ALWAYS_INLINE bool recalled(Run *x, int32_t w, int32_t s, int64_t *mine, bool *structural, bool *scoreboard)
+{
+	const SmCore *c = &x->c;
+	SmWarpState st = x->wr[w].st;
+	int64_t until = x->wr[w].until;
+	switch (st) {
+	case WS_SCOREBOARD:
+	case WS_IBUFFER:
+	case WS_CONTROL:
+		if (!own_hazard_holds(x, w, st, until))
+			return false;
+		*scoreboard |= st == WS_SCOREBOARD;
+		break;
+	case WS_FINISHED:
+		return true;
+	case WS_STRUCTURAL: {
+		SmUnit u = (SmUnit)x->wr[w].unit;
+		int64_t f = x->unit_free[u];
+		if (f < 0) {
+			const UnitPool *p = pool_of(c, s, u);
+			f = x->unit_free[u] = pool_free(p);
+		}
+		if (f <= c->now)
+			return false;
+		*structural = true;
+		x->wr[w].until = until = f;
+		break;
+	}
+	default:
+		return false;
+	}
+	if (until < *mine)
+		*mine = until;
+	return true;
+}
+
+/* Warp w, found ready by scheduler s's walk, issues (and with dual issue
+** its next ones): false when the machine stopped instead. */
+static ALWAYS_INLINE bool issue_chosen(Run *x, int32_t w, int32_t s, bool hooks)
+{
+	SmCore *c = &x->c;
+	x->pos = c->pos_of[w];
+	int32_t pc = c->m->warps[w].pc;
+	if (!issue(x, w, s, hooks))
+		return false;
+	if (c->cfg->max_insn_issue_per_warp > 1 && !c->lane_ready && issue_more(x, w, s, pc, hooks) > 1)
+		x->r->dual_issue++;
+	else
+		x->r->single_issue++;
+	note_issue(x, w, hooks);
+	return true;
+}
+
+/* Scheduler s's walk: its warps in policy order (list[greedy], then the
+** rotation from list[at] without it), from the `from`th on, until one
+** issues (which it returns; else -1). What it finds adds to *mine (the
+** first cycle one may issue), *structural and *scoreboard. */
+static ALWAYS_INLINE int32_t walk(Run *x, int32_t s, const int32_t *list, int32_t n, int32_t at, int32_t greedy,
+                                 int32_t from, int64_t *mine, bool *structural_, bool *scoreboard_, bool hooks)
+{
+	SmCore *c = &x->c;
+	int32_t chosen = -1;
+	bool structural = *structural_, scoreboard = *scoreboard_;
+	/* a warp's state seen at its last look may still be the answer
+	** without asking warp_ready (one pc per warp, the machine running) */
+	bool recall = !c->lane_ready && !c->spill && c->m->status == SEM_RUNNING && !c->cfg->walk_every_warp;
+	for (int32_t i = 0; i < n && chosen < 0; i++) {
+		int32_t p;
+		if (i == 0 && greedy >= 0) {
+			p = greedy;
+		} else {
+			p = at;
+			at = at + 1 == n ? 0 : at + 1;
+			if (p == greedy) {
+				p = at;
+				at = at + 1 == n ? 0 : at + 1;
+			}
+		}
+		if (i < from)
+			continue;
+		int32_t w = list[p];
+		if (recall && recalled(x, w, s, mine, &structural, &scoreboard))
+			continue;
+		int64_t when = NEVER;
+		/* a machine stopped at a barrier that cannot complete: its warps wait there */
+		SmWarpState st = c->m->status == SEM_RUNNING    ? warp_ready(x, w, s, &when, hooks)
+		                 : c->m->status == SEM_DEADLOCK ? WS_BARRIER
+		                                                : WS_FINISHED;
+		if (st == WS_ISSUED) {
+			if (issue_chosen(x, w, s, hooks)) {
+				chosen = w;
+				break;
+			}
+			st = c->m->status == SEM_DEADLOCK ? WS_BARRIER : WS_FINISHED; /* the machine stopped */
+			recall = false;
+		}
+		structural |= st == WS_STRUCTURAL || st == WS_COLLECTOR;
+		scoreboard |= st == WS_SCOREBOARD;
+		if (when < *mine)
+			*mine = when;
+		note_state(x, w, st, when, hooks);
+	}
+	*structural_ = structural;
+	*scoreboard_ = scoreboard;
+	return chosen;
+}
+
+/* The warps of the classes that scheduler s's walk passes before it asks
+** list[p] (the recalled structural ones in busy, the own hazards): what
+** asking them would have done and found. */
+static void walk_passed(Run *x, int32_t s, int32_t n, int32_t at, int32_t greedy, int32_t p, uint64_t busy,
+                        int64_t *mine, bool *structural, bool *scoreboard)
+{
+	const SchedClasses *q = &x->k.sc[s];
+	const int32_t *list = &x->c.sched_warps[s * x->c.per];
+	uint64_t passed = 0; /* the greedy warp, then the rotation from at to p */
+	if (greedy != p) {
+		passed = p >= at ? bit_range(at, p) : bit_range(at, n) | bit_range(0, p);
+		if (greedy >= 0)
+			passed = (passed & ~bit(greedy)) | bit(greedy);
+	}
+	for (uint64_t set = passed & busy; set; set &= set - 1) {
+		int32_t w = list[__builtin_ctzll(set)];
+		x->wr[w].until = x->unit_free[x->wr[w].unit];
+		x->wr[w].look = x->k.seq;
+		*structural = true;
+		if (x->wr[w].until < *mine)
+			*mine = x->wr[w].until;
+	}
+	for (uint64_t set = passed & q->own; set; set &= set - 1) {
+		int32_t w = list[__builtin_ctzll(set)];
+		*scoreboard |= x->wr[w].st == WS_SCOREBOARD;
+		if (x->wr[w].until < *mine)
+			*mine = x->wr[w].until;
+	}
+}
+
+/* The walk by classes (see above): the same walk, asking only the warps
+** outside the classes. */
+static int32_t walk_classes(Run *x, int32_t s, int32_t at, int32_t greedy, int64_t *mine, bool *structural,
+                            bool *scoreboard)
+{
+	SmCore *c = &x->c;
+	SchedClasses *q = &x->k.sc[s];
+	int32_t n = c->sched_nwarps[s];
+	const int32_t *list = &c->sched_warps[s * c->per];
+	x->k.seq++;
+	if (q->own_dirty || q->own_next <= c->now)
+		own_prune(x, s);
+	int64_t own_next = q->own_next;
+	bool own_sb = q->own_sb > 0;
+	/* the structural warps whose units are busy are recalled */
+	uint64_t busy = 0;
+	int64_t busy_next = NEVER;
+	for (int u = 0; u < UNIT__COUNT; u++) {
+		if (!q->str[u])
+			continue;
+		int64_t f = x->unit_free[u];
+		if (f < 0) {
+			const UnitPool *pool = pool_of(c, s, (SmUnit)u);
+			f = x->unit_free[u] = pool_free(pool);
+		}
+		if (f > c->now) {
+			busy |= q->str[u];
+			busy_next = f < busy_next ? f : busy_next;
+		}
+	}
+	uint64_t ask = ~(q->fin | q->own | busy) & bit_range(0, n);
+	/* in policy order: the greedy warp, then the rotation from at (the
+	** set turned so that at is bit 0) */
+	bool first = greedy >= 0 && (ask & bit(greedy));
+	if (greedy >= 0)
+		ask &= ~bit(greedy);
+	uint64_t turned = at == 0 ? ask : (ask >> at) | (ask << (n - at));
+	while (first || turned) {
+		int32_t p;
+		if (first) {
+			first = false;
+			p = greedy;
+		} else {
+			p = at + __builtin_ctzll(turned);
+			p = p >= n ? p - n : p;
+			turned &= turned - 1;
+		}
+		int32_t w = list[p];
+		int64_t when = NEVER;
+		SmWarpState st = warp_ready_(x, w, s, &when, false, true);
+		if (st == WS_ISSUED) {
+			if ((busy | q->own) && (p != at || greedy >= 0)) /* (nothing passed else) */
+				walk_passed(x, s, n, at, greedy, p, busy, mine, structural, scoreboard);
+			if (issue_chosen(x, w, s, false))
+				return w;
+			/* the machine stopped: the rest of the walk as without classes */
+			note_state(x, w, c->m->status == SEM_DEADLOCK ? WS_BARRIER : WS_FINISHED, when, false);
+			int32_t off = (p - at + n) % n, index = off;
+			if (greedy >= 0)
+				index = p == greedy ? 0 : 1 + off - ((greedy - at + n) % n < off);
+			return walk(x, s, list, n, at, greedy, index + 1, mine, structural, scoreboard, false);
+		}
+		*structural |= st == WS_STRUCTURAL || st == WS_COLLECTOR;
+		*scoreboard |= st == WS_SCOREBOARD;
+		if (when < *mine)
+			*mine = when;
+		note_state(x, w, st, when, false);
+	}
+	/* nothing issued: every warp was reached, the recalled ones at once */
+	if (busy) {
+		*structural = true;
+		if (busy_next < *mine)
+			*mine = busy_next;
+		q->recall_seq = x->k.seq;
+		for (int u = 0; u < UNIT__COUNT; u++)
+			q->recall_f[u] = x->unit_free[u];
+	}
+	if (own_next < *mine)
+		*mine = own_next;
+	*scoreboard |= own_sb;
+	return -1;
+}
+
 /* One cycle's decisions: each scheduler issues its first ready warp. The
 ** earliest cycle at which a warp may issue, when none did (NEVER: none). */
 static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
@@ -875,45 +1338,22 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 		}
 		int32_t n = c->sched_nwarps[s];
 		const int32_t *list = &c->sched_warps[s * c->per];
-		int32_t at = 0;
-		if (c->sched->rotation) {
+		int32_t at = 0, greedy = -1; /* the walk: list[greedy], then the rotation from list[at] without it */
+		if (c->sched->rotation && !c->cfg->walk_every_warp) { /* (the tests' walk takes the order) */
 			at = c->sched->rotation(c, s, n);
+			if (c->sched->greedy)
+				greedy = c->sched->greedy(c, s);
 		} else {
 			n = c->sched->order(c, s, list, n, x->order);
 			list = x->order;
 		}
-		int32_t chosen = -1;
 		for (int u = 0; u < UNIT__COUNT; u++)
 			x->unit_free[u] = -1; /* a scheduler's walk: its pools do not change until it issues */
 		int64_t mine = NEVER;
 		bool structural = false, scoreboard = false;
-		for (int32_t i = 0; i < n && chosen < 0; i++, at = at + 1 == n ? 0 : at + 1) {
-			int32_t w = list[at];
-			int64_t when = NEVER;
-			/* a machine stopped at a barrier that cannot complete: its warps wait there */
-			SmWarpState st = c->m->status == SEM_RUNNING    ? warp_ready(x, w, s, &when, hooks)
-			                 : c->m->status == SEM_DEADLOCK ? WS_BARRIER
-			                                                : WS_FINISHED;
-			if (st == WS_ISSUED) {
-				x->pos = c->pos_of[w];
-				int32_t pc = c->m->warps[w].pc;
-				if (issue(x, w, s, hooks)) {
-					chosen = w;
-					if (c->cfg->max_insn_issue_per_warp > 1 && !c->lane_ready && issue_more(x, w, s, pc, hooks) > 1)
-						x->r->dual_issue++;
-					else
-						x->r->single_issue++;
-					note_issue(x, w, hooks);
-					break;
-				}
-				st = c->m->status == SEM_DEADLOCK ? WS_BARRIER : WS_FINISHED; /* the machine stopped */
-			}
-			structural |= st == WS_STRUCTURAL || st == WS_COLLECTOR;
-			scoreboard |= st == WS_SCOREBOARD;
-			if (when < mine)
-				mine = when;
-			note_state(x, w, st, when, hooks);
-		}
+		int32_t chosen = !hooks && x->classes && c->m->status == SEM_RUNNING
+		                         ? walk_classes(x, s, at, greedy, &mine, &structural, &scoreboard)
+		                         : walk(x, s, list, n, at, greedy, 0, &mine, &structural, &scoreboard, hooks);
 		x->category[s] = chosen >= 0 ? -1 : structural ? 0 : scoreboard ? 1 : 2;
 		if (chosen < 0) {
 			if (hooks && c->sched->wake) { /* the policy's order may change by itself */
@@ -1009,7 +1449,8 @@ static void run(Run *x)
 		}
 		count(x, span);
 		c->now += span;
-		x->first = (int32_t)((x->first + span) % c->nsched);
+		x->first = span < c->nsched ? x->first + (int32_t)span : (int32_t)((x->first + span) % c->nsched);
+		x->first -= x->first >= c->nsched ? c->nsched : 0;
 		if (c->now >= check) {
 			/* a check (at most one per span: a span stops at the next check) */
 			check += SM_WATCHDOG_PERIOD;
@@ -1044,8 +1485,10 @@ static void run(Run *x)
 		count(x, x->drain - c->now);
 		r->cycles = (uint64_t)x->drain;
 	}
-	for (int32_t w = 0; w < m->nwarps; w++)
+	for (int32_t w = 0; w < m->nwarps; w++) {
 		close_state(x, w, (int64_t)r->cycles, true);
+		r->warps[w] = x->wr[w].ws;
+	}
 	r->rf_conflict_cycles = x->oc.conflict_cycles;
 	r->rf_conflict_reads = x->oc.conflict_reads;
 	r->ifetches = x->fetch.fetches;
@@ -1064,23 +1507,20 @@ static void run_free(Run *x)
 	free(c->last_pos);
 	free(c->reg_ready);
 	free(c->st_hold);
-	free(c->ready_pc);
-	free(c->ready_at);
 	free(c->lane_ready);
 	free(c->alt);
 	for (int32_t p = 0; c->pools && p < c->npools * UNIT__COUNT; p++)
 		free(c->pools[p].free_at);
 	free(c->pools);
 	free(x->order);
-	free(x->st);
-	free(x->st_since);
-	free(x->st_until);
+	free(x->wr);
 	free(x->category);
 	free(x->issued_k);
 	free(x->sleep_until);
 	free(x->sleep_cat);
 	free(x->sleep_epoch);
 	free(x->g.pcs);
+	free(x->g.noted);
 	free(x->g.lanes);
 	free(x->g.val);
 	free(x->g.def);
@@ -1090,6 +1530,7 @@ static void run_free(Run *x)
 	cta_free(c);
 	spill_free(c->spill);
 	regalloc_free(x->alloc);
+	classes_free(&x->k);
 }
 
 SmResult *sm_run(const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)

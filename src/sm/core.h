@@ -11,6 +11,8 @@
 typedef struct UnitPool {
 	int64_t *free_at; /* per unit: the first cycle it accepts the next instruction */
 	int32_t n;
+	int32_t first;    /* the unit free first (the first such in index order) */
+	int64_t first_at; /* its free_at */
 } UnitPool;
 
 struct SmCore {
@@ -27,8 +29,6 @@ struct SmCore {
 	int32_t *last_issued;   /* per scheduler: the warp that issued last, or -1 */
 	int32_t *last_pos;      /* per scheduler: that warp's position in its list, or -1 */
 	int64_t *reg_ready;     /* per warp × register: the first cycle a consumer may issue */
-	int32_t *ready_pc;      /* per warp: the pc ready_at was computed for (-1: none) */
-	int64_t *ready_at;      /* per warp: when the scoreboard lets its instruction at ready_pc issue */
 	UnitPool *pools;        /* [pool index × UNIT__COUNT + unit] */
 	int32_t npools;         /* 1, or one per scheduler (-gpgpu_sub_core_model) */
 	/* MP's scoreboard (a model with several splits to pick from, Model.group):

@@ -59,6 +59,29 @@ static int32_t order_glrr(const SmCore *c, int32_t s, const int32_t *w, int32_t 
 	return n;
 }
 
+/* The order of old, gto and gto_rotate as a rotation, for the core's walk
+** without a copy: from the oldest (old, gto), from the warp N cycles'
+** periods have rotated to (gto_rotate), after the greedy warp. */
+static int32_t rotation_oldest(const SmCore *c, int32_t s, int32_t n)
+{
+	(void)c;
+	(void)s;
+	(void)n;
+	return 0;
+}
+
+static int32_t rotation_gto_rotate(const SmCore *c, int32_t s, int32_t n)
+{
+	(void)s;
+	return (int32_t)((c->now / c->sched_param) % (n > 0 ? n : 1));
+}
+
+static int32_t greedy_last(const SmCore *c, int32_t s)
+{
+	int32_t last = c->last_issued[s];
+	return last >= 0 ? c->pos_of[last] : -1;
+}
+
 /* Oldest first: the warps were all launched at once, in index order. */
 static int32_t order_old(const SmCore *c, int32_t s, const int32_t *w, int32_t n, int32_t *out)
 {
@@ -277,24 +300,26 @@ static bool init_two_level(SmCore *c, const char *args, Buf *why)
 /* ---- the table and the names ------------------------------------------- */
 
 static const WarpSched sched_lrr = {"lrr", "loose round robin: from the warp after the one that issued last",
-                                    NULL, NULL, order_lrr, rotation_lrr, NULL, NULL, NULL, NULL};
+                                    NULL, NULL, order_lrr, rotation_lrr, NULL, NULL, NULL, NULL, NULL};
 static const WarpSched sched_gto = {"gto", "greedy then oldest: the last warp while it can issue, then the oldest",
-                                    NULL, NULL, order_gto, NULL, NULL, NULL, NULL, NULL};
-static const WarpSched sched_old = {"old", "oldest first", NULL, NULL, order_old, NULL, NULL, NULL, NULL, NULL};
+                                    NULL, NULL, order_gto, rotation_oldest, NULL, NULL, NULL, NULL, greedy_last};
+static const WarpSched sched_old = {"old", "oldest first", NULL, NULL, order_old, rotation_oldest, NULL, NULL, NULL,
+                                    NULL, NULL};
 static const WarpSched sched_gto_rotate = {"gto_rotate",
                                            "greedy then oldest, the ages rotated by one warp every N cycles "
                                            "(gto_rotate:50000, ElTantawy's)",
-                                           "N", "the rotation period in cycles", order_gto_rotate, NULL, NULL,
-                                           NULL, NULL, NULL};
+                                           "N", "the rotation period in cycles", order_gto_rotate,
+                                           rotation_gto_rotate, NULL, NULL, NULL, NULL, greedy_last};
 static const WarpSched sched_glrr = {"glrr",
                                      "greedy then loose round robin: the last warp while it can issue, then round "
                                      "robin from the one after it (ElTantawy's)",
-                                     NULL, NULL, order_glrr, rotation_glrr, NULL, NULL, NULL, NULL};
+                                     NULL, NULL, order_glrr, rotation_glrr, NULL, NULL, NULL, NULL, NULL};
 static const WarpSched sched_two_level = {"two_level_active",
                                           "N active warps in loose round robin; a warp waiting for a long-latency "
                                           "load or at a barrier is demoted to a FIFO (GPGPU-Sim's)",
                                           "N:0:1", "N active warps, inner 0 (LRR), outer 1 (SRR)", order_two_level,
-                                          NULL, init_two_level, fini_two_level, on_issue_two_level, wake_two_level};
+                                          NULL, init_two_level, fini_two_level, on_issue_two_level, wake_two_level,
+                                          NULL};
 
 const WarpSched *const warp_scheds[] = {&sched_lrr,  &sched_gto,       &sched_old, &sched_gto_rotate,
                                         &sched_glrr, &sched_two_level, &sched_bows, NULL};

@@ -122,6 +122,10 @@ typedef struct SmConfig {
 	/* register allocation with spilling (sm/regalloc.c, seed 001 ch. 4) */
 	int32_t regalloc;             /* -musimd_regalloc: an RaKind (regallocs[]); 0 none */
 	int32_t max_regs;             /* -musimd_max_regs: the allocator's budget; 0 its own (9 or 8) */
+	/* the schedulers' walk (core.c, "the walk by classes"): not an option;
+	** true asks warp_ready about every warp a walk passes, which must give
+	** the same run (tests/test_sm_walk.c compares the two) */
+	bool walk_every_warp;
 } SmConfig;
 
 /* The default configuration (QV100-like: the note's §1.9 values). */
@@ -180,6 +184,10 @@ typedef struct WarpSched {
 	/* The first cycle at which the order may change with no issue (the
 	** core's sleeping schedulers wake then); NULL: only at an issue. */
 	int64_t (*wake)(const SmCore *core, int32_t s);
+	/* With rotation, for a greedy policy: the position in the list of the
+	** warp tried before the rotation (which then skips it), or -1: none.
+	** NULL: none. */
+	int32_t (*greedy)(const SmCore *core, int32_t s);
 } WarpSched;
 
 extern const WarpSched *const warp_scheds[]; /* NULL-terminated */
