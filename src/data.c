@@ -1489,42 +1489,39 @@ fail:
 ** implicit sync (μ/φ only) or runs under a model without syncs. */
 bool sem_rule_IT(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 {
-	int32_t next;
-	if (!sem_data_rule(m, w, pc, ins, &next))
+	if (!sem_data_rule(m, w, pc, ins))
 		return false;
+	int32_t next = sem_data_next(m, pc, ins);
 	m->model->go(m, w, next - 1, next);
 	return true;
 }
 
-bool sem_data_rule(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_t *nextp)
+int32_t sem_data_next(const Machine *m, int32_t pc, const Ins *ins)
 {
-	int32_t next = pc + 1;
-	bool ok;
+	bool gsa = ins->op == OP_PHI || ins->op == OP_GAMMA || ins->op == OP_MU || ins->op == OP_ETA;
+	return pc + (gsa ? m->cfg->blocks[m->cfg->block_of[pc]].ngsa : 1);
+}
+
+bool sem_data_rule(Machine *m, Warp *w, int32_t pc, const Ins *ins)
+{
 	switch (ins->op) {
 	case OP_COPY:
 	case OP_UNARY:
-	case OP_BINARY: ok = exec_arith(m, w, pc, ins); break;
-	case OP_LOAD: ok = exec_load(m, w, pc, ins, false); break;
-	case OP_LLOAD: ok = exec_load(m, w, pc, ins, true); break;
-	case OP_STORE: ok = exec_store(m, w, pc, ins, false); break;
-	case OP_LSTORE: ok = exec_store(m, w, pc, ins, true); break;
+	case OP_BINARY: return exec_arith(m, w, pc, ins);
+	case OP_LOAD: return exec_load(m, w, pc, ins, false);
+	case OP_LLOAD: return exec_load(m, w, pc, ins, true);
+	case OP_STORE: return exec_store(m, w, pc, ins, false);
+	case OP_LSTORE: return exec_store(m, w, pc, ins, true);
 	case OP_ATOMINC:
 	case OP_ATOMADD:
 	case OP_ATOMCAS:
-	case OP_ATOMEXCH: ok = exec_atomic(m, w, pc, ins); break;
+	case OP_ATOMEXCH: return exec_atomic(m, w, pc, ins);
 	case OP_PHI:
 	case OP_GAMMA:
 	case OP_MU:
-	case OP_ETA: {
-		int32_t cnt = m->cfg->blocks[m->cfg->block_of[pc]].ngsa;
-		ok = sem_gsa_group(m, w, pc, cnt);
-		next = pc + cnt;
-		break;
+	case OP_ETA: return sem_gsa_group(m, w, pc, m->cfg->blocks[m->cfg->block_of[pc]].ngsa);
+	default: return false;
 	}
-	default: ok = false; break;
-	}
-	*nextp = next;
-	return ok;
 }
 
 void sem_race_free(Race *r)

@@ -586,11 +586,6 @@ const char *ir_op_name(Op op)
 	return (unsigned)op < OP__COUNT ? names[op] : "?";
 }
 
-bool ir_is_branch(Op op)
-{
-	return op == OP_BZ || op == OP_BNZ;
-}
-
 bool ir_ends_block(Op op)
 {
 	return op == OP_BZ || op == OP_BNZ || op == OP_JUMP || op == OP_STOP || op == OP_EXIT || op == OP_CALL ||

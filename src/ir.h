@@ -239,7 +239,10 @@ static inline bool ir_is_gsa(Op op)
 {
 	return op == OP_PHI || op == OP_GAMMA || op == OP_MU || op == OP_ETA;
 }
-bool ir_is_branch(Op op); /* bz / bnz */
+static inline bool ir_is_branch(Op op) /* bz / bnz; inline: every step asks */
+{
+	return op == OP_BZ || op == OP_BNZ;
+}
 bool ir_ends_block(Op op); /* bz bnz jump stop exit call ret */
 /* Does the instruction name a target label (bz, bnz, jump, call)? */
 static inline bool ir_has_target(Op op)

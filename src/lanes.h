@@ -59,9 +59,12 @@ void sem_memory_limit(Machine *m, int32_t pc, int32_t w);
 /* IT: the data rules of Table 3.5 for ins (a GSA group: its whole block's
 ** group), then the model moves the warp on (data.c). */
 bool sem_rule_IT(Machine *m, Warp *w, int32_t pc, const Ins *ins);
-/* The data rules of ins alone, without moving the warp: *next is the pc
-** after it (after the whole group of a GSA block). */
-bool sem_data_rule(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_t *next);
+/* The data rules of ins alone (of the whole group of a GSA block), without
+** moving the warp. */
+bool sem_data_rule(Machine *m, Warp *w, int32_t pc, const Ins *ins);
+/* The pc after the data instruction at pc (after the whole group of a GSA
+** block): where rule IT moves the warp. */
+int32_t sem_data_next(const Machine *m, int32_t pc, const Ins *ins);
 void sem_race_free(Race *r);
 /* The step wrote shared cell `cell` (an effect: StepInfo.stores). */
 static inline void sem_record_store(Machine *m, int64_t cell)

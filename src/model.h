@@ -69,10 +69,10 @@ struct Model {
 	                         ** `both`, which side of a divergent branch runs first
 	                         ** is a choice of the explorer */
 	bool honours_sync;       /* sync and implicit syncs (γ/η blocks) fire SS/SP; else NOP */
-	bool cohorts;            /* a data step, a jump and a NOP sync change nothing but the
-	                         ** warp's own control state, through go: sem_run may run
-	                         ** consecutive warps' steps at one instruction as a cohort
-	                         ** (sem.c) */
+	bool cohorts;            /* the rules of a data step, a branch, a jump, a NOP sync and
+	                         ** a barrier's arrival touch nothing but the warp's own
+	                         ** lanes and control state: sem_run may run consecutive
+	                         ** warps' steps at one instruction as a cohort (sem.c) */
 	/* The control state as several tables (ntables > 0; then fields and
 	** nfields are unused): the tables, and the table of record k. */
 	const CtlTable *tables;
@@ -90,8 +90,8 @@ struct Model {
 	bool (*finish)(Machine *, Warp *, int32_t pc, bool stop, Rule *); /* SF (stop), EX (exit) */
 	/* the warp's Θ leaves from for to: JP, after IT, at the barrier's release */
 	void (*go)(Machine *, Warp *, int32_t from, int32_t to);
-	/* go for k warps of a cohort (sem.c) that all leave from for to, when
-	** it leaves their stacks' depths alone; NULL: go warp by warp */
+	/* go for the k warps of a cohort (sem.c) that all leave from for to;
+	** NULL: go warp by warp */
 	void (*go_cohort)(Machine *, const int32_t *warps, int32_t k, int32_t from, int32_t to);
 	/* A ret at pc whose active threads return to different pcs (rule RS,
 	** a divergence): the thread t goes to m->ret_to[t] (its return stack

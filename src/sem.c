@@ -92,10 +92,6 @@ void sem_error(Machine *m, SemStatus st, const char *rule, int32_t pc, int32_t w
 ** before it changes anything, with rule "limit", like any failed premise. */
 
 
-uint64_t sem_bytes(const Machine *m)
-{
-	return m->fixed_bytes + m->big_bytes + m->stack_bytes + m->heap_bytes;
-}
 
 
 void sem_memory_limit(Machine *m, int32_t pc, int32_t w)
@@ -547,12 +543,6 @@ static inline void count_step(Machine *m, int32_t pc, const Ins *ins, Rule rule,
 	}
 }
 
-static inline void count_depth(Machine *m, const Warp *w)
-{
-	if (w->ctl.n > m->max_depth) /* sem_stack_depth */
-		m->max_depth = w->ctl.n;
-}
-
 /* The scratch rows of the data rules, made with the first step (copies
 ** kept for going back never step). */
 static void make_scratch(Machine *m)
@@ -562,6 +552,41 @@ static void make_scratch(Machine *m)
 	m->res = xmalloc(n * sizeof *m->res);
 	m->order = xmalloc(n * sizeof *m->order);
 	m->addr = xmalloc(n * sizeof *m->addr);
+}
+
+/* The step of warp w at pc, whose Θ has nactive threads: the rule under
+** the model, then what §7 counts and what a step may complete (the budget,
+** the barrier, the end). False when no rule fired (the state is
+** unchanged). sem_step and the cohorts' warps (sem_run) step through here. */
+static bool fire(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_t nactive, Rule *rule)
+{
+	bits_copy(m->step_active, w->active, w->nw);
+	bool entered = w->entered;
+	w->entered = false;
+	m->norders = 1; /* a store or an atomic says otherwise (data.c) */
+	bool ok = step_ins(m, w, pc, ins, rule);
+	m->model_alt = 0; /* taken by the step, or dropped with a stuck one */
+	if (!ok) {
+		/* no rule fired: the state is unchanged */
+		w->entered = entered;
+		bits_copy(w->active, m->step_active, w->nw);
+		w->idx_ok = false;
+		w->pc = pc;
+		return false;
+	}
+	count_step(m, pc, ins, *rule, nactive, entered);
+	if (w->ctl.n > m->max_depth) /* sem_stack_depth */
+		m->max_depth = w->ctl.n;
+	/* what the instructions did not check before allocating: the stacks */
+	if (MU_UNLIKELY(!budget_allows(m, 0)) && m->status == SEM_RUNNING) {
+		sem_memory_limit(m, pc, w->id);
+	} else {
+		/* an arrival, or threads that stopped or exited, may complete the barrier */
+		check_barrier(m);
+		if (m->status == SEM_RUNNING && m->nwarps_done == m->nwarps)
+			m->status = SEM_OK;
+	}
+	return true;
 }
 
 SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
@@ -584,34 +609,10 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	if (MU_UNLIKELY(!m->tmp))
 		make_scratch(m);
 	m->fx_nedge = m->fx_ncell = 0;
-	bits_copy(m->step_active, w->active, w->nw);
 	int32_t nactive = w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
-	bool entered = w->entered;
-	w->entered = false;
-
 	Rule rule = RULE_IT;
-	m->norders = 1; /* a store or an atomic says otherwise (data.c) */
-	bool ok = step_ins(m, w, pc, ins, &rule);
-	m->model_alt = 0; /* taken by the step, or dropped with a stuck one */
-	if (!ok) {
-		/* no rule fired: the state is unchanged */
-		w->entered = entered;
-		bits_copy(w->active, m->step_active, w->nw);
-		w->idx_ok = false;
-		w->pc = pc;
+	if (!fire(m, w, pc, ins, nactive, &rule))
 		return m->status;
-	}
-	count_step(m, pc, ins, rule, nactive, entered);
-	count_depth(m, w);
-	/* what the instructions did not check before allocating: the stacks */
-	if (MU_UNLIKELY(!budget_allows(m, 0)) && m->status == SEM_RUNNING) {
-		sem_memory_limit(m, pc, wi);
-	} else {
-		/* an arrival, or threads that stopped or exited, may complete the barrier */
-		check_barrier(m);
-		if (m->status == SEM_RUNNING && m->nwarps_done == m->nwarps)
-			m->status = SEM_OK;
-	}
 	if (info) {
 		info->step = m->steps;
 		info->warp = wi;
@@ -706,8 +707,9 @@ int32_t sem_schedule(Machine *m)
 ** touch that warp alone (Model.cohorts). So sem_run, when no hook watches
 ** the steps one by one, runs them together: the data rule, or the branch's
 ** split, once over the union of their lanes (the lane loops run over all of
-** them: 1024 warps of one are one vector), then the model's rule per warp,
-** every step counted as sem_step counts it. A data rule or a split that
+** them: 1024 warps of one are one vector), then each warp's step through
+** fire, the path sem_step takes (a data step's rule is then the model's go
+** alone: cohort_moves). A data rule or a split that
 ** fails changes nothing (data.c commits only when no premise failed), nor
 ** does a store whose warps share a cell with different values (their steps
 ** one by one see no race): the cohort is dropped and its warps step alone,
@@ -866,106 +868,51 @@ static void drop_error(Machine *m)
 }
 
 /* The lanes' part of the cohort's step: the data rule, or the branch's
-** split (into m->cohort_split, read by sem_split), over the union of the
-** k warps' lanes. False: it failed and changed nothing. */
-static bool cohort_lanes(Machine *m, CohortKind kind, int32_t k, int32_t pc, const Ins *ins,
-                         int32_t *next)
+** split (into m->cohort_split, read by sem_split), once over the union of
+** the k warps' lanes. False: it failed and changed nothing. */
+static bool cohort_lanes(Machine *m, CohortKind kind, int32_t k, int32_t pc, const Ins *ins)
 {
-	*next = ins->op == OP_JUMP ? ins->target : pc + 1;
-	if (kind == COHORT_MOVE || kind == COHORT_BARRIER)
+	if (kind != COHORT_DATA && kind != COHORT_BRANCH)
 		return true; /* no lanes' part */
 	Warp *c = cohort_warp(m, k);
 	if (kind == COHORT_DATA)
-		return sem_data_rule(m, c, pc, ins, next);
+		return sem_data_rule(m, c, pc, ins);
 	int32_t nw = bits_words(m->nthreads) + 1;
-	if (!sem_split(m, c, pc, ins, m->cohort_split, m->cohort_split + nw))
-		return false;
-	m->split_given = true;
-	return true;
+	return sem_split(m, c, pc, ins, m->cohort_split, m->cohort_split + nw);
 }
 
-/* The warps' steps of a branch in the cohort: the model's rule after the
-** split, then what sem_step counts and checks after a step. Returns how many
-** stepped: fewer than k when the run stops (a rule failed, or the memory
-** budget). */
-static int32_t cohort_branch(Machine *m, int32_t k, int32_t pc, const Ins *ins)
+/* The cohort's warps step one after another through fire, as sem_step
+** steps them, with the lanes' part already done (Machine.split_given).
+** Returns how many stepped: fewer than k when a rule failed (the run
+** stops there). */
+static int32_t cohort_steps(Machine *m, int32_t k, int32_t pc, const Ins *ins)
 {
-	uint64_t stack_bytes = m->stack_bytes;
-	for (int32_t i = 0; i < k; i++) {
-		Warp *w = &m->warps[m->cohort_warps[i]];
-		int32_t nactive = m->cohort_warps[m->nwarps + i];
-		bool entered = w->entered;
-		w->entered = false;
-		Rule rule;
-		bits_copy(m->step_active, w->active, w->nw);
-		if (!m->model->branch(m, w, pc, ins, &rule)) { /* as sem_step after a failed rule */
-			w->entered = entered;
-			bits_copy(w->active, m->step_active, w->nw);
-			w->idx_ok = false;
-			w->pc = pc;
-			return i;
-		}
-		count_step(m, pc, ins, rule, nactive, entered);
-		count_depth(m, w);
-		/* what sem_step checks after a step; a branch can only grow a
-		** stack, so only then */
-		if (MU_UNLIKELY(m->stack_bytes != stack_bytes)) {
-			stack_bytes = m->stack_bytes;
-			if (!budget_allows(m, 0)) {
-				sem_memory_limit(m, pc, w->id);
-				return i + 1;
-			}
-		}
-	}
-	return k;
+	const int32_t *nact = m->cohort_warps + m->nwarps;
+	int32_t i = 0;
+	Rule rule;
+	while (i < k && m->status == SEM_RUNNING && fire(m, &m->warps[m->cohort_warps[i]], pc, ins, nact[i], &rule))
+		i++;
+	return i;
 }
 
-/* The warps' arrivals at a barrier, one after another as sem_step makes
-** them (the last one may release it). Returns how many arrived: fewer than
-** k when a warp cannot (a deadlock: the run stops). */
-static int32_t cohort_barrier(Machine *m, int32_t k, int32_t pc, const Ins *ins)
-{
-	for (int32_t i = 0; i < k; i++) {
-		Warp *w = &m->warps[m->cohort_warps[i]];
-		int32_t nactive = m->cohort_warps[m->nwarps + i];
-		bool entered = w->entered;
-		w->entered = false;
-		if (!rule_barrier(m, w, pc)) { /* it changed nothing */
-			w->entered = entered;
-			return i;
-		}
-		m->arrived += nactive;
-		count_step(m, pc, ins, RULE_BAR, nactive, entered);
-		count_depth(m, w);
-		check_barrier(m);
-	}
-	return k;
-}
-
-/* The warps' steps of a data instruction (after its rule), a jump or an
-** ignored sync: the model moves each warp from `from` to `next`, and the k
-** steps are counted as count_step counts them one by one (none is a branch;
-** go pushes no record, so the depth stays within max_depth, and allocates
-** nothing). */
-static void cohort_moves(Machine *m, int32_t k, int32_t pc, Rule rule, int32_t from, int32_t next)
+/* The same for a data instruction (its rule done), a jump or an ignored
+** sync, whose rule is the model's go alone: it cannot fail, allocates
+** nothing, pushes no record and completes nothing, so what fire checks
+** after it is left out (a third of a warp of one's step). */
+static void cohort_moves(Machine *m, int32_t k, int32_t pc, const Ins *ins, Rule rule, int32_t from,
+                         int32_t to)
 {
 	const Model *md = m->model;
 	const int32_t *nact = m->cohort_warps + m->nwarps;
-	uint64_t work = 0, entered = 0;
 	for (int32_t i = 0; i < k; i++) {
 		Warp *w = &m->warps[m->cohort_warps[i]];
-		work += (uint64_t)nact[i];
-		entered += w->entered;
+		count_step(m, pc, ins, rule, nact[i], w->entered);
 		w->entered = false;
 		if (!md->go_cohort)
-			md->go(m, w, from, next);
+			md->go(m, w, from, to);
 	}
 	if (md->go_cohort)
-		md->go_cohort(m, m->cohort_warps, k, from, next);
-	m->steps += (uint64_t)k;
-	m->thread_instructions += work;
-	m->rule_count[rule] += (uint64_t)k;
-	m->block_execs[m->cfg->block_of[pc]] += entered;
+		md->go_cohort(m, m->cohort_warps, k, from, to);
 }
 
 /* Runs the cohort that starts at warp `first` (sem_pick's choice) and
@@ -993,27 +940,26 @@ static bool run_cohort(Machine *m, int32_t first)
 	if (k < 2)
 		return false;
 	const Ins *ins = &m->prog->ins[pc];
-	int32_t next;
-	if (!cohort_lanes(m, kind, k, pc, ins, &next)) {
+	if (!cohort_lanes(m, kind, k, pc, ins)) {
 		drop_error(m);
 		m->cohort_after = m->steps + (uint64_t)k; /* these warps step alone */
 		return false;
 	}
+	m->cohort_steps += (uint64_t)k;
 	m->norders = 1;
 	m->model_alt = 0;
-	m->cohort_steps += (uint64_t)k;
-	if (kind == COHORT_BRANCH) {
-		int32_t done = cohort_branch(m, k, pc, ins);
+	if (kind == COHORT_DATA) {
+		int32_t next = sem_data_next(m, pc, ins);
+		cohort_moves(m, k, pc, ins, RULE_IT, next - 1, next);
+	} else if (kind == COHORT_MOVE) {
+		bool jump = ins->op == OP_JUMP;
+		cohort_moves(m, k, pc, ins, jump ? RULE_JP : RULE_NOP, pc, jump ? ins->target : pc + 1);
+	} else {
+		m->split_given = kind == COHORT_BRANCH;
+		int32_t done = cohort_steps(m, k, pc, ins);
 		m->split_given = false;
 		if (done < k)
 			return true; /* the run stops here */
-	} else if (kind == COHORT_BARRIER) {
-		if (cohort_barrier(m, k, pc, ins) < k)
-			return true; /* the run stops here */
-	} else if (kind == COHORT_DATA) {
-		cohort_moves(m, k, pc, RULE_IT, next - 1, next);
-	} else {
-		cohort_moves(m, k, pc, ins->op == OP_JUMP ? RULE_JP : RULE_NOP, pc, next);
 	}
 	sem_advance(m, m->cohort_warps[k - 1]);
 	return true;

@@ -297,8 +297,9 @@ typedef struct Machine {
 	int32_t *cohort_warps;
 	uint64_t cohort_after;
 	uint64_t *cohort_split;  /* the lanes of the cohort that jump, then those that fall
-	                         ** through (a word past each); */
-	bool split_given;        /* set: sem_split reads its warp's part of them */
+	                         ** through (a word past each) */
+	bool split_given;        /* a cohort's warps branch: sem_split reads its warp's
+	                         ** part of the cohort's split */
 	uint64_t cohort_steps;   /* the steps run in cohorts (counted among steps) */
 } Machine;
 
@@ -311,7 +312,10 @@ void sem_free(Machine *m);
 Machine *sem_clone(const Machine *m);
 /* The bytes of m counted against --max-memory (outside_bytes not
 ** included): about what sem_clone allocates. */
-uint64_t sem_bytes(const Machine *m);
+static inline uint64_t sem_bytes(const Machine *m) /* inline: a check after every step */
+{
+	return m->fixed_bytes + m->big_bytes + m->stack_bytes + m->heap_bytes;
+}
 
 /* Warp w's status becomes st (every change goes through here: the
 ** scheduler's ready set follows). */
