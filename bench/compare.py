@@ -19,9 +19,15 @@ D = os.path.join(HERE, "interp")
 
 
 def cpu(cmd):
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, _, ru = os.wait4(p.pid, 0)
-    return ru.ru_utime + ru.ru_stime
+    """CPU seconds of cmd; a run that did not do its work (a usage or input
+    error, a crash) stops the comparison instead of timing nothing."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = p.stderr.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    rc = os.waitstatus_to_exitcode(status)
+    if rc not in (0, 1):  # 1: the program failed (a limit, a deadlock): still its work
+        sys.exit("compare.py: %s exited with %d:\n%s" % (" ".join(cmd), rc, err.decode(errors="replace")))
+    return ru.ru_utime + ru.ru_stime, rc
 
 
 def main():
@@ -53,10 +59,14 @@ def main():
         for c in cmds:
             args = c.split()
             best = [float("inf"), float("inf")]
+            rcs = set()
             for _ in range(a.n):
                 for j, m in enumerate((a.old, a.new)):
-                    best[j] = min(best[j], cpu([m] + args))
-            print("%8.3f %8.3f %6.2fx  %s" % (best[0], best[1], best[1] / best[0], c.replace(tmp + "/", "")))
+                    t, rc = cpu([m] + args)
+                    best[j] = min(best[j], t)
+                    rcs.add(rc)
+            note = "" if rcs == {0} else "  (exit status %s)" % "/".join(map(str, sorted(rcs)))
+            print("%8.3f %8.3f %6.2fx  %s%s" % (best[0], best[1], best[1] / best[0], c.replace(tmp + "/", ""), note))
             sys.stdout.flush()
 
 
