@@ -788,6 +788,11 @@ Cfg *cfg_build(const Program *p)
 			}
 		}
 	}
+	for (b = 0; b < nb; b++)
+		for (int32_t k = 0; k < g->blocks[b].nsucc; k++) {
+			int32_t s = g->blocks[b].succ[k];
+			g->blocks[b].feeds_gsa |= s >= 0 && s < nb && g->blocks[s].ngsa > 0;
+		}
 	return g;
 }
 

@@ -40,6 +40,8 @@ typedef struct Block {
 	                      ** every loop's body comes before its exits (cfg.c); -1 unreachable */
 	int32_t ngsa;         /* GSA instructions at the start of the block */
 	bool implicit_sync;   /* starts with a γ or η: an implicit sync (semantics.md §4) */
+	bool feeds_gsa;       /* a successor starts with a GSA group: the edges out of this block
+	                      ** are read (Machine.from_block); no other edge is */
 	int32_t loop;         /* innermost loop containing the block, or -1 */
 	int32_t *mu_index;    /* for a loop header: per predecessor (same order as pred), the μ
 	                      ** operand the edge selects (0 entry, k the k-th back edge); else NULL */

@@ -160,6 +160,29 @@ LANE_CLONES static bool fast_binop(BinOp op, int64_t *out, Src A, Src B, bool de
 	return bad == 0;
 }
 
+/* What a fast commit does besides the values: dst is an assigned int64
+** in the active lanes idx[0..n) (no big value left, defined). */
+static void commit_marks(Machine *m, const int32_t *idx, int32_t n, int32_t dst)
+{
+	if (m->nbig[dst] > 0)
+		for (int32_t k = 0; k < n; k++) {
+			__mpz_struct **z = &m->big[dst][idx[k]];
+			if (*z) {
+				drop_big(z, &m->big_bytes);
+				m->nbig[dst]--;
+			}
+		}
+	if (m->ndef[dst] < m->nthreads) {
+		uint8_t *df = defrow(m, dst);
+		int32_t fresh = 0; /* without a branch: most lanes were assigned before */
+		for (int32_t k = 0; k < n; k++) {
+			fresh += !df[idx[k]];
+			df[idx[k]] = 1;
+		}
+		m->ndef[dst] += fresh;
+	}
+}
+
 /* After a fast computation into out[] (the destination row or m->tmp):
 ** make out the value of dst in every active lane. */
 static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
@@ -175,22 +198,19 @@ static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
 			for (int32_t k = 0; k < n; k++)
 				d[idx[k]] = out[idx[k]];
 	}
-	if (m->nbig[dst] > 0)
-		for (int32_t k = 0; k < n; k++) {
-			__mpz_struct **z = &m->big[dst][idx[k]];
-			if (*z) {
-				drop_big(z, &m->big_bytes);
-				m->nbig[dst]--;
-			}
-		}
-	if (m->ndef[dst] < m->nthreads) {
-		uint8_t *df = defrow(m, dst);
-		for (int32_t k = 0; k < n; k++)
-			if (!df[idx[k]]) {
-				df[idx[k]] = 1;
-				m->ndef[dst]++;
-			}
-	}
+	commit_marks(m, idx, n, dst);
+}
+
+/* The same from the values of the active lanes in their order (vals[k] is
+** lane idx[k]'s). */
+static void commit_compact(Machine *m, Warp *w, int32_t dst, const int64_t *vals)
+{
+	int32_t n;
+	const int32_t *idx = sem_active_list(m, w, &n);
+	int64_t *d = row(m, dst);
+	for (int32_t k = 0; k < n; k++)
+		d[idx[k]] = vals[k];
+	commit_marks(m, idx, n, dst);
 }
 
 /* ---- data instructions: the exact path -------------------------------------- */
@@ -1403,32 +1423,33 @@ static bool gsa_group_int64(Machine *m, Warp *w, int32_t pc, int32_t count)
 			continue;
 		}
 		bool by_edge = ins->op == OP_MU || ins->op == OP_PHI;
-		const Opnd *sel = NULL, *prev = NULL;
-		int32_t from = -2;
-		Src S = {NULL, 0};
-		for (int32_t k = 0; k < n; k++) {
-			int32_t t = idx[k];
-			if (!by_edge || m->from_block[t] != from) {
-				sel = sem_gsa_operand(m, ins, blk, t);
-				from = m->from_block[t];
-				if (!sel)
-					return false;
-			}
-			if (sel != prev) {
-				if (!src_of(m, sel, &S))
-					return false;
-				prev = sel;
-			}
-			if (sel->kind == OPND_VAR && !defrow(m, sel->var)[t])
+		int64_t *out = val + (size_t)j * (size_t)n;
+		/* by runs of lanes that select one operand (a μ's or φ's lanes
+		** that came by one edge, an η's lanes; a nested γ's lane by lane):
+		** its row, and its definedness row while some thread has not
+		** assigned it */
+		for (int32_t k = 0; k < n;) {
+			int32_t from = m->from_block[idx[k]], end = k + 1;
+			if (by_edge)
+				while (end < n && m->from_block[idx[end]] == from)
+					end++;
+			else if (ins->op == OP_ETA)
+				end = n; /* one operand for every lane */
+			const Opnd *sel = sem_gsa_operand(m, ins, blk, idx[k]);
+			Src S;
+			if (!sel || !src_of(m, sel, &S))
 				return false;
-			val[(size_t)j * (size_t)n + (size_t)k] = S.p ? S.p[t] : S.k;
+			const uint8_t *df = sel->kind == OPND_VAR && m->ndef[sel->var] < m->nthreads ? defrow(m, sel->var) : NULL;
+			for (; k < end; k++) {
+				int32_t t = idx[k];
+				if (df && !df[t])
+					return false;
+				out[k] = S.p ? S.p[t] : S.k;
+			}
 		}
 	}
-	for (int32_t j = 0; j < count; j++) {
-		for (int32_t k = 0; k < n; k++)
-			m->tmp[idx[k]] = val[(size_t)j * (size_t)n + (size_t)k];
-		commit_fast(m, w, m->prog->ins[pc + j].dst, m->tmp);
-	}
+	for (int32_t j = 0; j < count; j++)
+		commit_compact(m, w, m->prog->ins[pc + j].dst, val + (size_t)j * (size_t)n);
 	return true;
 }
 

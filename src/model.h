@@ -73,6 +73,9 @@ struct Model {
 	                         ** a barrier's arrival touch nothing but the warp's own
 	                         ** lanes and control state: sem_run may run consecutive
 	                         ** warps' steps at one instruction as a cohort (sem.c) */
+	bool uniform_branch_go;  /* a branch whose active lanes all go one way fires BT or BF
+	                         ** and moves the warp by go alone (no record, no allocation):
+	                         ** a cohort's warps take such steps without the branch rule */
 	/* The control state as several tables (ntables > 0; then fields and
 	** nfields are unused): the tables, and the table of record k. */
 	const CtlTable *tables;

@@ -319,7 +319,11 @@ void sem_take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const ui
 	int32_t blk = m->cfg->block_of[from_pc];
 	if (m->effects)
 		record_edge(m, w, blk, movers);
-	if (!m->track_edges)
+	/* only a GSA group at a block's start reads the edge (data.c, the
+	** oracle's gsa_reads): edges into blocks without one need not be kept
+	** (the deferred PEs of a BD under sync take theirs here too, to a
+	** successor of the same block) */
+	if (!m->track_edges || !m->cfg->blocks[blk].feeds_gsa)
 		return;
 	int32_t *fb = m->from_block + w->base;
 	for (int32_t j = 0; j < w->nw; j++, fb += 64) {
@@ -333,8 +337,6 @@ void sem_take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const ui
 			fb[__builtin_ctzll(a)] = blk;
 	}
 }
-
-
 
 void sem_finish_threads(Machine *m, Warp *w, const uint64_t *gone)
 {
@@ -881,17 +883,44 @@ static bool cohort_lanes(Machine *m, CohortKind kind, int32_t k, int32_t pc, con
 	return sem_split(m, c, pc, ins, m->cohort_split, m->cohort_split + nw);
 }
 
-/* The cohort's warps step one after another through fire, as sem_step
-** steps them, with the lanes' part already done (Machine.split_given).
-** Returns how many stepped: fewer than k when a rule failed (the run
-** stops there). */
-static int32_t cohort_steps(Machine *m, int32_t k, int32_t pc, const Ins *ins)
+/* Which way all of warp w's active lanes go in the cohort's split: 1 they
+** jump, 0 they fall, -1 both ways (a divergence: the model's rule). */
+static int32_t uniform_side(Machine *m, const Warp *w)
 {
+	uint64_t *jump = m->step_active + w->nw;
+	bits_extract(jump, m->cohort_split, w->base - m->cohort.base, w->size);
+	bool all = true, none = true;
+	for (int32_t j = 0; j < w->nw; j++) {
+		uint64_t a = w->active[j], t = jump[j] & a;
+		all &= t == a;
+		none &= t == 0;
+	}
+	return none ? 0 : all ? 1 : -1;
+}
+
+/* The cohort's warps step one after another through fire, as sem_step
+** steps them, with the lanes' part already done (Machine.split_given); a
+** uniform branch under a model whose rule for it is go alone
+** (Model.uniform_branch_go) is that go, as in cohort_moves. Returns how
+** many stepped: fewer than k when a rule failed (the run stops there). */
+static int32_t cohort_steps(Machine *m, CohortKind kind, int32_t k, int32_t pc, const Ins *ins)
+{
+	const Model *md = m->model;
 	const int32_t *nact = m->cohort_warps + m->nwarps;
+	bool quick = kind == COHORT_BRANCH && md->uniform_branch_go;
 	int32_t i = 0;
 	Rule rule;
-	while (i < k && m->status == SEM_RUNNING && fire(m, &m->warps[m->cohort_warps[i]], pc, ins, nact[i], &rule))
-		i++;
+	for (; i < k && m->status == SEM_RUNNING; i++) {
+		Warp *w = &m->warps[m->cohort_warps[i]];
+		int32_t side = quick && nact[i] > 0 ? uniform_side(m, w) : -1;
+		if (side >= 0) {
+			count_step(m, pc, ins, side ? RULE_BT : RULE_BF, nact[i], w->entered);
+			w->entered = false;
+			md->go(m, w, pc, side ? ins->target : pc + 1);
+		} else if (!fire(m, w, pc, ins, nact[i], &rule)) {
+			break;
+		}
+	}
 	return i;
 }
 
@@ -899,20 +928,24 @@ static int32_t cohort_steps(Machine *m, int32_t k, int32_t pc, const Ins *ins)
 ** sync, whose rule is the model's go alone: it cannot fail, allocates
 ** nothing, pushes no record and completes nothing, so what fire checks
 ** after it is left out (a third of a warp of one's step). */
-static void cohort_moves(Machine *m, int32_t k, int32_t pc, const Ins *ins, Rule rule, int32_t from,
-                         int32_t to)
+static void cohort_moves(Machine *m, int32_t k, int32_t pc, Rule rule, int32_t from, int32_t to)
 {
 	const Model *md = m->model;
-	const int32_t *nact = m->cohort_warps + m->nwarps;
+	uint64_t entered = 0;
 	for (int32_t i = 0; i < k; i++) {
 		Warp *w = &m->warps[m->cohort_warps[i]];
-		count_step(m, pc, ins, rule, nact[i], w->entered);
+		entered += w->entered;
 		w->entered = false;
 		if (!md->go_cohort)
 			md->go(m, w, from, to);
 	}
 	if (md->go_cohort)
 		md->go_cohort(m, m->cohort_warps, k, from, to);
+	/* count_step for the k steps at once (no branch among them) */
+	m->steps += (uint64_t)k;
+	m->thread_instructions += (uint64_t)lanes_of(m, k);
+	m->rule_count[rule] += (uint64_t)k;
+	m->block_execs[m->cfg->block_of[pc]] += entered;
 }
 
 /* Runs the cohort that starts at warp `first` (sem_pick's choice) and
@@ -950,13 +983,13 @@ static bool run_cohort(Machine *m, int32_t first)
 	m->model_alt = 0;
 	if (kind == COHORT_DATA) {
 		int32_t next = sem_data_next(m, pc, ins);
-		cohort_moves(m, k, pc, ins, RULE_IT, next - 1, next);
+		cohort_moves(m, k, pc, RULE_IT, next - 1, next);
 	} else if (kind == COHORT_MOVE) {
 		bool jump = ins->op == OP_JUMP;
-		cohort_moves(m, k, pc, ins, jump ? RULE_JP : RULE_NOP, pc, jump ? ins->target : pc + 1);
+		cohort_moves(m, k, pc, jump ? RULE_JP : RULE_NOP, pc, jump ? ins->target : pc + 1);
 	} else {
 		m->split_given = kind == COHORT_BRANCH;
-		int32_t done = cohort_steps(m, k, pc, ins);
+		int32_t done = cohort_steps(m, kind, k, pc, ins);
 		m->split_given = false;
 		if (done < k)
 			return true; /* the run stops here */

@@ -167,6 +167,7 @@ const Model model_ipdom = {
 	.path_choice = true,
 	.alt_doc = "side, 1: taken first",
 	.cohorts = true,
+	.uniform_branch_go = true,
 	.start = start,
 	.branch = rule_branch,
 	.sync = model_sync_nop,

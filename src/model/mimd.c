@@ -32,6 +32,7 @@ const Model model_mimd = {
 	.pushed_by = -1,
 	.warps_of_one = true,
 	.cohorts = true,
+	.uniform_branch_go = true,
 	.branch = rule_branch,
 	.sync = model_sync_nop,
 	.finish = rule_finish,
