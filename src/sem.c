@@ -779,6 +779,16 @@ static inline int32_t next_after(const Machine *m, int32_t w)
 	return next_runnable(m, n);
 }
 
+/* The active lanes of the cohort's k warps. */
+static int64_t lanes_of(const Machine *m, int32_t k)
+{
+	const int32_t *nact = m->cohort_warps + m->nwarps;
+	int64_t n = 0;
+	for (int32_t i = 0; i < k; i++)
+		n += nact[i];
+	return n;
+}
+
 /* The warps of the cohort that starts at warp `first`, into
 ** m->cohort_warps, with their active threads' counts after them (at
 ** m->cohort_warps + nwarps): first and the runnable warps after it (the
@@ -786,11 +796,11 @@ static inline int32_t next_after(const Machine *m, int32_t w)
 ** their steps reaches a check of the limits (limits_allow), and, when the
 ** step has a lanes' part, they have at most COHORT_LANES active lanes a
 ** warp. Returns how many. */
-static int32_t cohort_members(Machine *m, int32_t first, int32_t pc, bool lanes)
+static int32_t cohort_members(Machine *m, int32_t first, int32_t pc, bool lanes, bool *all)
 {
-	int32_t k = 0, *nact = m->cohort_warps + m->nwarps;
+	int32_t k = 0, *nact = m->cohort_warps + m->nwarps, w;
 	uint64_t work = m->thread_instructions;
-	for (int32_t w = first; w >= 0 && m->warps[w].pc == pc; w = next_after(m, w)) {
+	for (w = first; w >= 0 && m->warps[w].pc == pc; w = next_after(m, w)) {
 		if (m->steps + (uint64_t)k >= m->check_steps || work >= m->check_work ||
 		    m->warps[w].base + m->warps[w].size - m->warps[first].base > COHORT_MAX_SPAN)
 			break;
@@ -800,17 +810,25 @@ static int32_t cohort_members(Machine *m, int32_t first, int32_t pc, bool lanes)
 		work += (uint64_t)nact[k];
 		m->cohort_warps[k++] = w;
 	}
+	*all = w < 0 && next_runnable(m, 0) == first;
 	return k;
 }
 
-/* The active lanes of the cohort's k warps. */
-static int64_t lanes_of(const Machine *m, int32_t k)
+/* The kept cohort (Machine.kept_k) when it is the one that starts at warp
+** `first`, standing at pc: its warps were every runnable warp and a data
+** step or a move (whose go under Model.go_cohort moves every warp to one
+** pc and changes no Θ, no warp's status) took them all to pc, so
+** cohort_members would find them again; only the limits may now stop it
+** earlier (then it is found anew). Returns its warps, or 0. */
+static int32_t kept_cohort(const Machine *m, int32_t first, int32_t pc)
 {
-	const int32_t *nact = m->cohort_warps + m->nwarps;
-	int64_t n = 0;
-	for (int32_t i = 0; i < k; i++)
-		n += nact[i];
-	return n;
+	if (m->kept_k == 0 || first != m->kept_first || pc != m->kept_pc)
+		return 0;
+	int32_t k = m->kept_k;
+	if (m->steps + (uint64_t)k >= m->check_steps ||
+	    m->thread_instructions + (uint64_t)lanes_of(m, k) >= m->check_work)
+		return 0;
+	return k;
 }
 
 /* The cohort's k warps as one: their active lanes over the span of their
@@ -876,7 +894,9 @@ static bool cohort_lanes(Machine *m, CohortKind kind, int32_t k, int32_t pc, con
 {
 	if (kind != COHORT_DATA && kind != COHORT_BRANCH)
 		return true; /* no lanes' part */
-	Warp *c = cohort_warp(m, k);
+	Warp *c = m->kept_union ? &m->cohort : cohort_warp(m, k);
+	c->pc = pc;
+	m->kept_union = true;
 	if (kind == COHORT_DATA)
 		return sem_data_rule(m, c, pc, ins);
 	int32_t nw = bits_words(m->nthreads) + 1;
@@ -969,7 +989,15 @@ static bool run_cohort(Machine *m, int32_t first)
 	}
 	if (MU_UNLIKELY(!m->tmp))
 		make_scratch(m);
-	int32_t k = cohort_members(m, first, pc, kind == COHORT_DATA || kind == COHORT_BRANCH);
+	bool all = false;
+	int32_t k = kept_cohort(m, first, pc);
+	if (k == 0) {
+		m->kept_union = false;
+		k = cohort_members(m, first, pc, kind == COHORT_DATA || kind == COHORT_BRANCH, &all);
+	} else {
+		all = true;
+	}
+	m->kept_k = 0;
 	if (k < 2)
 		return false;
 	const Ins *ins = &m->prog->ins[pc];
@@ -981,12 +1009,16 @@ static bool run_cohort(Machine *m, int32_t first)
 	m->cohort_steps += (uint64_t)k;
 	m->norders = 1;
 	m->model_alt = 0;
-	if (kind == COHORT_DATA) {
-		int32_t next = sem_data_next(m, pc, ins);
-		cohort_moves(m, k, pc, RULE_IT, next - 1, next);
-	} else if (kind == COHORT_MOVE) {
+	if (kind == COHORT_DATA || kind == COHORT_MOVE) {
 		bool jump = ins->op == OP_JUMP;
-		cohort_moves(m, k, pc, jump ? RULE_JP : RULE_NOP, pc, jump ? ins->target : pc + 1);
+		int32_t to = kind == COHORT_DATA ? sem_data_next(m, pc, ins) : jump ? ins->target : pc + 1;
+		int32_t from = kind == COHORT_DATA ? to - 1 : pc;
+		cohort_moves(m, k, pc, kind == COHORT_DATA ? RULE_IT : jump ? RULE_JP : RULE_NOP, from, to);
+		if (all && m->model->go_cohort) { /* still every runnable warp, all at `to` */
+			m->kept_k = k;
+			m->kept_first = first;
+			m->kept_pc = to;
+		}
 	} else {
 		m->split_given = kind == COHORT_BRANCH;
 		int32_t done = cohort_steps(m, kind, k, pc, ins);
@@ -1002,12 +1034,16 @@ SemStatus sem_run(Machine *m, SemHook hook, void *ctx)
 {
 	StepInfo info;
 	bool cohorts = !hook && m->model->cohorts && m->nwarps > 1;
+	m->kept_k = 0; /* the state may have changed since the last run */
+	m->kept_union = false;
 	while (m->status == SEM_RUNNING) {
 		int32_t w = sem_schedule(m);
 		if (w < 0)
 			break;
 		if (cohorts && run_cohort(m, w))
 			continue;
+		m->kept_k = 0; /* a step alone may change anything */
+		m->kept_union = false;
 		uint64_t before = m->steps;
 		sem_step(m, w, &info);
 		if (m->steps > before) {

@@ -301,6 +301,12 @@ typedef struct Machine {
 	bool split_given;        /* a cohort's warps branch: sem_split reads its warp's
 	                         ** part of the cohort's split */
 	uint64_t cohort_steps;   /* the steps run in cohorts (counted among steps) */
+	/* The last cohort, kept while it is the next one (sem.c, kept_cohort):
+	** its warps were every runnable warp, all now at kept_pc after a data
+	** step or a move; 0 warps: none kept. kept_union: m->cohort is its
+	** union of lanes. */
+	int32_t kept_k, kept_first, kept_pc;
+	bool kept_union;
 } Machine;
 
 /* Build the initial state (semantics.md §1). Problems with the options

@@ -396,6 +396,8 @@ Machine *sem_clone(const Machine *s)
 	m->cohort = (Warp){0}; /* and the cohort's: with the first cohort (sem_run) */
 	m->cohort_warps = NULL;
 	m->cohort_split = NULL;
+	m->kept_k = 0;
+	m->kept_union = false;
 	m->res = NULL;
 	m->order = NULL;
 	m->addr = NULL;
