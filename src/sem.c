@@ -918,6 +918,28 @@ static int32_t uniform_side(Machine *m, const Warp *w)
 	return none ? 0 : all ? 1 : -1;
 }
 
+/* Which way every lane of the cohort's branch goes, when all go one way
+** and the model's rule for it is go alone (Model.uniform_branch_go): 1
+** they jump, 0 they fall; else -1 (a warp with no active lane takes
+** the model's own rule). One pass over the union's words, not the warps. */
+static int32_t cohort_side(const Machine *m, int32_t k)
+{
+	if (!m->model->uniform_branch_go)
+		return -1;
+	const int32_t *nact = m->cohort_warps + m->nwarps;
+	for (int32_t i = 0; i < k; i++)
+		if (nact[i] == 0)
+			return -1;
+	const Warp *c = &m->cohort;
+	const uint64_t *jump = m->cohort_split;
+	bool all = true, none = true;
+	for (int32_t j = 0; j < c->nw; j++) {
+		all &= jump[j] == c->active[j];
+		none &= jump[j] == 0;
+	}
+	return none ? 0 : all ? 1 : -1;
+}
+
 /* The cohort's warps step one after another through fire, as sem_step
 ** steps them, with the lanes' part already done (Machine.split_given); a
 ** uniform branch under a model whose rule for it is go alone
@@ -1009,11 +1031,18 @@ static bool run_cohort(Machine *m, int32_t first)
 	m->cohort_steps += (uint64_t)k;
 	m->norders = 1;
 	m->model_alt = 0;
-	if (kind == COHORT_DATA || kind == COHORT_MOVE) {
+	int32_t side = kind == COHORT_BRANCH ? cohort_side(m, k) : -1;
+	if (kind == COHORT_DATA || kind == COHORT_MOVE || side >= 0) {
 		bool jump = ins->op == OP_JUMP;
+		Rule rule = kind == COHORT_DATA ? RULE_IT : jump ? RULE_JP : RULE_NOP;
 		int32_t to = kind == COHORT_DATA ? sem_data_next(m, pc, ins) : jump ? ins->target : pc + 1;
 		int32_t from = kind == COHORT_DATA ? to - 1 : pc;
-		cohort_moves(m, k, pc, kind == COHORT_DATA ? RULE_IT : jump ? RULE_JP : RULE_NOP, from, to);
+		if (side >= 0) {
+			rule = side ? RULE_BT : RULE_BF;
+			to = side ? ins->target : pc + 1;
+			m->visits[pc] += (uint64_t)k; /* count_step's for a branch */
+		}
+		cohort_moves(m, k, pc, rule, from, to);
 		if (all && m->model->go_cohort) { /* still every runnable warp, all at `to` */
 			m->kept_k = k;
 			m->kept_first = first;
