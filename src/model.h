@@ -93,6 +93,12 @@ struct Model {
 	bool (*finish)(Machine *, Warp *, int32_t pc, bool stop, Rule *); /* SF (stop), EX (exit) */
 	/* the warp's Θ leaves from for to: JP, after IT, at the barrier's release */
 	void (*go)(Machine *, Warp *, int32_t from, int32_t to);
+	/* A branch at pc whose active lanes all jump (jump) or all fall, when
+	** the rule for it is go alone in the warp's state: the rule (BT, BF)
+	** into *rule, the warp moved, true. False, nothing changed: the
+	** branch rule decides. NULL: always the branch rule (or always go:
+	** uniform_branch_go). sem.c's cohorts step such warps without a split. */
+	bool (*uniform_branch)(Machine *, Warp *, int32_t pc, const Ins *, bool jump, Rule *);
 	/* go for the k warps of a cohort (sem.c) that all leave from for to;
 	** NULL: go warp by warp */
 	void (*go_cohort)(Machine *, const int32_t *warps, int32_t k, int32_t from, int32_t to);

@@ -942,26 +942,37 @@ static int32_t cohort_side(const Machine *m, int32_t k)
 
 /* The cohort's warps step one after another through fire, as sem_step
 ** steps them, with the lanes' part already done (Machine.split_given); a
-** uniform branch under a model whose rule for it is go alone
-** (Model.uniform_branch_go) is that go, as in cohort_moves. Returns how
-** many stepped: fewer than k when a rule failed (the run stops there). */
-static int32_t cohort_steps(Machine *m, CohortKind kind, int32_t k, int32_t pc, const Ins *ins)
+** uniform branch whose rule is go alone (Model.uniform_branch_go,
+** .uniform_branch) is that go, as in cohort_moves. Returns how many
+** stepped: fewer than k when a rule failed (the run stops there). *same:
+** every warp's rule was go alone to one pc (the cohort is then still one). */
+static int32_t cohort_steps(Machine *m, CohortKind kind, int32_t k, int32_t pc, const Ins *ins, bool *same)
 {
 	const Model *md = m->model;
 	const int32_t *nact = m->cohort_warps + m->nwarps;
-	bool quick = kind == COHORT_BRANCH && md->uniform_branch_go;
-	int32_t i = 0;
+	bool quick = kind == COHORT_BRANCH && (md->uniform_branch_go || md->uniform_branch);
+	int32_t i = 0, first_side = -1;
 	Rule rule;
+	*same = quick;
 	for (; i < k && m->status == SEM_RUNNING; i++) {
 		Warp *w = &m->warps[m->cohort_warps[i]];
 		int32_t side = quick && nact[i] > 0 ? uniform_side(m, w) : -1;
-		if (side >= 0) {
-			count_step(m, pc, ins, side ? RULE_BT : RULE_BF, nact[i], w->entered);
-			w->entered = false;
-			md->go(m, w, pc, side ? ins->target : pc + 1);
-		} else if (!fire(m, w, pc, ins, nact[i], &rule)) {
-			break;
+		bool entered = w->entered;
+		w->entered = false;
+		if (side >= 0 && (md->uniform_branch_go || md->uniform_branch(m, w, pc, ins, side, &rule))) {
+			if (md->uniform_branch_go) {
+				rule = side ? RULE_BT : RULE_BF;
+				md->go(m, w, pc, side ? ins->target : pc + 1);
+			}
+			count_step(m, pc, ins, rule, nact[i], entered);
+			*same &= first_side < 0 || side == first_side;
+			first_side = side;
+			continue;
 		}
+		w->entered = entered;
+		*same = false;
+		if (!fire(m, w, pc, ins, nact[i], &rule))
+			break;
 	}
 	return i;
 }
@@ -1050,10 +1061,16 @@ static bool run_cohort(Machine *m, int32_t first)
 		}
 	} else {
 		m->split_given = kind == COHORT_BRANCH;
-		int32_t done = cohort_steps(m, kind, k, pc, ins);
+		bool same;
+		int32_t done = cohort_steps(m, kind, k, pc, ins, &same);
 		m->split_given = false;
 		if (done < k)
 			return true; /* the run stops here */
+		if (same && all && m->model->go_cohort) { /* every warp moved by go, to one pc */
+			m->kept_k = k;
+			m->kept_first = first;
+			m->kept_pc = m->warps[first].pc;
+		}
 	}
 	sem_advance(m, m->cohort_warps[k - 1]);
 	return true;

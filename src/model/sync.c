@@ -56,6 +56,19 @@ static void stuck_push(Machine *m, Warp *w, int32_t pc, Rule r)
 	free(lid);
 }
 
+/* A uniform branch that finds its own node on top: push merges ∅ into
+** its Θ_todo, so BT or BF is go alone (the steady state of a loop's test). */
+static bool rule_uniform(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool jump, Rule *rule)
+{
+	int32_t top = w->ctl.n - 1;
+	if (top < 0 || node(w, top)->lid != pc || node(w, top)->lnext != ins->target ||
+	    (m->opt.strict_push && !bits_empty(node_done(w, top), w->nw)))
+		return false;
+	*rule = jump ? RULE_BT : RULE_BF;
+	model_go_along(m, w, pc, jump ? ins->target : pc + 1);
+	return true;
+}
+
 /* BT / BF / BD (Table 3.4, with split and push above). Uniform branches
 ** push too, so that every sync finds a node to pop. */
 static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
@@ -300,6 +313,7 @@ const Model model_sync = {
 	.finish = rule_finish,
 	.go = model_go_along, /* JP, IT: Θ moves on, Π stays */
 	.go_cohort = model_go_along_cohort,
+	.uniform_branch = rule_uniform,
 	.ret_split = rule_ret_split,
 	.view = view,
 	.pending = pending,
