@@ -317,7 +317,11 @@ static bool exec_arith(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			bool exact_always = op == BIN_AND || op == BIN_OR || op == BIN_XOR ||
 			                    (op >= BIN_LT && op <= BIN_NE) || op == BIN_LAND || op == BIN_LOR ||
 			                    op == BIN_MIN || op == BIN_MAX;
-			int64_t *out = ((alias && !exact_always) || may_fail) ? m->tmp : d;
+			/* by a literal that cannot fail them: a shift right by b >= 0, a
+			** division or remainder by b other than 0 and -1 */
+			exact_always |= !B.p && ((op == BIN_SHR && B.k >= 0) ||
+			                         ((op == BIN_DIV || op == BIN_MOD) && B.k != 0 && B.k != -1));
+			int64_t *out = (alias || may_fail) && !exact_always ? m->tmp : d;
 			if (fast_binop(op, out, A, B, dense, lo, hi, idx, n)) {
 				commit_fast(m, w, ins->dst, out);
 				return true;
@@ -1553,6 +1557,27 @@ void sem_race_free(Race *r)
 	free(r->threads);
 }
 
+/* The lanes of a word of 64 whose value is 0: the tests as bytes (a loop
+** the vector unit runs), then 8 bytes to 8 bits by a multiply. */
+LANE_CLONES static uint64_t zero_lanes64(const int64_t *v)
+{
+	uint8_t z[64];
+	for (int32_t b = 0; b < 64; b++)
+		z[b] = v[b] == 0;
+	uint64_t bits = 0;
+	for (int32_t i = 0; i < 8; i++) {
+		uint64_t x = 0; /* byte k at bits 8k */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(&x, z + 8 * i, 8);
+#else
+		for (int32_t k = 0; k < 8; k++)
+			x |= (uint64_t)z[8 * i + k] << (8 * k);
+#endif
+		bits |= ((x * 0x0102040810204080ull) >> 56) << (8 * i);
+	}
+	return bits;
+}
+
 /* split(Θ, v) = (Θ_f, Θ_j): the PEs that fall through and those that jump.
 ** bz jumps where v = 0 (Table 3.1); --bz-polarity=rules reads the rules of
 ** Table 3.4 literally (bz jumps where v ≠ 0); bnz is the mirror image. */
@@ -1591,8 +1616,12 @@ bool sem_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jump, 
 			} else {
 				const int64_t *v = S.p + w->base + j * 64;
 				int32_t lim = w->size - j * 64 < 64 ? w->size - j * 64 : 64;
-				for (int32_t b = 0; b < lim; b++)
-					zero |= (uint64_t)(v[b] == 0) << b;
+				if (lim == 64) {
+					zero = zero_lanes64(v);
+				} else {
+					for (int32_t b = 0; b < lim; b++)
+						zero |= (uint64_t)(v[b] == 0) << b;
+				}
 			}
 			jump[j] = (jump_if_zero ? zero : ~zero) & act;
 		}
