@@ -105,6 +105,59 @@ static bool src_of(const Machine *m, const Opnd *o, Src *s)
 #define LANE_CLONES
 #endif
 
+/* 64 bytes of 0 or 1 as the bits of a word (byte k, bit k): 8 bytes to
+** 8 bits by a multiply. */
+static inline uint64_t pack_bytes64(const uint8_t *z)
+{
+	uint64_t bits = 0;
+	for (int32_t i = 0; i < 8; i++) {
+		uint64_t x = 0; /* byte k at bits 8k */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(&x, z + 8 * i, 8);
+#else
+		for (int32_t k = 0; k < 8; k++)
+			x |= (uint64_t)z[8 * i + k] << (8 * k);
+#endif
+		bits |= ((x * 0x0102040810204080ull) >> 56) << (8 * i);
+	}
+	return bits;
+}
+
+/* The lanes of a word of 64 whose value is 0: the tests as bytes (a loop
+** the vector unit runs), then packed. */
+LANE_CLONES static uint64_t zero_lanes64(const int64_t *v)
+{
+	uint8_t z[64];
+	for (int32_t b = 0; b < 64; b++)
+		z[b] = v[b] == 0;
+	return pack_bytes64(z);
+}
+
+/* The lanes of a word of 64 whose definedness byte is set. */
+LANE_CLONES static uint64_t defined_lanes64(const uint8_t *d)
+{
+	uint8_t z[64];
+	for (int32_t b = 0; b < 64; b++)
+		z[b] = d[b] != 0;
+	return pack_bytes64(z);
+}
+
+bool sem_all_defined(const Machine *m, const Warp *w, int32_t v)
+{
+	if (m->ndef[v] == m->nthreads)
+		return true;
+	const uint8_t *df = defrow(m, v) + w->base;
+	for (int32_t j = 0; j < w->nw; j++, df += 64) {
+		uint64_t a = w->active[j];
+		if (a && w->size - j * 64 >= 64)
+			a &= ~defined_lanes64(df);
+		for (; a; a &= a - 1)
+			if (!df[__builtin_ctzll(a)])
+				return false;
+	}
+	return true;
+}
+
 /* Returns false if some lane overflows int64 or fails (then nothing that
 ** matters was written: the caller recomputes exactly). */
 LANE_CLONES static bool fast_binop(BinOp op, int64_t *out, Src A, Src B, bool dense, int32_t lo,
@@ -161,8 +214,10 @@ LANE_CLONES static bool fast_binop(BinOp op, int64_t *out, Src A, Src B, bool de
 }
 
 /* What a fast commit does besides the values: dst is an assigned int64
-** in the active lanes idx[0..n) (no big value left, defined). */
-static void commit_marks(Machine *m, const int32_t *idx, int32_t n, int32_t dst)
+** in the active lanes of w, idx[0..n) (no big value left, defined). The
+** definedness bytes are read 64 lanes at a time: after a variable's first
+** assignments, most lanes were assigned before. */
+static void commit_marks(Machine *m, Warp *w, const int32_t *idx, int32_t n, int32_t dst)
 {
 	if (m->nbig[dst] > 0)
 		for (int32_t k = 0; k < n; k++) {
@@ -173,11 +228,17 @@ static void commit_marks(Machine *m, const int32_t *idx, int32_t n, int32_t dst)
 			}
 		}
 	if (m->ndef[dst] < m->nthreads) {
-		uint8_t *df = defrow(m, dst);
-		int32_t fresh = 0; /* without a branch: most lanes were assigned before */
-		for (int32_t k = 0; k < n; k++) {
-			fresh += !df[idx[k]];
-			df[idx[k]] = 1;
+		uint8_t *df = defrow(m, dst) + w->base;
+		int32_t fresh = 0;
+		for (int32_t j = 0; j < w->nw; j++, df += 64) {
+			uint64_t a = w->active[j];
+			if (a && w->size - j * 64 >= 64)
+				a &= ~defined_lanes64(df);
+			for (; a; a &= a - 1) {
+				int b = __builtin_ctzll(a);
+				fresh += !df[b];
+				df[b] = 1;
+			}
 		}
 		m->ndef[dst] += fresh;
 	}
@@ -198,7 +259,7 @@ static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
 			for (int32_t k = 0; k < n; k++)
 				d[idx[k]] = out[idx[k]];
 	}
-	commit_marks(m, idx, n, dst);
+	commit_marks(m, w, idx, n, dst);
 }
 
 /* The same from the values of the active lanes in their order (vals[k] is
@@ -210,7 +271,7 @@ static void commit_compact(Machine *m, Warp *w, int32_t dst, const int64_t *vals
 	int64_t *d = row(m, dst);
 	for (int32_t k = 0; k < n; k++)
 		d[idx[k]] = vals[k];
-	commit_marks(m, idx, n, dst);
+	commit_marks(m, w, idx, n, dst);
 }
 
 /* ---- data instructions: the exact path -------------------------------------- */
@@ -1443,7 +1504,7 @@ static bool gsa_group_int64(Machine *m, Warp *w, int32_t pc, int32_t count)
 			Src S;
 			if (!sel || !src_of(m, sel, &S))
 				return false;
-			const uint8_t *df = sel->kind == OPND_VAR && m->ndef[sel->var] < m->nthreads ? defrow(m, sel->var) : NULL;
+			const uint8_t *df = sel->kind == OPND_VAR && !sem_all_defined(m, w, sel->var) ? defrow(m, sel->var) : NULL;
 			for (; k < end; k++) {
 				int32_t t = idx[k];
 				if (df && !df[t])
@@ -1555,27 +1616,6 @@ void sem_race_free(Race *r)
 		num_free(&r->values[i]);
 	free(r->values);
 	free(r->threads);
-}
-
-/* The lanes of a word of 64 whose value is 0: the tests as bytes (a loop
-** the vector unit runs), then 8 bytes to 8 bits by a multiply. */
-LANE_CLONES static uint64_t zero_lanes64(const int64_t *v)
-{
-	uint8_t z[64];
-	for (int32_t b = 0; b < 64; b++)
-		z[b] = v[b] == 0;
-	uint64_t bits = 0;
-	for (int32_t i = 0; i < 8; i++) {
-		uint64_t x = 0; /* byte k at bits 8k */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		memcpy(&x, z + 8 * i, 8);
-#else
-		for (int32_t k = 0; k < 8; k++)
-			x |= (uint64_t)z[8 * i + k] << (8 * k);
-#endif
-		bits |= ((x * 0x0102040810204080ull) >> 56) << (8 * i);
-	}
-	return bits;
 }
 
 /* split(Θ, v) = (Θ_f, Θ_j): the PEs that fall through and those that jump.

@@ -53,6 +53,8 @@ static inline bool budget_allows(const Machine *m, uint64_t more)
 ** returns how many. */
 int32_t sem_lane_order(Machine *m, Warp *w);
 /* Premise of MV: every active PE has the variable o (error set if not). */
+/* Whether variable v is assigned in every active lane of w (data.c). */
+bool sem_all_defined(const Machine *m, const Warp *w, int32_t v);
 bool sem_check_read(Machine *m, Warp *w, int32_t pc, const Opnd *o);
 /* The step stops at the --max-memory budget (rule "limit"). */
 void sem_memory_limit(Machine *m, int32_t pc, int32_t w);

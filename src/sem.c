@@ -263,17 +263,10 @@ static bool is_param(const Machine *m, int32_t v)
 ** lane order that does not. */
 bool sem_check_read(Machine *m, Warp *w, int32_t pc, const Opnd *o)
 {
-	if (o->kind != OPND_VAR || m->ndef[o->var] == m->nthreads)
+	if (o->kind != OPND_VAR || sem_all_defined(m, w, o->var))
 		return true;
 	const uint8_t *d = defrow(m, o->var);
-	int32_t n;
-	const int32_t *idx = sem_active_list(m, w, &n);
-	bool all = true;
-	for (int32_t k = 0; k < n && all; k++)
-		all = d[idx[k]];
-	if (all)
-		return true;
-	n = sem_lane_order(m, w);
+	int32_t n = sem_lane_order(m, w);
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = m->order[k];
 		if (d[t])
