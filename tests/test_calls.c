@@ -283,3 +283,41 @@ Test(calls, inlining_has_a_size_limit)
 	unload(&t);
 	buf_free(&b);
 }
+
+/* "may be read before it is assigned" looks through calls: a variable a
+** function assigns on every path to its rets (its own calls included) is
+** assigned after the call; one it assigns on some paths only still warns. */
+Test(calls, a_value_set_in_a_function_is_assigned_after_the_call)
+{
+	int n;
+	char *out = diagnose(".threads 2\n"
+	                     "    call F\n"       /* 2 */
+	                     "    z = y + 1\n"    /* 3: y set on both of F's paths */
+	                     "    z = w + 1\n"    /* 4: w on one path only */
+	                     "    call H\n"
+	                     "    z = v + u\n"    /* 6: v on both of H's paths, u on one */
+	                     "    stop\n"
+	                     "F:  p = tid & 1\n"
+	                     "    bz p, e\n"
+	                     "    y = tid\n"
+	                     "    w = 1\n"
+	                     "    call G\n"
+	                     "    ret\n"
+	                     "e:  y = 2\n"
+	                     "    ret\n"
+	                     "G:  v = 1\n"
+	                     "    u = 1\n"
+	                     "    ret\n"
+	                     "H:  bnz z, h2\n"
+	                     "    v = 2\n"
+	                     "    ret\n"
+	                     "h2: call G\n"
+	                     "    ret\n",
+	                     &n);
+	cr_expect_eq(n, 0, "%s", out);
+	cr_expect(strstr(out, "'y'") == NULL, "y is assigned by F on every path:\n%s", out);
+	cr_expect(strstr(out, "'v'") == NULL, "v is assigned by H on every path (through G):\n%s", out);
+	cr_expect(strstr(out, "t.simd:4:9: warning: variable 'w' may be read before it is assigned") != NULL, "%s", out);
+	cr_expect(strstr(out, "t.simd:6:13: warning: variable 'u' may be read before it is assigned") != NULL, "%s", out);
+	free(out);
+}
