@@ -3209,13 +3209,13 @@ static const char policies_help[] =
 /* ... then one line per policy family (its_policy_help), then: */
 static const char policies_help_tail[] =
 	"  Each NAME decides at block boundaries; NAME@ins decides before every\n"
-	"  instruction. Any other model (rr = its:rr, ipdom, tf, tf:sandy, mimd, ...) may\n"
-	"  be named too. Not implemented: Distance and the Greedy Oracle of §6 (the\n"
-	"  digest gives their state but not enough of their learning rules, and the\n"
-	"  oracle reads a trace's future), the Structured-CFG scheme (not evaluated in\n"
-	"  the thesis). The call depth and the stack pointer are the return stack's\n"
-	"  depth (call, ret): on a program without calls they stay 0, so every policy\n"
-	"  ordering by them schedules as its pc rule does.\n"
+	"  instruction. Any other model (rr = its:rr, ipdom, tf, tf:sandy, tf:layout,\n"
+	"  mimd, ...) may be named too. Not implemented: Distance and the Greedy\n"
+	"  Oracle of §6 (the digest gives their state but not enough of their\n"
+	"  learning rules, and the oracle reads a trace's future), the Structured-CFG\n"
+	"  scheme (not evaluated in the thesis). The call depth and the stack pointer\n"
+	"  are the return stack's depth (call, ret): on a program without calls they\n"
+	"  stay 0, so every policy ordering by them schedules as its pc rule does.\n"
 	"\n"
 	"Options:\n"
 	"  --policy P,...|all      the policies (default: every family once, FHB size 8;\n"
@@ -3347,6 +3347,7 @@ static int cmd_policies(int argc, char **argv)
 				for (int i = 0; model_names[i]; i++)
 					suggest_add(&g, model_names[i]);
 				suggest_add(&g, "tf:sandy");
+				suggest_add(&g, "tf:layout");
 				if (g.n)
 					buf_puts(&e, "; ");
 				suggest_print(&g, &e, "");
