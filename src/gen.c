@@ -1255,6 +1255,19 @@ static void gen_concurrent(Buf *b, const GenOptions *o)
 	buf_puts(b, "    stop\n");
 }
 
+/* A body of main or of a function, about budget instructions, of the
+** program's shape; an unstructured one's early returns jump to its end. */
+static void gen_body(Gen *g, int32_t budget)
+{
+	if (g->unstructured) {
+		g->ret = new_label(g);
+		ug_block(g, 0, budget);
+		pend_target(g, g->ret);
+	} else {
+		gen_block(g, 0, budget);
+	}
+}
+
 /* Function f's text (GenOptions.calls), about budget instructions, into
 ** out: `f<f>:`, a body of the program's shape whose loops have counters of
 ** their own, then the variables brought back within the entry bounds and
@@ -1268,13 +1281,7 @@ static void gen_function(Gen *g, int32_t f, int32_t budget, Buf *out)
 	g->loff = (f + 1) * GEN_MAX_LOOPS;
 	memcpy(g->bits, g->fhead, (size_t)g->nv * sizeof *g->bits);
 	buf_printf(&g->pend, "f%d: ", (int)f);
-	if (g->unstructured) {
-		g->ret = new_label(g);
-		ug_block(g, 0, budget);
-		pend_target(g, g->ret);
-	} else {
-		gen_block(g, 0, budget);
-	}
+	gen_body(g, budget);
 	loop_reduce(g, g->fhead);
 	emit(g, "ret");
 	g->b = b;
@@ -1298,13 +1305,7 @@ static void gen_with_calls(Gen *g, int32_t body)
 	for (int32_t f = g->nfuncs - 1; f >= 0; f--)
 		gen_function(g, f, fbudget, &text[f]);
 	int32_t mbody = imax(1, body - g->nfuncs * fbudget);
-	if (g->unstructured) {
-		g->ret = new_label(g);
-		ug_block(g, 0, mbody);
-		pend_target(g, g->ret);
-	} else {
-		gen_block(g, 0, mbody);
-	}
+	gen_body(g, mbody);
 	uint32_t reached = 0;
 	for (int32_t f = 0; f < g->nfuncs; f++) {
 		if (!(g->callees[g->nfuncs] & 1u << f) && !(reached & 1u << f)) {
@@ -1388,12 +1389,8 @@ void gen_program(Buf *b, const GenOptions *o)
 	int32_t body = imax(1, g.size - g.nv - 2 * g.nout - 2);
 	if (g.calls) {
 		gen_with_calls(&g, body);
-	} else if (g.unstructured) {
-		g.ret = new_label(&g);
-		ug_block(&g, 0, body);
-		pend_target(&g, g.ret);
 	} else {
-		gen_block(&g, 0, body);
+		gen_body(&g, body);
 	}
 
 	if (g.rows) {
