@@ -115,6 +115,23 @@
 ** without the flag their loads, stores and atomics go to the window as above.
 ** An unstructured program declares `.warpsize 2..4` half of the time.
 **
+** Calls (GenOptions.calls, either shape): 1 to GEN_MAX_FUNCS functions
+** f0, f1, ... written after main's final stop, generated last first (each
+** may call only those after it: an acyclic call graph), then main, which
+** ends by calling every function no call reaches yet. A function's body has
+** the program's shape; its loops count with i<3(f+1)+l>, n<...> so that a
+** call inside a loop leaves the caller's counters alone (the predicates
+** p<d>, `ad` and the variables of a test are assigned just before their
+** use, so sharing them is harmless). A call is an ordinary statement now and
+** then, and in half of the if-then-elses both sides start by calling one
+** function (its threads meet in it under the per-thread-pc models and
+** return to different pcs). Bounds: every function assumes GEN_HEAD on entry
+** and keeps it at its returns (a call reduces the variables first, as the
+** end of a loop body does; a return reduces them to those bounds), so the
+** bounds after a call are GEN_HEAD. An unstructured function's early
+** returns are `ret` in the threads that take them, a jump to its epilogue,
+** or exit / stop.
+**
 ** GenOptions: size, max_depth and nvars 0 mean the defaults (40, 3, 6);
 ** a negative max_depth generates straight-line code. max_depth is clamped to
 ** GEN_MAX_DEPTH and nvars to [1, 64], so recursion stays shallow.
@@ -126,6 +143,7 @@
 #include <string.h>
 
 enum {
+	GEN_MAX_FUNCS = 3,  /* --calls: 1 to 3 functions */
 	GEN_MAX_DEPTH = 32,
 	GEN_MAX_LOOPS = 3,  /* loops nested at most this deep: <= 4^3 iterations */
 	GEN_MAX_VARS = 64,
@@ -174,6 +192,14 @@ typedef struct Gen {
 	ULoop uloop[GEN_MAX_LOOPS]; /* enclosing loops, outermost first */
 	bool *used;         /* per label: a branch or jump goes there */
 	int32_t capused;
+	/* calls (GenOptions.calls) */
+	bool calls;
+	int32_t nfuncs;     /* functions f0..f{nfuncs-1} */
+	int32_t func;       /* the function being generated, -1 main */
+	int32_t loff;       /* its loop counters are i<loff + l>, n<loff + l> */
+	uint32_t *callees;  /* per function (then main, at nfuncs): the functions it calls, a bit each */
+	int32_t *fhead;     /* bounds every function assumes on entry and keeps at its return */
+	Buf *funcs;         /* their texts, written after main's final stop */
 } Gen;
 
 typedef struct Op {
@@ -348,7 +374,7 @@ static Op operand(Gen *g, bool allow_lit, int32_t tpct)
 			return op_name(name, bitlen(g->pval[k]));
 		} else if (g->nloops > 0) {
 			char name[16];
-			snprintf(name, sizeof name, "i%d", (int)rnd(g, g->nloops));
+			snprintf(name, sizeof name, "i%d", (int)(rnd(g, g->nloops) + g->loff));
 			return op_name(name, 3);
 		}
 	}
@@ -536,6 +562,50 @@ static void st_simple(Gen *g)
 	}
 }
 
+static void loop_reduce(Gen *g, const int32_t *head);
+
+/* `call f<f>`, the variables brought first within the bounds the function
+** assumes on entry, which it keeps at its returns. */
+static void emit_call(Gen *g, int32_t f)
+{
+	loop_reduce(g, g->fhead);
+	emit(g, "call f%d", (int)f);
+	g->callees[g->func >= 0 ? g->func : g->nfuncs] |= 1u << f;
+	memcpy(g->bits, g->fhead, (size_t)g->nv * sizeof *g->bits);
+}
+
+/* The function both sides of an if-then-else call first (-1: none, and
+** always without calls): their threads can meet in it and return to
+** different pcs (rule RS) under the per-thread-pc models. */
+static int32_t both_sides_call(Gen *g)
+{
+	if (!g->calls || g->func + 1 >= g->nfuncs || !chance(g, 50))
+		return -1;
+	return range(g, g->func + 1, g->nfuncs - 1);
+}
+
+/* A call of a function after the current one (so the call graph is
+** acyclic): the variables are brought within the bounds the function
+** assumes on entry, which it keeps at its returns. Without such a function
+** (the last one), a simple statement. */
+static void st_call(Gen *g)
+{
+	if (g->func + 1 >= g->nfuncs) {
+		st_simple(g);
+		return;
+	}
+	emit_call(g, range(g, g->func + 1, g->nfuncs - 1));
+}
+
+/* A statement: with calls, now and then a call. */
+static void st_any(Gen *g)
+{
+	if (g->calls && chance(g, 12))
+		st_call(g);
+	else
+		st_simple(g);
+}
+
 /* ---- control flow ------------------------------------------------------------------ */
 
 static void gen_block(Gen *g, int32_t depth, int32_t budget);
@@ -595,12 +665,17 @@ static void gen_if(Gen *g, int32_t depth, int32_t rem, bool with_else)
 	if (with_else) {
 		int32_t then_b = body_budget(g, rem / 2, cap);
 		int32_t else_b = body_budget(g, rem / 2, cap);
+		int32_t both = both_sides_call(g);
+		if (both >= 0)
+			emit_call(g, both);
 		gen_block(g, depth + 1, then_b);
 		emit(g, "jump L%d", (int)j);
 		int32_t *after_then = xmalloc((size_t)g->nv * sizeof *after_then);
 		memcpy(after_then, g->bits, (size_t)g->nv * sizeof *after_then);
 		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
 		pend_label(g, e);
+		if (both >= 0)
+			emit_call(g, both);
 		gen_block(g, depth + 1, else_b);
 		defs_join(g, after_then);
 		free(after_then);
@@ -664,13 +739,13 @@ static void loop_reduce(Gen *g, const int32_t *head)
 
 static void gen_loop(Gen *g, int32_t depth, int32_t rem)
 {
-	int32_t l = g->nloops;
+	int32_t l = g->nloops, ln = l + g->loff; /* ln: the counter's name */
 	int32_t kind = rnd(g, 100);
 	kind = kind < 40 ? 0 : kind < 60 ? 1 : kind < 85 ? 2 : 3;
 	char bound[16] = "";
-	counter_init(g, l, kind == 1);
+	counter_init(g, ln, kind == 1);
 	if (kind != 1)
-		loop_bound(g, l, bound, sizeof bound);
+		loop_bound(g, ln, bound, sizeof bound);
 	/* bounds assumed at the head (every iteration starts within them) */
 	int32_t *head = xmalloc((size_t)g->nv * sizeof *head);
 	for (int32_t k = 0; k < g->nv; k++)
@@ -679,28 +754,28 @@ static void gen_loop(Gen *g, int32_t depth, int32_t rem)
 	int32_t h = new_label(g), x = kind == 3 ? 0 : new_label(g);
 	pend_label(g, h);
 	if (kind == 0) {
-		emit(g, "p%d = i%d < %s", (int)depth, (int)l, bound);
+		emit(g, "p%d = i%d < %s", (int)depth, (int)ln, bound);
 		emit(g, "bz p%d, L%d", (int)depth, (int)x);
 	} else if (kind == 1) {
-		emit(g, "bz i%d, L%d", (int)l, (int)x);
+		emit(g, "bz i%d, L%d", (int)ln, (int)x);
 	}
 	g->nloops++;
 	gen_block(g, depth + 1, body);
 	g->nloops--;
 	loop_reduce(g, head);
-	emit(g, "i%d = i%d %s 1", (int)l, (int)l, kind == 1 ? "-" : "+");
+	emit(g, "i%d = i%d %s 1", (int)ln, (int)ln, kind == 1 ? "-" : "+");
 	if (kind == 0 || kind == 1) {
 		emit(g, "jump L%d", (int)h);
 		pend_label(g, x);
 		emit(g, "sync");
 	} else if (kind == 2) {
-		emit(g, "p%d = i%d < %s", (int)depth, (int)l, bound);
+		emit(g, "p%d = i%d < %s", (int)depth, (int)ln, bound);
 		emit(g, "bz p%d, L%d", (int)depth, (int)x);
 		emit(g, "jump L%d", (int)h);
 		pend_label(g, x);
 		emit(g, "sync");
 	} else {
-		emit(g, "p%d = i%d < %s", (int)depth, (int)l, bound);
+		emit(g, "p%d = i%d < %s", (int)depth, (int)ln, bound);
 		emit(g, "bnz p%d, L%d", (int)depth, (int)h);
 		emit(g, "sync");
 	}
@@ -723,7 +798,7 @@ static void gen_block(Gen *g, int32_t depth, int32_t budget)
 			else
 				gen_if(g, depth, rem - 5, true);
 		} else {
-			st_simple(g);
+			st_any(g);
 		}
 	} while (g->emitted - start < budget);
 }
@@ -792,6 +867,8 @@ static void before_jump(Gen *g, Target t)
 {
 	if (t.kind == J_CONTINUE)
 		loop_reduce(g, g->uloop[t.loop].head);
+	else if (t.kind == J_RETURN && g->func >= 0) /* a function's return keeps its bounds */
+		loop_reduce(g, g->fhead);
 }
 
 /* Control leaves for t with the current bounds: the exit block's bounds are
@@ -880,6 +957,10 @@ static void ug_tail(Gen *g, Target t)
 		emit(g, "jump L%d", target(g, t.label));
 		return;
 	}
+	if (g->func >= 0 && r < 75) { /* an early return from a function */
+		emit(g, "ret");
+		return;
+	}
 	if (chance(g, 50))
 		emit_output(g);
 	emit(g, r < 70 ? "exit" : "stop");
@@ -897,11 +978,16 @@ static void ug_if(Gen *g, int32_t depth, int32_t rem, bool with_else, const Targ
 	int32_t *saved = defs_copy(g);
 	int32_t then_b = body_budget(g, with_else ? rem / 2 : rem, cap);
 	int32_t else_b = with_else ? body_budget(g, rem / 2, cap) : 0;
+	int32_t both = with_else ? both_sides_call(g) : -1;
+	if (both >= 0)
+		emit_call(g, both);
 	ug_block(g, depth + 1, then_b);
 	if (tail) {
 		ug_tail(g, *tail);
 		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
 		pend_target(g, f);
+		if (both >= 0)
+			emit_call(g, both);
 		if (with_else)
 			ug_block(g, depth + 1, else_b);
 	} else if (with_else) {
@@ -910,6 +996,8 @@ static void ug_if(Gen *g, int32_t depth, int32_t rem, bool with_else, const Targ
 		int32_t *after_then = defs_copy(g);
 		memcpy(g->bits, saved, (size_t)g->nv * sizeof *saved);
 		pend_target(g, f);
+		if (both >= 0)
+			emit_call(g, both);
 		ug_block(g, depth + 1, else_b);
 		defs_join(g, after_then);
 		free(after_then);
@@ -951,11 +1039,11 @@ static void ug_chain(Gen *g, int32_t depth, int32_t rem)
 ** block; its body may break, continue and return. */
 static void ug_loop(Gen *g, int32_t depth, int32_t rem)
 {
-	int32_t l = g->nloops;
+	int32_t l = g->nloops, ln = l + g->loff; /* ln: the counter's name */
 	int32_t kind = rnd(g, 4);
 	char bound[16];
-	counter_init(g, l, false);
-	loop_bound(g, l, bound, sizeof bound);
+	counter_init(g, ln, false);
+	loop_bound(g, ln, bound, sizeof bound);
 	ULoop *u = &g->uloop[l];
 	u->head = xmalloc((size_t)g->nv * sizeof *u->head);
 	u->exit = xcalloc((size_t)g->nv, sizeof *u->exit);
@@ -973,18 +1061,18 @@ static void ug_loop(Gen *g, int32_t depth, int32_t rem)
 
 	pend_label(g, u->head_label);
 	if (kind <= 1) {
-		emit(g, "p%d = i%d < %s", (int)depth, (int)l, bound);
+		emit(g, "p%d = i%d < %s", (int)depth, (int)ln, bound);
 		emit(g, "bz p%d, L%d", (int)depth, target(g, u->exit_label));
 		after_jump(g, brk);
 	}
 	if (kind >= 1)
-		emit(g, "i%d = i%d + 1", (int)l, (int)l);
+		emit(g, "i%d = i%d + 1", (int)ln, (int)ln);
 	g->nloops++;
 	if (kind == 3) {
 		/* the exit test in the middle; no continue before it, which would skip it */
 		int32_t first = 1 + rnd(g, imax(1, body / 2));
 		ug_block(g, depth + 1, first);
-		emit(g, "p%d = i%d > %s", (int)depth, (int)l, bound);
+		emit(g, "p%d = i%d > %s", (int)depth, (int)ln, bound);
 		emit(g, "bnz p%d, L%d", (int)depth, target(g, u->exit_label));
 		after_jump(g, brk);
 		u->cont_ok = true;
@@ -1000,11 +1088,11 @@ static void ug_loop(Gen *g, int32_t depth, int32_t rem)
 	loop_reduce(g, u->head);
 	if (kind == 0) {
 		pend_target(g, u->cont_label);
-		emit(g, "i%d = i%d + 1", (int)l, (int)l);
+		emit(g, "i%d = i%d + 1", (int)ln, (int)ln);
 		emit(g, "jump L%d", target(g, u->head_label));
 	} else if (kind == 2) {
 		pend_target(g, u->cont_label);
-		emit(g, "p%d = i%d < %s", (int)depth, (int)l, bound);
+		emit(g, "p%d = i%d < %s", (int)depth, (int)ln, bound);
 		if (chance(g, 50)) {
 			emit(g, "bnz p%d, L%d", (int)depth, target(g, u->head_label));
 		} else {
@@ -1022,7 +1110,7 @@ static void ug_loop(Gen *g, int32_t depth, int32_t rem)
 	memcpy(g->bits, u->exit, (size_t)g->nv * sizeof *g->bits);
 	if (chance(g, 30)) {
 		int32_t k = rnd(g, g->nv);
-		emit(g, "x%d = i%d", (int)k, (int)l);
+		emit(g, "x%d = i%d", (int)k, (int)ln);
 		g->bits[k] = 3;
 	}
 	if (u->exit2_label) {
@@ -1071,7 +1159,7 @@ static void ug_block(Gen *g, int32_t depth, int32_t budget)
 		} else if (r >= 30 && r < 30 + jumps) {
 			ug_jump(g, depth, pick_target(g));
 		} else {
-			st_simple(g);
+			st_any(g);
 		}
 	} while (g->emitted - start < budget);
 }
@@ -1167,6 +1255,67 @@ static void gen_concurrent(Buf *b, const GenOptions *o)
 	buf_puts(b, "    stop\n");
 }
 
+/* A body of main or of a function, about budget instructions, of the
+** program's shape; an unstructured one's early returns jump to its end. */
+static void gen_body(Gen *g, int32_t budget)
+{
+	if (g->unstructured) {
+		g->ret = new_label(g);
+		ug_block(g, 0, budget);
+		pend_target(g, g->ret);
+	} else {
+		gen_block(g, 0, budget);
+	}
+}
+
+/* Function f's text (GenOptions.calls), about budget instructions, into
+** out: `f<f>:`, a body of the program's shape whose loops have counters of
+** their own, then the variables brought back within the entry bounds and
+** `ret`. An unstructured body may also return early (`ret` in the threads
+** that take it: a divergent return), exit or stop. */
+static void gen_function(Gen *g, int32_t f, int32_t budget, Buf *out)
+{
+	Buf *b = g->b;
+	g->b = out;
+	g->func = f;
+	g->loff = (f + 1) * GEN_MAX_LOOPS;
+	memcpy(g->bits, g->fhead, (size_t)g->nv * sizeof *g->bits);
+	buf_printf(&g->pend, "f%d: ", (int)f);
+	gen_body(g, budget);
+	loop_reduce(g, g->fhead);
+	emit(g, "ret");
+	g->b = b;
+	g->func = -1;
+	g->loff = 0;
+}
+
+/* The functions (GenOptions.calls), generated last first so that each one
+** may call those after it; then main, which ends by calling each function
+** that no call reaches yet (every function is reached: no unreachable
+** code). */
+static void gen_with_calls(Gen *g, int32_t body)
+{
+	g->nfuncs = 1 + rnd(g, GEN_MAX_FUNCS);
+	g->callees = xcalloc((size_t)g->nfuncs + 1, sizeof *g->callees);
+	g->fhead = xmalloc((size_t)g->nv * sizeof *g->fhead);
+	for (int32_t k = 0; k < g->nv; k++)
+		g->fhead[k] = GEN_HEAD;
+	int32_t fbudget = imax(3, body / (g->nfuncs + 2));
+	Buf *text = xcalloc((size_t)g->nfuncs, sizeof *text);
+	for (int32_t f = g->nfuncs - 1; f >= 0; f--)
+		gen_function(g, f, fbudget, &text[f]);
+	int32_t mbody = imax(1, body - g->nfuncs * fbudget);
+	gen_body(g, mbody);
+	uint32_t reached = 0;
+	for (int32_t f = 0; f < g->nfuncs; f++) {
+		if (!(g->callees[g->nfuncs] & 1u << f) && !(reached & 1u << f)) {
+			emit_call(g, f);
+		}
+		reached |= g->callees[f];
+	}
+	g->funcs = text;
+}
+
 void gen_program(Buf *b, const GenOptions *o)
 {
 	if (o->concurrent) {
@@ -1187,12 +1336,14 @@ void gen_program(Buf *b, const GenOptions *o)
 	g.unstructured = o->unstructured;
 	g.rows = g.mem && (g.unstructured || g.det);
 	g.bits = xcalloc((size_t)g.nv, sizeof *g.bits);
+	g.calls = o->calls;
+	g.func = -1;
 
-	buf_printf(b, "# musimd gen --seed %llu --size %d --depth %d --vars %d%s%s%s%s%s\n",
+	buf_printf(b, "# musimd gen --seed %llu --size %d --depth %d --vars %d%s%s%s%s%s%s\n",
 		(unsigned long long)o->seed, (int)g.size, (int)g.depth, (int)g.nv,
 		o->unstructured ? " --unstructured" : "", o->deterministic ? " --deterministic" : "",
 		o->no_memory ? " --no-memory" : "", o->no_atomics ? " --no-atomics" : "",
-		o->no_loops ? " --no-loops" : "");
+		o->no_loops ? " --no-loops" : "", o->calls ? " --calls" : "");
 	if (g.mem)
 		buf_puts(b, ".memory zero\n");
 	if (g.unstructured && chance(&g, 50))
@@ -1236,12 +1387,10 @@ void gen_program(Buf *b, const GenOptions *o)
 		g.nout = imax(1, imin(g.nv, g.size / 10));
 	}
 	int32_t body = imax(1, g.size - g.nv - 2 * g.nout - 2);
-	if (g.unstructured) {
-		g.ret = new_label(&g);
-		ug_block(&g, 0, body);
-		pend_target(&g, g.ret);
+	if (g.calls) {
+		gen_with_calls(&g, body);
 	} else {
-		gen_block(&g, 0, body);
+		gen_body(&g, body);
 	}
 
 	if (g.rows) {
@@ -1257,6 +1406,13 @@ void gen_program(Buf *b, const GenOptions *o)
 		}
 	}
 	emit(&g, "stop");
+	for (int32_t f = 0; f < g.nfuncs; f++) {
+		buf_putn(b, buf_str(&g.funcs[f]), g.funcs[f].len);
+		buf_free(&g.funcs[f]);
+	}
+	free(g.funcs);
+	free(g.callees);
+	free(g.fhead);
 	free(g.bits);
 	buf_free(&g.pend);
 	free(g.used);

@@ -17,7 +17,10 @@
 ** terminates without errors under the ipdom and mimd models for any thread
 ** count and warp size. With `deterministic` (either shape), no atomics and
 ** no cell shared between a writer and another thread: the final memory is
-** the same under every model and schedule.
+** the same under every model and schedule. With `calls` (either shape),
+** functions f0..f2 after main's stop, called without recursion, sometimes
+** from both sides of a branch, unstructured ones returning early too: it
+** then runs to the end under every model and policy (sync: structured only).
 */
 #ifndef MUSIMD_GEN_H
 #define MUSIMD_GEN_H
@@ -35,6 +38,7 @@ typedef struct GenOptions {
 	bool unstructured;  /* break, continue, short-circuit, early exit, ... (gen.c) */
 	bool deterministic; /* a result no schedule can change (gen.c) */
 	bool concurrent;    /* threads that wait for one another instead (gen.c): */
+	bool calls;         /* functions (call, ret) too, without recursion (gen.c) */
 } GenOptions;
 
 /* Append the program's text to b (deterministic for a given seed).

@@ -2486,7 +2486,7 @@ done:
 static const char gen_help[] =
 	"Usage: musimd gen [--seed N] [--size N] [--depth N] [--vars N] [--unstructured]\n"
 	"                  [--deterministic] [--no-memory] [--no-atomics] [--no-loops]\n"
-	"                  [--concurrent]\n"
+	"                  [--calls] [--concurrent]\n"
 	"Print a random well-structured μ-SIMD program (plain, not GSA): nested\n"
 	"if-then, if-then-else and loops with thread-dependent trip counts, arithmetic\n"
 	"on tid, laneid, parameters and literals, loads, stores and atomics on a small\n"
@@ -2508,6 +2508,12 @@ static const char gen_help[] =
 	"               same under every model and schedule\n"
 	"  --no-memory, --no-atomics, --no-loops\n"
 	"               leave out loads and stores, atomics, loops\n"
+	"  --calls      functions too: 1 to 3 of them after main's stop, each of the\n"
+	"               program's shape, called from main and from one another without\n"
+	"               recursion, sometimes from both sides of a branch (threads of\n"
+	"               different calls then return to different pcs under the\n"
+	"               per-thread-pc models); unstructured ones may return early\n"
+	"               (a ret in the threads that take it)\n"
 	"  --concurrent threads that wait for one another instead (2 or 3 threads in\n"
 	"               warps of 1, 2 or all): spin locks, the SIMT-safe lock, flags,\n"
 	"               ticket locks, atomic counters, two locks in thread-dependent\n"
@@ -2524,7 +2530,7 @@ static int cmd_gen(int argc, char **argv)
 		{"seed", 1, NULL, 0}, {"size", 1, NULL, 0}, {"depth", 1, NULL, 0}, {"vars", 1, NULL, 0},
 		{"no-memory", 0, NULL, 0}, {"no-atomics", 0, NULL, 0}, {"no-loops", 0, NULL, 0},
 		{"unstructured", 0, NULL, 0}, {"deterministic", 0, NULL, 0}, {"concurrent", 0, NULL, 0},
-		{"help", 0, NULL, 0}, {NULL, 0, NULL, 0},
+		{"calls", 0, NULL, 0}, {"help", 0, NULL, 0}, {NULL, 0, NULL, 0},
 	};
 	GenOptions o = {.seed = 1, .size = 40, .max_depth = 3, .nvars = 6};
 	for (int i = 1; i < argc; i++) {
@@ -2545,6 +2551,8 @@ static int cmd_gen(int argc, char **argv)
 			o.deterministic = true;
 		else if (!strcmp(a, "--concurrent"))
 			o.concurrent = true;
+		else if (!strcmp(a, "--calls"))
+			o.calls = true;
 		else {
 			/* --seed, --size, --depth, --vars: N as the next argument or after '=' */
 			char name[16];
@@ -3201,12 +3209,13 @@ static const char policies_help[] =
 /* ... then one line per policy family (its_policy_help), then: */
 static const char policies_help_tail[] =
 	"  Each NAME decides at block boundaries; NAME@ins decides before every\n"
-	"  instruction. Any other model (rr = its:rr, ipdom, tf, tf:sandy, mimd, ...) may\n"
-	"  be named too. Not implemented: Distance and the Greedy Oracle of §6 (the\n"
-	"  digest gives their state but not enough of their learning rules, and the\n"
-	"  oracle reads a trace's future), the Structured-CFG scheme (not evaluated in\n"
-	"  the thesis). μ-SIMD has no calls yet: the call depth and the stack stay 0,\n"
-	"  so every policy ordering by them schedules as its pc rule does.\n"
+	"  instruction. Any other model (rr = its:rr, ipdom, tf, tf:sandy, tf:layout,\n"
+	"  mimd, ...) may be named too. Not implemented: Distance and the Greedy\n"
+	"  Oracle of §6 (the digest gives their state but not enough of their\n"
+	"  learning rules, and the oracle reads a trace's future), the Structured-CFG\n"
+	"  scheme (not evaluated in the thesis). The call depth and the stack pointer\n"
+	"  are the return stack's depth (call, ret): on a program without calls they\n"
+	"  stay 0, so every policy ordering by them schedules as its pc rule does.\n"
 	"\n"
 	"Options:\n"
 	"  --policy P,...|all      the policies (default: every family once, FHB size 8;\n"
@@ -3338,6 +3347,7 @@ static int cmd_policies(int argc, char **argv)
 				for (int i = 0; model_names[i]; i++)
 					suggest_add(&g, model_names[i]);
 				suggest_add(&g, "tf:sandy");
+				suggest_add(&g, "tf:layout");
 				if (g.n)
 					buf_puts(&e, "; ");
 				suggest_print(&g, &e, "");

@@ -184,6 +184,8 @@ void its_policy_help(Buf *b, int indent, int width);
 /* TF-SANDY (model/tf.c): thread frontiers on per-thread pcs with
 ** conservative branches, zero-lane blocks issued. */
 extern const Model model_tf_sandy;
+/* TF-STACK with program-order priorities (model/tf.c). */
+extern const Model model_tf_layout;
 
 /* --aware-delay SPEC (model/aware.c): delayed reconvergence points, one
 ** BRANCH:POINT per branch, comma-separated; each a LABEL or @LINE as the

@@ -174,6 +174,8 @@ void report_step_line(Buf *b, const ReportCols *c, const Machine *m, const StepI
 	buf_free(&tmp);
 }
 
+static void trace_ret_stacks(Buf *b, const Machine *m, const StepInfo *s);
+
 void report_trace_line(Buf *b, const ReportCols *c, const Machine *m, const StepInfo *s)
 {
 	const Program *p = m->prog;
@@ -192,6 +194,7 @@ void report_trace_line(Buf *b, const ReportCols *c, const Machine *m, const Step
 	} else {
 		buf_puts(b, "  (waits at the barrier)");
 	}
+	trace_ret_stacks(b, m, s);
 	lane_order_note(b, s);
 	buf_putc(b, '\n');
 	buf_free(&tmp);
@@ -263,6 +266,91 @@ static void json_stack(Json *j, Buf *tmp, const Machine *m, int32_t wi)
 	}
 }
 
+/* ---- return stacks after a call or a return ------------------------------------ */
+
+/* Did the step change return stacks (rules CL, RT, RS)? */
+static bool ret_changed(const StepInfo *s)
+{
+	return s->rule == RULE_CL || s->rule == RULE_RT || s->rule == RULE_RS;
+}
+
+static bool same_ret_stack(const Machine *m, int32_t t, int32_t u)
+{
+	int32_t d = sem_ret_depth(m, t);
+	if (d != sem_ret_depth(m, u))
+		return false;
+	for (int32_t k = 0; k < d; k++)
+		if (sem_ret_pc(m, t, k) != sem_ret_pc(m, u, k))
+			return false;
+	return true;
+}
+
+/* The next group of the lanes in rest (warp wi) whose return stacks are
+** equal, moved from rest to group; false when rest is empty. */
+static bool ret_group(const Machine *m, int32_t wi, uint64_t *rest, uint64_t *group)
+{
+	const Warp *w = &m->warps[wi];
+	int32_t first = -1;
+	bits_clear(group, w->nw);
+	BitIter it = bits_iter(rest, w->nw);
+	for (int32_t l; (l = bits_iter_next(&it)) >= 0;) {
+		if (first < 0)
+			first = l;
+		if (same_ret_stack(m, w->base + first, w->base + l))
+			bit_set(group, l);
+	}
+	bits_andnot(rest, group, w->nw);
+	return first >= 0;
+}
+
+/* "  R {0} [@16], {1} [@20]": after a call or a return, the return stacks
+** (bottom first) of the threads that took it, threads with equal stacks
+** together. */
+static void trace_ret_stacks(Buf *b, const Machine *m, const StepInfo *s)
+{
+	if (!ret_changed(s) || s->nactive == 0)
+		return;
+	const Warp *w = &m->warps[s->warp];
+	uint64_t *rest = xcalloc(2 * (size_t)w->nw, sizeof *rest), *group = rest + w->nw;
+	bits_copy(rest, s->active, w->nw);
+	buf_puts(b, "  R ");
+	for (bool first = true; ret_group(m, s->warp, rest, group); first = false) {
+		if (!first)
+			buf_puts(b, ", ");
+		sem_print_set(b, m, s->warp, group);
+		buf_putc(b, ' ');
+		sem_print_ret_stack(b, m, w->base + bits_next(group, w->size, 0, true));
+	}
+	free(rest);
+}
+
+/* "return_stacks": [{"threads": [...], "stack": ["@16"]}, ...], as
+** trace_ret_stacks. */
+static void json_ret_stacks(Json *j, Buf *tmp, const Machine *m, const StepInfo *s)
+{
+	if (!ret_changed(s) || s->nactive == 0)
+		return;
+	const Warp *w = &m->warps[s->warp];
+	uint64_t *rest = xcalloc(2 * (size_t)w->nw, sizeof *rest), *group = rest + w->nw;
+	bits_copy(rest, s->active, w->nw);
+	json_key(j, "return_stacks");
+	json_arr(j);
+	while (ret_group(m, s->warp, rest, group)) {
+		int32_t t = w->base + bits_next(group, w->size, 0, true);
+		json_obj(j);
+		json_key(j, "threads");
+		json_set(j, m, s->warp, group);
+		json_key(j, "stack");
+		json_arr(j);
+		for (int32_t k = 0; k < sem_ret_depth(m, t); k++)
+			json_where(j, tmp, m->prog, sem_ret_pc(m, t, k));
+		json_arr_end(j);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	free(rest);
+}
+
 void report_json_trace_begin(Json *j)
 {
 	json_obj(j);
@@ -308,6 +396,7 @@ void report_trace_json_at(Json *j, const Machine *m, const StepInfo *s, int64_t 
 	json_set(&o, m, s->warp, s->active);
 	Buf tmp = {0};
 	json_stack(&o, &tmp, m, s->warp);
+	json_ret_stacks(&o, &tmp, m, s);
 	buf_free(&tmp);
 	if (s->order > 0) { /* the lanes ran in another order than the lane order */
 		json_key(&o, "lane_order");

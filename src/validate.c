@@ -8,6 +8,7 @@
 ** Warnings: unreachable code; a variable that may be read before it is
 ** assigned (check_reads: a sparse must-be-assigned analysis).
 */
+#include "bits.h"
 #include "cfg.h"
 
 #include <stdlib.h>
@@ -69,7 +70,15 @@ static void check_gsa_placement(const Program *p, const Cfg *g, Diags *d)
 ** of a μ in the first block last), then the instructions' operands. μ/φ
 ** operands are read at the end of the predecessor their edge comes from;
 ** of γ and η only the predicate is read on every path; the GSA group at
-** the start of a block assigns its destinations together, after it. */
+** the start of a block assigns its destinations together, after it.
+**
+** Calls: a `call` assigns the variables its function assigns on every path
+** from its entry to a `ret` (call_summaries, the functions' own calls
+** included), so a value a function sets is assigned after the call. The
+** graph has no edge from a `ret` back to the caller, so a search from a
+** read inside a function stops at the function's entry: such reads do not
+** warn (whether the caller assigned the variable before the call is not
+** looked at). */
 
 typedef struct Read {
 	const Opnd *o;
@@ -106,15 +115,98 @@ typedef struct Vars {
 	int32_t n, cap;
 } Vars;
 
+/* Per function f, the variables assigned on every path from its entry to
+** a `ret` (a function that never returns: all of them), as nwords-word bit
+** sets at f * nwords: a forward must-analysis over each function's blocks,
+** callees first (ascending Cfg.func_height), a call adding its callee's
+** set. NULL for a program without calls or whose calls are in error. */
+static uint64_t *call_summaries(const Program *p, const Cfg *g, int32_t nwords)
+{
+	if (!p->has_calls || g->nfuncs <= 1 || !g->func_height || !g->func_of)
+		return NULL;
+	int32_t nf = g->nfuncs, nb = g->nblocks;
+	size_t w = (size_t)nwords;
+	uint64_t *sum = xmalloc((size_t)nf * w * sizeof *sum);
+	memset(sum, 0xff, (size_t)nf * w * sizeof *sum);
+	uint64_t *out = xmalloc((size_t)nb * w * sizeof *out), *in = xmalloc(w * sizeof *in);
+	int32_t *order = xmalloc((size_t)nf * sizeof *order);
+	for (int32_t f = 0; f < nf; f++)
+		order[f] = f;
+	for (int32_t i = 1; i < nf; i++) /* insertion sort by height: nf is small */
+		for (int32_t j = i; j > 0 && g->func_height[order[j - 1]] > g->func_height[order[j]]; j--) {
+			int32_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (int32_t i = 0; i < nf; i++) {
+		int32_t f = order[i];
+		if (f == 0)
+			continue;
+		int32_t entry = g->block_of[g->func_entry[f]];
+		for (int32_t k = 0; k < g->nrpo; k++)
+			if (g->func_of[g->rpo[k]] == f)
+				memset(out + (size_t)g->rpo[k] * w, 0xff, w * sizeof *out);
+		for (bool changed = true; changed;) {
+			changed = false;
+			for (int32_t k = 0; k < g->nrpo; k++) {
+				int32_t b = g->rpo[k];
+				if (g->func_of[b] != f)
+					continue;
+				const Block *bb = &g->blocks[b];
+				if (b == entry) {
+					memset(in, 0, w * sizeof *in);
+				} else {
+					memset(in, 0xff, w * sizeof *in);
+					for (int32_t j = 0; j < bb->npred; j++)
+						if (g->blocks[bb->pred[j]].reachable)
+							for (size_t x = 0; x < w; x++)
+								in[x] &= out[(size_t)bb->pred[j] * w + x];
+				}
+				for (int32_t pc = bb->first; pc <= bb->last; pc++)
+					if (p->ins[pc].dst >= 0)
+						bit_set(in, p->ins[pc].dst);
+				if (bb->callee >= 0 && g->func_of[bb->callee] > 0)
+					for (size_t x = 0; x < w; x++)
+						in[x] |= sum[(size_t)g->func_of[bb->callee] * w + x];
+				if (memcmp(in, out + (size_t)b * w, w * sizeof *in)) {
+					memcpy(out + (size_t)b * w, in, w * sizeof *in);
+					changed = true;
+				}
+			}
+		}
+		for (int32_t k = 0; k < g->nrpo; k++) {
+			int32_t b = g->rpo[k];
+			if (g->func_of[b] == f && p->ins[g->blocks[b].last].op == OP_RET)
+				for (size_t x = 0; x < w; x++)
+					sum[(size_t)f * w + x] &= out[(size_t)b * w + x];
+		}
+	}
+	free(order);
+	free(in);
+	free(out);
+	return sum;
+}
+
 typedef struct Reads {
 	const Program *p;
 	const Cfg *g;
+	const uint64_t *sum; /* call_summaries, or NULL */
+	int32_t nwords;
 	int32_t *above;    /* per variable: assigning blocks among the dominators walked */
 	int32_t *here;     /* per variable: the block that has assigned it so far, in the walk */
 	int32_t *rpo_of;   /* block → position in reverse post-order */
 	Read *r;
 	int32_t n, cap;
 } Reads;
+
+/* The function the call at pc (in block b) enters, when its summary is
+** known; else 0. */
+static int32_t call_func(const Reads *R, int32_t b, int32_t pc)
+{
+	if (!R->sum || R->p->ins[pc].op != OP_CALL || R->g->blocks[b].callee < 0)
+		return 0;
+	return R->g->func_of[R->g->blocks[b].callee];
+}
 
 /* Step 1 for one read: keep it unless an assignment dominates it. */
 static void note_read(Reads *R, const Opnd *o, int32_t blk, int32_t from, int32_t rpo_blk, int32_t pc,
@@ -178,6 +270,15 @@ static void note_block_reads(Reads *R, int32_t b, Vars *defs)
 		if (ins->dst >= 0 && pc > gend && R->here[ins->dst] != b) {
 			R->here[ins->dst] = b;
 			VEC_PUSH(defs->v, defs->n, defs->cap, ins->dst);
+		}
+		int32_t f = call_func(R, b, pc);
+		if (f > 0) {
+			BitIter it = bits_iter(R->sum + (size_t)f * (size_t)R->nwords, R->nwords);
+			for (int32_t v; (v = bits_iter_next(&it)) >= 0 && v < R->p->nvars;)
+				if (R->here[v] != b) {
+					R->here[v] = b;
+					VEC_PUSH(defs->v, defs->n, defs->cap, v);
+				}
 		}
 		if (pc == gend)
 			for (int32_t j = bb->first; j <= gend; j++) {
@@ -312,12 +413,27 @@ static bool unassigned_path(const Cfg *g, const Read *x, Defs *D)
 	return false;
 }
 
-static void check_reads(const Program *p, const Cfg *g, Diags *d)
+/* check_reads' count-then-fill of the assigning blocks: block blk assigns v. */
+static void add_assigning(int32_t v, int32_t blk, int pass, int32_t *last, int32_t *aoff, int32_t *ablk,
+                          int32_t *fill)
+{
+	if (v < 0 || last[v] == blk)
+		return;
+	last[v] = blk;
+	if (pass == 0)
+		aoff[v + 1]++;
+	else
+		ablk[fill[v]++] = blk;
+}
+
+static void check_reads(const Program *p, const Cfg *g, Diags *d, bool calls_ok)
 {
 	int32_t nv = p->nvars, nb = g->nblocks;
 	if (nv == 0 || nb == 0)
 		return;
-	Reads R = {.p = p, .g = g};
+	Reads R = {.p = p, .g = g, .nwords = (nv + 63) / 64};
+	uint64_t *sum = calls_ok ? call_summaries(p, g, R.nwords) : NULL;
+	R.sum = sum;
 	R.above = xcalloc((size_t)nv, sizeof *R.above);
 	R.here = xmalloc((size_t)nv * sizeof *R.here);
 	for (int32_t v = 0; v < nv; v++)
@@ -350,14 +466,15 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 		for (int32_t i = 0; i < norder; i++) {
 			const Block *bb = &g->blocks[order[i]];
 			for (int32_t pc = bb->first; pc <= bb->last; pc++) {
-				int32_t v = p->ins[pc].dst;
-				if (v < 0 || last[v] == order[i])
-					continue;
-				last[v] = order[i];
-				if (pass == 0)
-					aoff[v + 1]++;
-				else
-					ablk[fill[v]++] = order[i];
+				add_assigning(p->ins[pc].dst, order[i], pass, last, aoff, ablk, fill);
+				int32_t f = call_func(&R, order[i], pc);
+				if (f > 0) {
+					BitIter it = bits_iter(sum + (size_t)f * (size_t)R.nwords, R.nwords);
+					for (int32_t v; (v = bits_iter_next(&it)) >= 0 && v < nv;) {
+						assigned[v] = true;
+						add_assigning(v, order[i], pass, last, aoff, ablk, fill);
+					}
+				}
 			}
 		}
 		if (pass == 0) {
@@ -415,6 +532,7 @@ static void check_reads(const Program *p, const Cfg *g, Diags *d)
 	free(R.above);
 	free(R.here);
 	free(R.rpo_of);
+	free(sum);
 }
 
 static void check_unreachable(const Program *p, const Cfg *g, Diags *d)
@@ -453,7 +571,7 @@ Program *ir_load_owned(const char *path, char *src, size_t len, Diags *d)
 			}
 	check_gsa_placement(p, g, d);
 	check_unreachable(p, g, d);
-	check_reads(p, g, d);
+	check_reads(p, g, d, d->nerrors == errs);
 	diag_sort(d);
 	if (d->nerrors > errs) {
 		cfg_free(g);

@@ -10,7 +10,9 @@ divergent branch and every order of the lanes at an atomic, as the
 thesis's hardware leaves both open).
 
 Programs outside the thesis's assumptions (§3.1: the program terminates
-under mimd, and no barrier is divergent) are listed apart, not counted. Prints the confusion matrix and
+under mimd, and no barrier is divergent), and those the detector refuses
+(an irreducible CFG, as policy_scs_trace.simd), are listed apart, not
+counted. Prints the confusion matrix and
 every false detection and miss; fails on a miss (a SIMT-induced deadlock
 the detector does not suspect: the thesis observed none, and the
 detector is meant to be conservative), on an explorer search that ends in
@@ -47,6 +49,9 @@ TRUTH = {}  # path -> (truth, note): the explorer's verdict does not depend on t
 def judge(musimd, path, flags):
     """(suspected, truth, note): truth True/False, or None outside the assumptions."""
     dl = run([musimd, "deadlock", path, "--json"] + flags)
+    if dl.returncode == 3 and "control-flow graph is irreducible" in dl.stderr:
+        # the detector, as every analysis, needs a reducible CFG: listed apart
+        return False, None, "refused: an irreducible CFG"
     if dl.returncode not in (0, 1):
         raise RuntimeError("deadlock exit %d: %s" % (dl.returncode, dl.stderr[-400:]))
     d = json.loads(dl.stdout)
@@ -177,7 +182,7 @@ def main():
             print("                      explorer: SIMT-induced   terminates")
             print("  suspected           %22d %12d" % (n["tp"], n["fp"]))
             print("  not suspected       %22d %12d" % (n["fn"], n["tn"]))
-            print("  outside the assumptions (mimd does not terminate, a divergent barrier): %d" % n["outside"])
+            print("  outside the assumptions (mimd does not terminate, a divergent barrier) or refused (irreducible): %d" % n["outside"])
             for k, title in (("fp", "false detections"), ("fn", "misses"), ("outside", "outside the assumptions")):
                 if matrix[k] and (k != "outside" or not flags):
                     print("%s:" % title)

@@ -40,6 +40,14 @@ For each seed:
    terminates under both).
 3. Corollary 1, as above.
 
+A quarter of the seeds of either shape add `--calls` (functions, calls
+from both sides of a branch, early returns in unstructured ones): such a
+program also runs to the end, at one thread count, under every model
+(sync for the structured ones, ipdom, mimd, its:rr, its:any, aware, mp, tf,
+tf:sandy) and every policy of `MUSIMD policies --policy all`; for a
+--deterministic one they all leave the same `shared` memory. Its GSA form
+inlines the calls, so the round trip checks the inliner.
+
 Thread counts: 1..8 for every model with --long; the quick suite checks two
 of them per seed, T and T + 4 for T = 1 + seed mod 4 (so each count on a
 quarter of the seeds: the unit tests of gen run every count on every seed).
@@ -66,6 +74,7 @@ import tempfile
 import time
 
 DEFAULT_COUNT = 600
+CALLS_PCT = 25  # seeds with gen --calls: every model runs them too (every_model)
 THREADS = range(1, 9)
 UNIFORM = ("uniform", "constant")
 
@@ -114,6 +123,8 @@ def gen_args(musimd, seed, long_mode):
     for flag, pct in (("--no-memory", 8), ("--no-atomics", 10), ("--no-loops", 8)):
         if r.randrange(100) < pct:
             args.append(flag)
+    if r.randrange(100) < CALLS_PCT:  # drawn last: the other flags of a seed stay
+        args.append("--calls")
     return args
 
 
@@ -131,7 +142,39 @@ def unstructured_gen_args(musimd, seed, long_mode):
     for flag, pct in (("--no-memory", 8), ("--no-atomics", 10), ("--no-loops", 8)):
         if r.randrange(100) < pct:
             args.append(flag)
+    if r.randrange(100) < CALLS_PCT:
+        args.append("--calls")
     return args
+
+
+def every_model(musimd, f, t, skip_sync, det):
+    """A program with calls (gen --calls) runs to the end under every model:
+    the main ones and every policy of the lab (`policies --policy all`);
+    with --deterministic, all of them leave the same shared memory."""
+    ref = None
+    for model in ("sync", "ipdom", "mimd", "its:rr", "its:any", "aware", "mp", "tf", "tf:sandy"):
+        if model == "sync" and skip_sync:
+            continue
+        a = [musimd, "run", f, "--model", model, "--threads", str(t), "--json"]
+        r, _ = call_json(a, ok_codes=(0, 1))
+        if r.get("status") != "ok":
+            raise Failure(a, "a generated program with calls must run to the end under %s: status %s, error %s"
+                          % (model, r.get("status"), json.dumps(r.get("error"))))
+        if det and ref is not None:
+            diff = shared_diff("--model %s" % ref[0], ref[1], r)
+            if diff:
+                raise Failure(a, "--deterministic: " + diff)
+        ref = ref or (model, r)
+    a = [musimd, "policies", f, "--policy", "all", "--threads", str(t), "--json"]
+    p = call(a)
+    try:
+        rows = json.loads(p.stdout)
+    except ValueError as e:
+        raise Failure(a, "output is not JSON (%s): %s" % (e, p.stdout[:500]))
+    bad = [x for x in rows if x.get("status") != "ok"]
+    if p.returncode != 0 or bad or not rows:
+        raise Failure(a, "exit %d; policies that did not run to the end: %s"
+                      % (p.returncode, ", ".join("%s (%s)" % (x.get("policy"), x.get("status")) for x in bad)))
 
 
 def thread_counts(seed, long_mode):
@@ -215,7 +258,8 @@ def to_gsa(musimd, f, g):
 
 
 def check_structured(musimd, seed, long_mode, f, g, state):
-    state["src"] = generate(gen_args(musimd, seed, long_mode), f)
+    state["args"] = gen_args(musimd, seed, long_mode)
+    state["src"] = generate(state["args"], f)
 
     # 1. GSA round trip
     to_gsa(musimd, f, g)
@@ -233,6 +277,9 @@ def check_structured(musimd, seed, long_mode, f, g, state):
         diff = shared_diff("the original's", r1, r2)
         if diff:
             raise Failure(a2, diff)
+
+    if "--calls" in state["args"]:
+        every_model(musimd, f, 1 + seed % 8, False, False)
 
     # 2. soundness, 3. Corollary 1
     variants = [["--domain", "simple"], ["--degree", "1"], ["--degree", "2"]]
@@ -264,6 +311,9 @@ def check_unstructured(musimd, seed, long_mode, f, g, state):
                 if diff:
                     raise Failure(a, "--deterministic: " + diff)
             ref.setdefault(t, (model, r))
+
+    if "--calls" in args:
+        every_model(musimd, f, threads[0], True, det)
 
     # 1. GSA round trip
     to_gsa(musimd, f, g)

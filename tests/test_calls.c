@@ -283,3 +283,150 @@ Test(calls, inlining_has_a_size_limit)
 	unload(&t);
 	buf_free(&b);
 }
+
+/* "may be read before it is assigned" looks through calls: a variable a
+** function assigns on every path to its rets (its own calls included) is
+** assigned after the call; one it assigns on some paths only still warns. */
+Test(calls, a_value_set_in_a_function_is_assigned_after_the_call)
+{
+	int n;
+	char *out = diagnose(".threads 2\n"
+	                     "    call F\n"       /* 2 */
+	                     "    z = y + 1\n"    /* 3: y set on both of F's paths */
+	                     "    z = w + 1\n"    /* 4: w on one path only */
+	                     "    call H\n"
+	                     "    z = v + u\n"    /* 6: v on both of H's paths, u on one */
+	                     "    stop\n"
+	                     "F:  p = tid & 1\n"
+	                     "    bz p, e\n"
+	                     "    y = tid\n"
+	                     "    w = 1\n"
+	                     "    call G\n"
+	                     "    ret\n"
+	                     "e:  y = 2\n"
+	                     "    ret\n"
+	                     "G:  v = 1\n"
+	                     "    u = 1\n"
+	                     "    ret\n"
+	                     "H:  bnz z, h2\n"
+	                     "    v = 2\n"
+	                     "    ret\n"
+	                     "h2: call G\n"
+	                     "    ret\n",
+	                     &n);
+	cr_expect_eq(n, 0, "%s", out);
+	cr_expect(strstr(out, "'y'") == NULL, "y is assigned by F on every path:\n%s", out);
+	cr_expect(strstr(out, "'v'") == NULL, "v is assigned by H on every path (through G):\n%s", out);
+	cr_expect(strstr(out, "t.simd:4:9: warning: variable 'w' may be read before it is assigned") != NULL, "%s", out);
+	cr_expect(strstr(out, "t.simd:6:13: warning: variable 'u' may be read before it is assigned") != NULL, "%s", out);
+	free(out);
+}
+
+/* PostDom at a divergent return (musimd(1), POLICIES): the ret (rule RS)
+** pushes (the ret, the nearest common post-dominator of the return pcs or,
+** at the caller's exit, the caller's return point, the level, the threads);
+** the hook records the entries the RS step left. */
+typedef struct RetEntries {
+	int32_t ret_pc;         /* the ret whose entry is looked for */
+	int32_t n;              /* RS steps seen */
+	int32_t ipdom, level;   /* the entry's, -2 none */
+	uint64_t threads;
+} RetEntries;
+
+static void look_for_ret_entry(void *ctx, const Machine *m, const StepInfo *s)
+{
+	RetEntries *r = ctx;
+	if (s->rule != RULE_RS)
+		return;
+	r->n++;
+	r->ipdom = r->level = -2;
+	const Warp *w = &m->warps[s->warp];
+	for (int32_t k = 0; k < w->ctl.n; k++) {
+		if (strcmp(m->model->tables[m->model->table_of(w, k)].key, "postdom"))
+			continue;
+		CtlView v;
+		m->model->view(w, k, &v);
+		if (v.pc[0] == r->ret_pc) {
+			r->ipdom = v.pc[1];
+			r->level = v.pc[2];
+			r->threads = v.set[3][0];
+		}
+	}
+}
+
+static RetEntries ret_entry_under(const char *src, const char *policy, int32_t ret_line)
+{
+	Prog t = load(src);
+	RetEntries r = {.ret_pc = -1, .ipdom = -2, .level = -2};
+	for (int32_t pc = 0; pc < t.p->nins; pc++)
+		if (t.p->ins[pc].loc.line == ret_line)
+			r.ret_pc = pc;
+	cr_assert_geq(r.ret_pc, 0);
+	SemOptions so = {0};
+	so.model = model_find(policy);
+	cr_assert_not_null(so.model, "%s", policy);
+	Diags d;
+	diag_init(&d, "t.simd", t.p->src, t.p->srclen);
+	Machine *m = sem_new(t.p, &so, &d);
+	cr_assert_not_null(m);
+	diag_free(&d);
+	cr_expect_eq(sem_run(m, look_for_ret_entry, &r), SEM_OK, "%s", m->err.msg ? m->err.msg : "");
+	sem_free(m);
+	unload(&t);
+	return r;
+}
+
+Test(calls, postdom_pushes_an_entry_at_a_divergent_return)
+{
+	/* T4: the returns' common post-dominator is the join d (line 9) */
+	static const char t4[] = ".threads 2\n"
+	                         "    p = tid == 0\n"
+	                         "    bz p, e\n"
+	                         "    call F\n"
+	                         "    x = 1\n"
+	                         "    jump d\n"
+	                         "e:  call F\n"
+	                         "    x = 2\n"
+	                         "d:  stop\n"      /* line 9, pc 7 */
+	                         "F:  y = 1\n"
+	                         "    ret\n";     /* line 11 */
+	RetEntries r = ret_entry_under(t4, "its:postdom+maxsp", 11);
+	cr_expect_eq(r.n, 1, "postdom+maxsp runs F once, with both threads");
+	cr_expect_eq(r.ipdom, 7, "the entry's reconvergence point: %d", r.ipdom);
+	cr_expect_eq(r.level, 0);
+	cr_expect_eq(r.threads, 3u);
+	/* both calls at the ends of G's sides: the common post-dominator is G's
+	** exit, so the entry waits at G's return point (pc 1, line 3), level 1 */
+	static const char exit_case[] = ".threads 2\n"
+	                                "    call G\n"
+	                                "    z = 1\n"   /* pc 1 */
+	                                "    stop\n"
+	                                "G:  p = tid == 0\n"
+	                                "    bz p, e\n"
+	                                "    call F\n"
+	                                "    ret\n"
+	                                "e:  call F\n"
+	                                "    ret\n"
+	                                "F:  y = 1\n"
+	                                "    ret\n";  /* line 12 */
+	r = ret_entry_under(exit_case, "its:postdom+maxsp", 12);
+	cr_expect_eq(r.n, 1);
+	cr_expect_eq(r.ipdom, 1, "at the caller's exit: its return point, got %d", r.ipdom);
+	cr_expect_eq(r.level, 1);
+	/* threads one level apart after the return (F called from main and from
+	** G): no common point, no entry */
+	static const char levels[] = ".threads 2\n"
+	                             "    p = tid == 0\n"
+	                             "    bz p, e\n"
+	                             "    call F\n"
+	                             "    jump d\n"
+	                             "e:  call G\n"
+	                             "d:  stop\n"
+	                             "G:  call F\n"
+	                             "    ret\n"
+	                             "F:  y = 1\n"
+	                             "    ret\n";  /* line 11 */
+	r = ret_entry_under(levels, "its:postdom+maxsp", 11);
+	cr_expect_eq(r.n, 1, "F runs once, with both threads");
+	cr_expect_eq(r.ipdom, -2, "an entry for threads of two levels: ipdom %d", r.ipdom);
+}

@@ -134,7 +134,7 @@ Test(cohort, the_examples_and_their_gsa_forms_end_as_with_single_steps, .init = 
 	cr_expect_gt(gsa, 1000, "their GSA forms took %llu cohort steps", (unsigned long long)gsa);
 }
 
-static void random_programs(bool unstructured, bool as_gsa, int count)
+static void random_programs(bool unstructured, bool as_gsa, bool calls, int count)
 {
 	uint64_t total = 0;
 	for (int s = 1; s <= count; s++) {
@@ -142,6 +142,7 @@ static void random_programs(bool unstructured, bool as_gsa, int count)
 		o.seed = (uint64_t)s * 7919u + (unstructured ? 1 : 0);
 		o.size = 20 + s % 60;
 		o.unstructured = unstructured;
+		o.calls = calls;
 		Buf b = {0};
 		gen_program(&b, &o);
 		Prog r = load(buf_str(&b));
@@ -156,8 +157,8 @@ static void random_programs(bool unstructured, bool as_gsa, int count)
 		static const int32_t threads[] = {5, 16};
 		for (int t = 0; t < 2; t++) {
 			Buf what = {0};
-			buf_printf(&what, "seed %d (%s%s), %d threads\n%s", s, unstructured ? "unstructured" : "structured",
-			           as_gsa ? ", gsa" : "", threads[t], buf_str(&b));
+			buf_printf(&what, "seed %d (%s%s%s), %d threads\n%s", s, unstructured ? "unstructured" : "structured",
+			           as_gsa ? ", gsa" : "", calls ? ", calls" : "", threads[t], buf_str(&b));
 			for (int i = 0; cohort_models[i]; i++) {
 				if (unstructured && cohort_models[i] == &model_sync)
 					continue; /* its programs have no sync (gen.h) */
@@ -178,9 +179,15 @@ static void random_programs(bool unstructured, bool as_gsa, int count)
 	cr_expect_gt(total, 1000, "random programs took %llu cohort steps", (unsigned long long)total);
 }
 
-Test(cohort, random_structured_programs, .init = watchdog_120) { random_programs(false, false, 60); }
-Test(cohort, random_unstructured_programs, .init = watchdog_120) { random_programs(true, false, 60); }
-Test(cohort, random_programs_in_gsa_form, .init = watchdog_120) { random_programs(false, true, 40); }
+Test(cohort, random_structured_programs, .init = watchdog_120) { random_programs(false, false, false, 60); }
+Test(cohort, random_unstructured_programs, .init = watchdog_120) { random_programs(true, false, false, 60); }
+Test(cohort, random_programs_in_gsa_form, .init = watchdog_120) { random_programs(false, true, false, 40); }
+/* gen --calls: calls and returns (from both sides of a branch, early ones) */
+Test(cohort, random_programs_with_calls, .init = watchdog_120)
+{
+	random_programs(false, false, true, 30);
+	random_programs(true, false, true, 30);
+}
 
 /* A load that fails in thread 5 of 8 warps of one at one pc: the cohort's
 ** rule fails, and the error must be the one steps one by one report (thread

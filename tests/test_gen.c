@@ -799,3 +799,66 @@ Test(gen, unstructured_large)
 	GenOptions o = {.seed = 42, .size = 100000, .unstructured = true};
 	check_large(&o, 125000, &model_ipdom, -1);
 }
+
+/* --calls: the programs load cleanly (no recursion: that is a load error;
+** every function called, nothing unreachable) and run to the end with
+** bounded values under every model — the main ones, tf:sandy and every
+** policy of the lab — structured ones under sync too; across the seeds,
+** threads of different calls meet in a function and return to different
+** pcs (rule RS) under Min-PC, and unstructured functions return early. */
+Test(gen, calls_valid_and_terminate_under_every_model)
+{
+	int32_t rs = 0, early = 0, nested = 0;
+	for (uint64_t seed = 1; seed <= 160; seed++) {
+		bool unstructured = seed % 2 == 0;
+		GenOptions o = unstructured ? varied_unstructured(seed) : varied(seed);
+		o.calls = true;
+		char *src = gen_text(&o);
+		Prog r = load_clean(src, seed);
+		cr_assert(r.p->has_calls && r.g->nfuncs >= 2, "seed %llu: no function\n%s", (unsigned long long)seed, src);
+		for (int32_t f = 1; f < r.g->nfuncs; f++)
+			nested += r.g->func_height[f] > 0;
+		/* a ret that is not its function's last instruction: an early return */
+		for (int32_t pc = 0; pc + 1 < r.p->nins; pc++)
+			early += r.p->ins[pc].op == OP_RET && cfg_func_at(r.g, pc + 1) < 0 &&
+			         r.g->func_of[r.g->block_of[pc + 1]] == r.g->func_of[r.g->block_of[pc]];
+		int32_t t = 1 + (int32_t)(seed % 8);
+		for (int i = 0; models[i]; i++)
+			if (!(unstructured && models[i] == &model_sync))
+				check_runs(src, r.p, seed, models[i], t, -1);
+		check_runs(src, r.p, seed, &model_tf_sandy, t, -1);
+		for (int32_t i = 0; i < its_policy_count(); i++)
+			check_runs(src, r.p, seed, its_policy_model(i), t, -1);
+		Machine *m = machine(r.p, NULL, its_policy_model(0), 8, 0);
+		sem_run(m, NULL, NULL);
+		rs += m->rule_count[RULE_RS] > 0;
+		sem_free(m);
+		unload(&r);
+		free(src);
+	}
+	cr_expect_gt(rs, 5, "divergent returns (rule RS under %s) in %d programs only",
+	             sem_model_name(its_policy_model(0)), (int)rs);
+	cr_expect_gt(early, 5, "early returns in %d functions only", (int)early);
+	cr_expect_gt(nested, 5, "functions calling functions: %d only", (int)nested);
+}
+
+/* Without --calls nothing changes (no call, no ret); with it, the first
+** line says so and the same seed gives the same text. */
+Test(gen, calls_only_with_the_option)
+{
+	for (uint64_t seed = 1; seed <= 50; seed++) {
+		GenOptions o = varied(seed);
+		o.unstructured = seed % 2 == 0;
+		char *plain = gen_text(&o);
+		cr_expect(strstr(plain, "call ") == NULL && strstr(plain, " ret\n") == NULL, "seed %llu:\n%s",
+		          (unsigned long long)seed, plain);
+		o.calls = true;
+		char *a = gen_text(&o), *b = gen_text(&o);
+		cr_expect_str_eq(a, b);
+		cr_expect(strstr(a, " --calls\n") != NULL && strstr(a, "call f0") != NULL, "seed %llu:\n%s",
+		          (unsigned long long)seed, a);
+		free(plain);
+		free(a);
+		free(b);
+	}
+}

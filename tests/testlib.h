@@ -41,6 +41,10 @@ Prog load_path(const char *path);
 Program *inline_calls(Program *p);
 /* Does the example at path have a call? */
 bool example_has_calls(const char *path);
+/* Is the example at path one of those with an irreducible CFG, which GSA
+** form and the analyses refuse (policy_scs_trace.simd: three traces that
+** start in one cycle at three places)? test_gsa checks that they are. */
+bool example_irreducible(const char *path);
 void unload(Prog *r);
 
 /* ElTantawy 2018, Figure 5.2 (nested divergence), laid out so that the

@@ -23,6 +23,8 @@ const Model *model_find(const char *name)
 		return &model_its_rr;
 	if (!strcmp(name, "tf:sandy"))
 		return &model_tf_sandy;
+	if (!strcmp(name, "tf:layout"))
+		return &model_tf_layout;
 	return its_policy_find(name);
 }
 

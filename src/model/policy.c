@@ -612,9 +612,10 @@ static void pdom_arrivals(Machine *m, Warp *w, const uint64_t *moved)
 	w->ctl.n = out;
 }
 
-/* PostDom: a divergent branch at pc pushes (pc, its ipdom, level, Θ) unless
-** the same branch is already on the stack at this level (a loop's test). */
-static void pdom_push(Machine *m, Warp *w, int32_t pc, const uint64_t *theta, int32_t level)
+/* PostDom: a divergence at pc pushes (pc, the reconvergence point ipdom,
+** level, Θ) unless the same divergence is already on the stack at this
+** level (a loop's test). */
+static void pdom_push_at(Machine *m, Warp *w, int32_t pc, int32_t ipdom, const uint64_t *theta, int32_t level)
 {
 	int32_t first = dyn_first(m, w);
 	for (int32_t k = w->ctl.n - 1; k >= first; k--) {
@@ -628,11 +629,50 @@ static void pdom_push(Machine *m, Warp *w, int32_t pc, const uint64_t *theta, in
 	int32_t *e = rec(w, k);
 	e[PD_KIND] = REC_PDOM;
 	e[PD_BRANCH] = pc;
-	e[PD_IPDOM] = cfg_ipdom_pc(m->cfg, pc);
-	if (e[PD_IPDOM] < 0) /* the function's exit: the instruction after its call (§5.1) */
-		e[PD_IPDOM] = sem_return_point(m, w);
+	e[PD_IPDOM] = ipdom;
 	e[PD_LEVEL] = level;
 	bits_copy(rmask(w, k), theta, w->nw);
+}
+
+/* A divergent branch at pc: its immediate post-dominator, or at the
+** function's exit the instruction after its call (§5.1). */
+static void pdom_push(Machine *m, Warp *w, int32_t pc, const uint64_t *theta, int32_t level)
+{
+	int32_t ipdom = cfg_ipdom_pc(m->cfg, pc);
+	if (ipdom < 0)
+		ipdom = sem_return_point(m, w);
+	pdom_push_at(m, w, pc, ipdom, theta, level);
+}
+
+/* A divergent return (rule RS) at pc, its threads (w->active) back at their
+** return pcs, one call level up (musimd-lang(7), Functions, PostDom): the
+** digest's rule for an indirect call, a divergence that reconverges where
+** the control flow does, applied to the return. When the threads are at one
+** level, the entry (pc, the nearest common post-dominator of their return
+** pcs — at the caller's exit, the instruction after the caller's call, if
+** they agree on it — level, the threads) is pushed; threads at different
+** levels (a function called from two functions), or with no common point,
+** push nothing. */
+static void pdom_push_ret(Machine *m, Warp *w, int32_t pc)
+{
+	const Cfg *g = m->cfg;
+	int32_t level = -1, b = -1;
+	BitIter it = bits_iter(w->active, w->nw);
+	for (int32_t l; (l = bits_iter_next(&it)) >= 0;) {
+		if (level >= 0 && level_of(w, l) != level)
+			return;
+		level = level_of(w, l);
+		int32_t x = g->block_of[tpc(w, l)];
+		if (b < 0)
+			b = x;
+		while (b < g->nblocks && !cfg_postdominates(g, b, x))
+			b = g->blocks[b].ipdom;
+	}
+	if (level < 0)
+		return;
+	int32_t ipdom = b < g->nblocks ? g->blocks[b].first : sem_return_point(m, w);
+	if (ipdom >= 0)
+		pdom_push_at(m, w, pc, ipdom, w->active, level);
 }
 
 /* The threads in moved went from `from` to their new pcs: Lee's lists and
@@ -727,7 +767,7 @@ static bool branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule)
 }
 
 /* A ret to several pcs (rule RS): every thread goes to its own return pc,
-** and the policy decides, as after a branch. */
+** and the policy decides, as after a branch (PostDom: pdom_push_ret). */
 static bool ret_split(Machine *m, Warp *w, int32_t pc, Rule *rule)
 {
 	(void)rule;
@@ -743,6 +783,8 @@ static bool ret_split(Machine *m, Warp *w, int32_t pc, Rule *rule)
 	uint64_t *moved = m->step_active + 2 * w->nw;
 	bits_copy(moved, w->active, w->nw);
 	track_depth(m, w, moved);
+	if (pol(m)->kind == P_POSTDOM)
+		pdom_push_ret(m, w, pc);
 	after_move(m, w, pc, moved);
 	decide(m, w);
 	return true;

@@ -39,12 +39,15 @@ typedef struct Entry {
 static Entry *ent(const Warp *w, int32_t k) { return ctl_rec(w, k); }
 static uint64_t *ent_mask(const Warp *w, int32_t k) { return ctl_mask(w, k, 0); }
 
-/* The sort key of pc: its block's priority, then the pc. */
+/* The sort key of pc: its block's priority, then the pc (tf:layout: the
+** pc, program order). */
 static int64_t key(const Machine *m, int32_t pc)
 {
 	const Cfg *g = m->cfg;
 	if (pc < 0 || pc >= m->prog->nins)
 		return INT64_MAX;
+	if (m->model == &model_tf_layout)
+		return pc;
 	int32_t rank = g->blocks[g->block_of[pc]].prio;
 	return (int64_t)(rank >= 0 ? rank : g->nblocks) << 32 | (int64_t)pc;
 }
@@ -218,27 +221,26 @@ static CtlWait lane_held(const Warp *w, int32_t l, int32_t *pc)
 	return CTL_NOT_HELD;
 }
 
-const Model model_tf = {
-	.name = "tf",
-	.summary = "thread frontiers on a sorted stack (Diamos et al. 2011, TF-STACK): the block of "
-	           "highest priority (reverse post-order) any thread is at runs, threads meet where "
-	           "their pcs do",
-	.stack_name = "sorted stack",
-	.fields = fields,
-	.nfields = 2,
-	.pushed_by = -1,
-	.rec_size = sizeof(Entry),
-	.nmask = 1,
-	.start = start,
-	.branch = branch,
-	.sync = model_sync_nop,
-	.finish = finish,
-	.go = go,
-	.ret_split = ret_split,
-	.view = view,
-	.pending = pending,
-	.lane_held = lane_held,
-};
+/* TF-STACK's entry points, with a name and a summary (tf, tf:layout). */
+#define TF_STACK(NAME, SUMMARY)                                                                            \
+	{                                                                                                  \
+		.name = NAME, .summary = SUMMARY, .stack_name = "sorted stack", .fields = fields,          \
+		.nfields = 2, .pushed_by = -1, .rec_size = sizeof(Entry), .nmask = 1, .start = start,      \
+		.branch = branch, .sync = model_sync_nop, .finish = finish, .go = go,                      \
+		.ret_split = ret_split, .view = view, .pending = pending, .lane_held = lane_held,          \
+	}
+
+const Model model_tf = TF_STACK("tf", "thread frontiers on a sorted stack (Diamos et al. 2011, TF-STACK): the block of "
+                                      "highest priority (reverse post-order) any thread is at runs, threads meet where "
+                                      "their pcs do");
+
+/* TF-STACK with the priorities in program order (the layout a Min-PC
+** scheduler follows): the "wrong priorities" of the paper's Figure 2(c)
+** when a loop's exit test is laid out above a block of its body (seed 002
+** digest §6.1, §11.2 D3). */
+const Model model_tf_layout =
+	TF_STACK("tf:layout", "tf with the priorities in program order instead of reverse post-order (Diamos et al. "
+	                      "2011, Figure 2(c): threads can leave a loop ahead of the others)");
 
 /* ---- TF-SANDY ------------------------------------------------------------------------ */
 /*
