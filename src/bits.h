@@ -52,6 +52,31 @@ static inline void bits_extract(uint64_t *d, const uint64_t *s, int32_t off, int
 		d[nw - 1] &= (1ull << (n & 63)) - 1;
 }
 
+/* The word of bits lo .. lo+n-1 of word j's range (0 < n): the mask of
+** s's bits [lo, lo+n) that fall in word j, for range loops. */
+static inline uint64_t bits_range_mask(int32_t lo, int32_t n, int32_t j)
+{
+	int64_t a = lo - (int64_t)j * 64, b = a + n; /* [a, b) in the word's bit numbers */
+	uint64_t m = a <= 0 ? ~0ull : a >= 64 ? 0 : ~0ull << a;
+	return b >= 64 ? m : b <= 0 ? 0 : m & ((1ull << b) - 1);
+}
+
+/* How many of bits [lo, lo+n) of s are set. */
+static inline int32_t bits_count_range(const uint64_t *s, int32_t lo, int32_t n)
+{
+	int32_t c = 0;
+	for (int32_t j = lo >> 6; j <= (lo + n - 1) >> 6; j++)
+		c += bit_count(s[j] & bits_range_mask(lo, n, j));
+	return c;
+}
+
+/* Sets bits [lo, lo+n) of s. */
+static inline void bits_set_range(uint64_t *s, int32_t lo, int32_t n)
+{
+	for (int32_t j = lo >> 6; j <= (lo + n - 1) >> 6; j++)
+		s[j] |= bits_range_mask(lo, n, j);
+}
+
 static inline bool bits_empty(const uint64_t *s, int32_t nw)
 {
 	for (int32_t i = 0; i < nw; i++)

@@ -1123,6 +1123,17 @@ static bool choose_order(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_
 	return true;
 }
 
+/* The lanes idx[k..e) from lane k whose addresses run on from a by one
+** cell each, on a's page: the cells a .. a+(e-k)-1. */
+static int32_t address_run(const int64_t *addr, const int32_t *idx, int32_t k, int32_t n, int64_t a)
+{
+	int32_t e = k + 1, room = MEM_PAGE_SIZE - (int32_t)(a & (MEM_PAGE_SIZE - 1));
+	if (addr)
+		while (e < n && e - k < room && addr[idx[e]] == a + (e - k))
+			e++;
+	return e;
+}
+
 /* ST to shared memory in two passes (check, then write) in the case that
 ** leaves the rule nothing to decide: int64 addresses strictly increasing or
 ** decreasing over the active lanes (no two lanes on one cell: no race, no
@@ -1140,11 +1151,13 @@ static bool fast_store(Machine *m, Warp *w, const Ins *ins)
 	const int32_t *idx = sem_active_list(m, w, &n);
 	if (n > 1 && !A.p)
 		return false; /* every lane on one cell */
+	/* check, by runs of lanes on consecutive cells of one page (an affine
+	** store is a few runs: its cells' bits and values a range at a time) */
 	uint64_t fresh = 0;
 	int64_t prev = -1, last_key = -1;
 	int dir = 0;
 	const MemPage *pg = NULL;
-	for (int32_t k = 0; k < n; k++) {
+	for (int32_t k = 0, e; k < n; k = e) {
 		int64_t a = A.p ? A.p[idx[k]] : A.k;
 		if (a < 0)
 			return false;
@@ -1154,36 +1167,51 @@ static bool fast_store(Machine *m, Warp *w, const Ins *ins)
 				return false;
 			dir = d;
 		}
-		prev = a;
+		e = address_run(A.p, idx, k, n, a);
+		if (e - k > 1) { /* ascending within the run */
+			if (dir < 0)
+				return false;
+			dir = 1;
+		}
+		prev = a + (e - k - 1);
 		if (a >> MEM_PAGE_BITS != last_key) {
 			last_key = a >> MEM_PAGE_BITS;
 			if (!(pg = mem_find(&m->shared, last_key)))
 				return false;
 		}
 		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
-		if (pg->big && pg->big[off])
-			return false;
-		fresh += !bit_get(pg->init, off);
+		if (pg->big)
+			for (int32_t j = off; j < off + (e - k); j++)
+				if (pg->big[j])
+					return false;
+		fresh += (uint64_t)(e - k - bits_count_range(pg->init, off, e - k));
 	}
 	if (fresh && (m->cells + fresh > m->opt.max_cells || !budget_allows(m, 0)))
 		return false; /* the general rule reports it */
+	/* write */
 	MemPage *wp = NULL;
 	last_key = -1;
-	for (int32_t k = 0; k < n; k++) {
-		int32_t t = idx[k];
-		int64_t a = A.p ? A.p[t] : A.k;
+	for (int32_t k = 0, e; k < n; k = e) {
+		int64_t a = A.p ? A.p[idx[k]] : A.k;
+		e = address_run(A.p, idx, k, n, a);
 		if (a >> MEM_PAGE_BITS != last_key) {
 			last_key = a >> MEM_PAGE_BITS;
 			wp = mem_find(&m->shared, last_key);
 		}
 		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
-		if (!bit_get(wp->init, off)) {
-			bit_set(wp->init, off);
-			m->cells++;
-		}
-		wp->val[off] = B.p ? B.p[t] : B.k;
-		sem_record_store(m, a);
+		int64_t *cell = wp->val + off;
+		if (!B.p)
+			for (int32_t j = k; j < e; j++)
+				cell[j - k] = B.k;
+		else
+			for (int32_t j = k; j < e; j++)
+				cell[j - k] = B.p[idx[j]];
+		bits_set_range(wp->init, off, e - k);
+		if (m->effects)
+			for (int32_t j = k; j < e; j++)
+				sem_record_store(m, a + (j - k));
 	}
+	m->cells += fresh;
 	return true;
 }
 

@@ -2837,6 +2837,24 @@ static char *store_outcome(const char *src, LaneOrder order, uint64_t max_cells)
 	return buf_steal(&b);
 }
 
+/* Lane 0 stores to cell 10, lanes 1..5 to cells 6..10: a descent, then a
+** run of consecutive cells back onto lane 0's. The addresses are not
+** monotonic, so the general rule stores them: in ascending lane order the
+** highest tid's value wins, and the race on cell 10 is recorded. */
+Test(sem, a_run_back_onto_an_earlier_lanes_cell_is_a_race)
+{
+	Run r = start(".threads 6\n.memory zero\n mem[tid] = 0\n mem[10] = 0\n z = tid == 0\n z = z * 5\n"
+	              " a = tid + 5\n a = a + z\n mem[a] = tid\n stop\n");
+	sem_run(r.m, NULL, NULL);
+	cr_assert_eq(r.m->status, SEM_OK);
+	cr_expect_eq(r.m->nraces, 1);
+	cr_expect_eq(r.m->races[0].cell, 10);
+	Num v;
+	cr_assert(mem_get(&r.m->shared, 10, &v));
+	cr_expect_eq(v.i, 5);
+	finish(&r);
+}
+
 Test(sem, the_two_pass_store_leaves_what_the_general_rule_leaves)
 {
 	static const char *const progs[] = {
@@ -2845,6 +2863,14 @@ Test(sem, the_two_pass_store_leaves_what_the_general_rule_leaves)
 		".threads 8\n.data 0: 1 2\n mem[1] = 99999999999999999999\n mem[tid] = tid\n stop\n",
 		".threads 8\n.memory zero\n mem[5] = 3\n x = tid % 3\n mem[x] = x\n stop\n", /* no race */
 		".threads 70\n a = tid * 7\n mem[a] = tid\n mem[a] = a\n stop\n",
+		/* runs of consecutive cells: across pages, onto cells some of which
+		** hold values, one holding a big value, a run then a descent */
+		".threads 600\n.data 250: 1 2 3\n mem[tid] = tid\n a = tid + 100\n mem[a] = 1\n mem[a] = a\n stop\n",
+		".threads 300\n.memory zero\n mem[tid] = 0\n mem[200] = 99999999999999999999\n mem[tid] = tid\n stop\n",
+		".threads 8\n.memory zero\n mem[tid] = 0\n mem[60] = 0\n p = tid < 4\n a = p * 50\n b = a + tid\n mem[b] = 1\n"
+		" c = 7 - tid\n mem[c] = c\n stop\n",
+		".threads 520\n.data 0: 1\n.data 300: 1\n.data 700: 1\n mem[tid] = 0\n a = tid * 2\n mem[a] = tid\n"
+		" b = a + 1\n mem[b] = b\n stop\n",
 	};
 	for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
 		for (uint64_t cells = 0; cells <= 12; cells += 6) {
