@@ -449,6 +449,17 @@ static bool gather_int64(Machine *m, int32_t n, const Opnd *a, const Opnd *b)
 	return sign >= 0;
 }
 
+/* The lanes idx[k..e) from lane k whose addresses run on from a by one
+** cell each, on a's page: the cells a .. a+(e-k)-1. */
+static int32_t address_run(const int64_t *addr, const int32_t *idx, int32_t k, int32_t n, int64_t a)
+{
+	int32_t e = k + 1, room = MEM_PAGE_SIZE - (int32_t)(a & (MEM_PAGE_SIZE - 1));
+	if (addr)
+		while (e < n && e - k < room && addr[idx[e]] == a + (e - k))
+			e++;
+	return e;
+}
+
 /* LD of shared memory when every address is an int64 natural number and
 ** every cell read holds an int64: the lanes in any order (a load has no
 ** order), a page looked up once per run of addresses on it. False when
@@ -473,6 +484,14 @@ static bool fast_load(Machine *m, Warp *w, const Ins *ins)
 			pg = mem_find(&m->shared, last_key);
 		}
 		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
+		int32_t e = pg && !pg->big ? address_run(A.p, idx, k, n, a) : k + 1;
+		if (e - k > 1 && bits_count_range(pg->init, off, e - k) == e - k) {
+			/* a run of consecutive cells that all hold int64s */
+			for (int32_t j = k; j < e; j++)
+				out[idx[j]] = pg->val[off + (j - k)];
+			k = e - 1;
+			continue;
+		}
 		if (!pg || !bit_get(pg->init, off)) {
 			if (!zero)
 				return false;
@@ -1121,17 +1140,6 @@ static bool choose_order(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_
 	}
 	apply_plan(m, lo, m->lane_choice, n, store);
 	return true;
-}
-
-/* The lanes idx[k..e) from lane k whose addresses run on from a by one
-** cell each, on a's page: the cells a .. a+(e-k)-1. */
-static int32_t address_run(const int64_t *addr, const int32_t *idx, int32_t k, int32_t n, int64_t a)
-{
-	int32_t e = k + 1, room = MEM_PAGE_SIZE - (int32_t)(a & (MEM_PAGE_SIZE - 1));
-	if (addr)
-		while (e < n && e - k < room && addr[idx[e]] == a + (e - k))
-			e++;
-	return e;
 }
 
 /* ST to shared memory in two passes (check, then write) in the case that

@@ -2837,6 +2837,44 @@ static char *store_outcome(const char *src, LaneOrder order, uint64_t max_cells)
 	return buf_steal(&b);
 }
 
+/* Loads by runs of consecutive cells (data.c, fast_load): across pages,
+** reaching cells never written (0 under .memory zero, else MM names the
+** first such thread), and around a page that holds a big value. */
+Test(sem, loads_by_runs_of_cells_read_every_lane)
+{
+	const char *body = " x = tid * 3\n mem[tid] = x\n a = tid + 5\n v = mem[a]\n b = 599 - tid\n w = mem[b]\n stop\n";
+	char src[256];
+	snprintf(src, sizeof src, ".threads 600\n.memory zero\n%s", body);
+	Run r = start(src);
+	sem_run(r.m, NULL, NULL);
+	cr_assert_eq(r.m->status, SEM_OK);
+	for (int32_t t = 0; t < 600; t++) {
+		cr_expect_eq(var(r.m, "v", t), t + 5 < 600 ? 3 * (t + 5) : 0, "thread %d", t);
+		cr_expect_eq(var(r.m, "w", t), 3 * (599 - t), "thread %d", t);
+	}
+	finish(&r);
+	snprintf(src, sizeof src, ".threads 600\n%s", body);
+	r = start(src);
+	sem_run(r.m, NULL, NULL);
+	cr_expect_eq(r.m->status, SEM_STUCK);
+	cr_expect_str_eq(r.m->err.rule, "MM");
+	cr_expect(strstr(r.m->err.msg, "cell 600 is read in thread 595") != NULL, "%s", r.m->err.msg);
+	finish(&r);
+	r = start(".threads 300\n mem[tid] = tid\n mem[7] = 99999999999999999999\n a = tid + 1\n a = a % 300\n"
+	          " v = mem[a]\n stop\n");
+	sem_run(r.m, NULL, NULL);
+	cr_assert_eq(r.m->status, SEM_OK);
+	for (int32_t t = 0; t < 300; t++)
+		if (t != 6)
+			cr_expect_eq(var(r.m, "v", t), (t + 1) % 300, "thread %d", t);
+	Num big;
+	cr_assert(sem_get(r.m, vix(r.m, "v"), 6, &big));
+	char *text = num_str(big);
+	cr_expect_str_eq(text, "99999999999999999999");
+	free(text);
+	finish(&r);
+}
+
 /* Lane 0 stores to cell 10, lanes 1..5 to cells 6..10: a descent, then a
 ** run of consecutive cells back onto lane 0's. The addresses are not
 ** monotonic, so the general rule stores them: in ascending lane order the
