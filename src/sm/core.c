@@ -140,9 +140,8 @@ typedef struct Progress {
 	int32_t nnoted;
 	uint64_t *lanes;         /* nwarps × nw: the lanes active at the warp's last issue */
 	int32_t nw;
-	/* scratch: the destination's lanes before a step */
+	/* scratch: a compare-and-swap's destination lanes before its step */
 	int64_t *val;
-	uint8_t *def;
 } Progress;
 
 #define SPIN_PCS 8
@@ -399,23 +398,30 @@ static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_
 	return warp_ready_(x, w, s, when, hooks, false);
 }
 
-/* Did the step change the destination's lanes? (before: saved by save_dst) */
-static ALWAYS_INLINE bool dst_changed(const Run *x, const Warp *W, int32_t v)
+/* Did the step change the destination's lanes (a lane's int64 value or
+** definedness)? The step tells, watching the variable (Machine.watch_var,
+** set before it by watch_dst, cleared after it by dst_changed). */
+static ALWAYS_INLINE void watch_dst(Machine *m, int32_t v)
 {
-	const Machine *m = x->c.m;
-	if (m->nbig[v] > 0)
-		return true; /* values beyond int64: counted as a change */
-	size_t base = (size_t)v * (size_t)m->nthreads + (size_t)W->base;
-	return memcmp(x->g.val, &m->val[base], (size_t)W->size * sizeof *x->g.val) != 0 ||
-	       memcmp(x->g.def, &m->def[base], (size_t)W->size) != 0;
+	m->watch_var = v;
+	m->watch_changed = false;
 }
 
-static ALWAYS_INLINE void save_dst(Run *x, const Warp *W, int32_t v)
+static ALWAYS_INLINE bool dst_changed(Machine *m, int32_t v)
+{
+	m->watch_var = -1;
+	if (v < 0)
+		return false;
+	return m->nbig[v] > 0 || m->watch_changed; /* values beyond int64: counted as a change */
+}
+
+/* A compare-and-swap whose expected value is its destination: that
+** value before the step (count_lock_attempts). */
+static void save_dst(Run *x, const Warp *W, int32_t v)
 {
 	const Machine *m = x->c.m;
 	size_t base = (size_t)v * (size_t)m->nthreads + (size_t)W->base;
 	memcpy(x->g.val, &m->val[base], (size_t)W->size * sizeof *x->g.val);
-	memcpy(x->g.def, &m->def[base], (size_t)W->size);
 }
 
 /* A compare-and-swap's lanes are lock attempts; those whose old value
@@ -545,7 +551,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	int32_t pc = W->pc;
 	const SmIns *si = &c->code->ins[pc];
 	const Ins *ins = &m->prog->ins[pc];
-	if (ins->dst >= 0)
+	if (MU_UNLIKELY(ins->op == OP_ATOMCAS) && ins->dst >= 0)
 		save_dst(x, W, ins->dst);
 	if (si->unit == UNIT_MEM) /* the addresses, before the step may overwrite them */
 		ldst_prepare(x->ldst, m, W, ins);
@@ -554,7 +560,9 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	if (hooks && c->sched->on_issue) /* the policy sees it before it executes */
 		c->sched->on_issue(c, s, w);
 	StepInfo info;
+	watch_dst(m, ins->dst);
 	sem_step(m, w, &info);
+	bool dst_change = dst_changed(m, ins->dst);
 	SmResult *r = x->r;
 	if (m->steps == steps)
 		return false; /* no rule applied (stuck, a barrier that cannot complete): not an issue */
@@ -596,7 +604,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	if (info.rule == RULE_BAR)
 		x->epoch++; /* a release may make waiting warps ready */
 	bool changed = info.nstores > 0 || m->nlive != nlive || info.rule == RULE_BAR ||
-	               (ins->dst >= 0 && dst_changed(x, W, ins->dst));
+	               dst_change;
 	if (changed)
 		progress_reset(&x->g, c->now);
 	else
@@ -982,7 +990,6 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->g.noted = xmalloc(((size_t)m->nwarps + 1) * sizeof *x->g.noted);
 	x->g.lanes = xcalloc((size_t)m->nwarps * (size_t)maxnw + 1, sizeof *x->g.lanes);
 	x->g.val = xmalloc((size_t)maxsize * sizeof *x->g.val);
-	x->g.def = xmalloc((size_t)maxsize);
 	x->ldst = ldst_new(cfg, m);
 	progress_init(&x->g, m->nwarps);
 	fetch_init(&x->fetch, cfg, m->nwarps, code->nins);
@@ -1523,7 +1530,6 @@ static void run_free(Run *x)
 	free(x->g.noted);
 	free(x->g.lanes);
 	free(x->g.val);
-	free(x->g.def);
 	ldst_free(x->ldst);
 	fetch_free(&x->fetch);
 	opcoll_free(&x->oc);
