@@ -270,6 +270,7 @@ typedef struct Run {
 	** (and with walk_every_warp) */
 	int32_t (*rotation)(const SmCore *core, int32_t s, int32_t n);
 	int32_t (*greedy)(const SmCore *core, int32_t s);
+	int8_t rotation_kind; /* the policy's (WarpSched) */
 } Run;
 
 static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks);
@@ -1035,6 +1036,7 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	if (ok && c->sched->rotation && !cfg->walk_every_warp) {
 		x->rotation = c->sched->rotation;
 		x->greedy = c->sched->greedy;
+		x->rotation_kind = c->sched->rotation_kind;
 	}
 	return ok;
 }
@@ -1390,7 +1392,12 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 		const int32_t *list = &c->sched_warps[s * c->per];
 		int32_t at = 0, greedy = -1; /* the walk: list[greedy], then the rotation from list[at] without it */
 		if (x->rotation) { /* (the tests' walk takes the order) */
-			at = x->rotation(c, s, n);
+			if (x->rotation_kind == WS_ROTATION_AFTER_LAST) { /* rotation_lrr's */
+				int32_t start = c->last_pos[s] + 1;
+				at = start >= n ? 0 : start;
+			} else if (x->rotation_kind != WS_ROTATION_ZERO) {
+				at = x->rotation(c, s, n);
+			}
 			if (x->greedy)
 				greedy = x->greedy(c, s);
 		} else {
