@@ -241,6 +241,7 @@ static void commit_marks(Machine *m, Warp *w, const int32_t *idx, int32_t n, int
 			}
 		}
 		m->ndef[dst] += fresh;
+		m->watch_changed |= fresh && dst == m->watch_var;
 	}
 }
 
@@ -252,7 +253,21 @@ static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
 	const int32_t *idx = sem_active_list(m, w, &n);
 	bool dense = n == w->size;
 	int64_t *d = row(m, dst);
-	if (out != d) {
+	bool watched = dst == m->watch_var; /* (then out is not d: exec_arith) */
+	if (MU_UNLIKELY(watched)) {
+		uint64_t diff = 0;
+		if (dense) {
+			size_t size = (size_t)w->size * sizeof *d;
+			diff = m->watch_changed || memcmp(d + w->base, out + w->base, size) != 0;
+			memcpy(d + w->base, out + w->base, size);
+		} else {
+			for (int32_t k = 0; k < n; k++) {
+				diff |= (uint64_t)(d[idx[k]] ^ out[idx[k]]);
+				d[idx[k]] = out[idx[k]];
+			}
+		}
+		m->watch_changed |= diff != 0;
+	} else if (out != d) {
 		if (dense)
 			memcpy(d + w->base, out + w->base, (size_t)w->size * sizeof *d);
 		else
@@ -269,8 +284,17 @@ static void commit_compact(Machine *m, Warp *w, int32_t dst, const int64_t *vals
 	int32_t n;
 	const int32_t *idx = sem_active_list(m, w, &n);
 	int64_t *d = row(m, dst);
-	for (int32_t k = 0; k < n; k++)
-		d[idx[k]] = vals[k];
+	if (MU_UNLIKELY(dst == m->watch_var)) { /* as commit_fast */
+		uint64_t diff = 0;
+		for (int32_t k = 0; k < n; k++) {
+			diff |= (uint64_t)(d[idx[k]] ^ vals[k]);
+			d[idx[k]] = vals[k];
+		}
+		m->watch_changed |= diff != 0;
+	} else {
+		for (int32_t k = 0; k < n; k++)
+			d[idx[k]] = vals[k];
+	}
 	commit_marks(m, w, idx, n, dst);
 }
 
@@ -343,10 +367,11 @@ static bool exec_arith(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 		int64_t *d = row(m, ins->dst);
 		bool alias = (ins->a.kind == OPND_VAR && ins->a.var == ins->dst) ||
 		             (ins->b.kind == OPND_VAR && ins->b.var == ins->dst);
+		bool watched = ins->dst == m->watch_var; /* commit_fast compares the old row */
 		if (ins->op == OP_COPY) {
-			int64_t *out = d;
+			int64_t *out = watched ? m->tmp : d;
 			if (A.p) {
-				if (A.p != d) {
+				if (A.p != out) {
 					if (dense)
 						memcpy(out + lo, A.p + lo, (size_t)w->size * sizeof *out);
 					else
@@ -357,7 +382,7 @@ static bool exec_arith(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 				for (int32_t k = 0; k < n; k++)
 					out[idx[k]] = A.k;
 			}
-			commit_fast(m, w, ins->dst, d);
+			commit_fast(m, w, ins->dst, out);
 			return true;
 		}
 		if (ins->op == OP_UNARY) {
@@ -365,7 +390,7 @@ static bool exec_arith(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			** !a = (0 == a), ~a = -1 ^ a */
 			BinOp op = ins->sub == UN_NEG ? BIN_SUB : ins->sub == UN_NOT ? BIN_EQ : BIN_XOR;
 			Src Z = {NULL, ins->sub == UN_BNOT ? -1 : 0};
-			int64_t *out = alias ? m->tmp : d;
+			int64_t *out = alias || watched ? m->tmp : d;
 			if (fast_binop(op, out, Z, A, dense, lo, hi, idx, n)) {
 				commit_fast(m, w, ins->dst, out);
 				return true;
@@ -382,7 +407,7 @@ static bool exec_arith(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			** division or remainder by b other than 0 and -1 */
 			exact_always |= !B.p && ((op == BIN_SHR && B.k >= 0) ||
 			                         ((op == BIN_DIV || op == BIN_MOD) && B.k != 0 && B.k != -1));
-			int64_t *out = (alias || may_fail) && !exact_always ? m->tmp : d;
+			int64_t *out = ((alias || may_fail) && !exact_always) || watched ? m->tmp : d;
 			if (fast_binop(op, out, A, B, dense, lo, hi, idx, n)) {
 				commit_fast(m, w, ins->dst, out);
 				return true;

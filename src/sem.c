@@ -162,6 +162,8 @@ Mem *sem_local_mem(Machine *m, int32_t t);
 static void lane_set(Machine *m, int32_t v, int32_t t, Num r)
 {
 	size_t n = (size_t)m->nthreads;
+	if (MU_UNLIKELY(v == m->watch_var))
+		m->watch_changed |= !defrow(m, v)[t] || row(m, v)[t] != (r.z ? 0 : r.i);
 	if (m->big[v] && m->big[v][t]) {
 		drop_big(&m->big[v][t], &m->big_bytes);
 		m->nbig[v]--;
@@ -195,6 +197,7 @@ static void lane_unset(Machine *m, int32_t v, int32_t t)
 	}
 	uint8_t *d = defrow(m, v);
 	if (d[t]) {
+		m->watch_changed |= v == m->watch_var;
 		d[t] = 0;
 		m->ndef[v]--;
 	}

@@ -230,6 +230,12 @@ typedef struct Machine {
 	int32_t model_alt;      /* the alternative the model's choose made current for the next
 	                        ** step, when the model keeps it so (aware); sem_step clears it */
 	bool track_edges;       /* the program has φ or μ */
+	/* A driver's watch on one variable (the SM's progress watchdog): a
+	** step that writes a lane of variable watch_var a different int64 row
+	** value or definedness than it had sets watch_changed (the driver
+	** clears it). -1: none (sem_new) */
+	int32_t watch_var;
+	bool watch_changed;
 	Mem shared;
 	Mem **local;            /* per thread, NULL until used */
 	uint64_t cells;         /* initialised cells, shared + local */

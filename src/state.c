@@ -120,6 +120,7 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	}
 
 	Machine *m = xcalloc(1, sizeof *m);
+	m->watch_var = -1;
 	m->aware_rpc = aware_rpc;
 	m->prog = p;
 	m->cfg = p->cfg;

@@ -412,4 +412,4 @@ const WarpSched sched_bows = {"bows",
                               "back-off warp spinning: warps DDOS finds spinning go after the others and wait a "
                               "back-off delay (ElTantawy's)",
                               "INNER", "the policy it deprioritises in (lrr, gto, old, gto_rotate:N, glrr)", order_bows,
-                              NULL, init_bows, fini_bows, on_issue_bows, NULL, NULL};
+                              NULL, init_bows, fini_bows, on_issue_bows, NULL, NULL, WS_ROTATION_CALL};

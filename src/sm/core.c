@@ -105,10 +105,9 @@ static int32_t units_of(const SmConfig *c, SmUnit u, int32_t npools)
 	return n > 0 ? n : 1;
 }
 
-static UnitPool *pool_of(const SmCore *c, int32_t s, SmUnit u)
+static ALWAYS_INLINE UnitPool *pool_of(const SmCore *c, int32_t s, SmUnit u)
 {
-	int32_t p = u == UNIT_MEM || c->npools == 1 ? 0 : s;
-	return &c->pools[p * UNIT__COUNT + u];
+	return c->pool_at[s * UNIT__COUNT + u];
 }
 
 /* The first cycle a unit of the pool is free. */
@@ -119,9 +118,13 @@ static ALWAYS_INLINE int64_t pool_free(const UnitPool *p)
 
 /* The pool's first free unit takes an instruction until `until`; the
 ** unit free first then (the first such in index order). */
-static void pool_take(UnitPool *p, int64_t until)
+static ALWAYS_INLINE void pool_take(UnitPool *p, int64_t until)
 {
 	p->free_at[p->first] = until;
+	if (p->n == 1) { /* (a pool of one: the sub-core model's own units) */
+		p->first_at = until;
+		return;
+	}
 	int32_t best = 0;
 	for (int32_t i = 1; i < p->n; i++)
 		if (p->free_at[i] < p->free_at[best])
@@ -132,50 +135,60 @@ static void pool_take(UnitPool *p, int64_t until)
 
 /* ---- the watchdogs' view of a step ------------------------------------- */
 
-typedef struct Progress {
-	int64_t last;            /* cycle of the last change of the architectural state */
-	/* what issued since then, per warp: up to SPIN_PCS distinct pcs */
-	int32_t *pcs;            /* nwarps × SPIN_PCS, -1 empty */
-	int32_t *noted;          /* the warps whose pcs are not empty (a reset empties those only) */
-	int32_t nnoted;
-	uint64_t *lanes;         /* nwarps × nw: the lanes active at the warp's last issue */
-	int32_t nw;
-	/* scratch: the destination's lanes before a step */
-	int64_t *val;
-	uint8_t *def;
-} Progress;
-
 #define SPIN_PCS 8
 
-static void progress_init(Progress *g, int32_t nwarps)
+/* What a warp issued since the last change: up to SPIN_PCS distinct pcs,
+** in the order first issued; valid while gen is the Progress's (a reset
+** starts a new generation instead of emptying every warp's). */
+typedef struct SpinNote {
+	uint64_t gen;
+	int32_t n;
+	int32_t pc[SPIN_PCS];
+} SpinNote;
+
+typedef struct Progress {
+	int64_t last;            /* cycle of the last change of the architectural state */
+	uint64_t gen;            /* changes so far + 1 */
+	SpinNote *notes;         /* per warp: what issued since then */
+	uint64_t *lanes;         /* nwarps × nw: the lanes active at the warp's last issue */
+	int32_t nw;
+	/* scratch: a compare-and-swap's destination lanes before its step */
+	int64_t *val;
+} Progress;
+
+static void progress_init(Progress *g)
 {
 	g->last = 0;
-	g->nnoted = 0;
-	for (int32_t i = 0; i < nwarps * SPIN_PCS; i++)
-		g->pcs[i] = -1;
+	g->gen = 1; /* (notes of generation 0: empty) */
 }
 
 static ALWAYS_INLINE void progress_reset(Progress *g, int64_t now)
 {
 	g->last = now;
-	for (int32_t k = 0; k < g->nnoted; k++)
-		for (int32_t i = 0; i < SPIN_PCS; i++)
-			g->pcs[g->noted[k] * SPIN_PCS + i] = -1;
-	g->nnoted = 0;
+	g->gen++;
 }
 
-static void progress_note(Progress *g, int32_t w, int32_t pc, const uint64_t *active)
+/* Warp w's pcs since the last change (how many; NULL when none). */
+static const int32_t *progress_pcs(const Progress *g, int32_t w, int32_t *n)
 {
-	int32_t *p = &g->pcs[w * SPIN_PCS];
-	if (p[0] < 0)
-		g->noted[g->nnoted++] = w;
-	for (int32_t i = 0; i < SPIN_PCS; i++) {
-		if (p[i] == pc)
-			break;
-		if (p[i] < 0) {
-			p[i] = pc;
-			break;
-		}
+	const SpinNote *s = &g->notes[w];
+	*n = s->gen == g->gen ? s->n : 0;
+	return *n ? s->pc : NULL;
+}
+
+static ALWAYS_INLINE void progress_note(Progress *g, int32_t w, int32_t pc, const uint64_t *active)
+{
+	SpinNote *s = &g->notes[w];
+	if (s->gen != g->gen) {
+		s->gen = g->gen;
+		s->n = 1;
+		s->pc[0] = pc;
+	} else {
+		int32_t i = 0;
+		while (i < s->n && s->pc[i] != pc)
+			i++;
+		if (i == s->n && i < SPIN_PCS)
+			s->pc[s->n++] = pc;
 	}
 	uint64_t *lanes = &g->lanes[(size_t)w * g->nw];
 	for (int32_t i = 0; i < g->nw; i++) /* (a word or two: no call) */
@@ -226,6 +239,7 @@ typedef struct Run {
 	WarpRun *wr;         /* per warp */
 	uint8_t ready_unit;  /* the unit of warp_ready's last WS_STRUCTURAL answer */
 	int32_t *category;   /* per scheduler, this cycle: -1 issued, else 0 stall, 1 scoreboard, 2 idle */
+	uint64_t **counter;  /* per scheduler: the statistic its category counts this cycle (count) */
 	int32_t *issued_k;   /* per scheduler: active lanes of its issue */
 	bool committed;      /* an issue since the last commit-watchdog check */
 	int32_t pos;         /* the issuing warp's position in its scheduler's list */
@@ -252,6 +266,11 @@ typedef struct Run {
 	** hooks, one pc per warp, no spill code */
 	bool classes;
 	Classes k;
+	/* the policy's rotation and greedy warp (WarpSched), NULL: its order
+	** (and with walk_every_warp) */
+	int32_t (*rotation)(const SmCore *core, int32_t s, int32_t n);
+	int32_t (*greedy)(const SmCore *core, int32_t s);
+	int8_t rotation_kind; /* the policy's (WarpSched) */
 } Run;
 
 static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks);
@@ -399,23 +418,30 @@ static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_
 	return warp_ready_(x, w, s, when, hooks, false);
 }
 
-/* Did the step change the destination's lanes? (before: saved by save_dst) */
-static ALWAYS_INLINE bool dst_changed(const Run *x, const Warp *W, int32_t v)
+/* Did the step change the destination's lanes (a lane's int64 value or
+** definedness)? The step tells, watching the variable (Machine.watch_var,
+** set before it by watch_dst, cleared after it by dst_changed). */
+static ALWAYS_INLINE void watch_dst(Machine *m, int32_t v)
 {
-	const Machine *m = x->c.m;
-	if (m->nbig[v] > 0)
-		return true; /* values beyond int64: counted as a change */
-	size_t base = (size_t)v * (size_t)m->nthreads + (size_t)W->base;
-	return memcmp(x->g.val, &m->val[base], (size_t)W->size * sizeof *x->g.val) != 0 ||
-	       memcmp(x->g.def, &m->def[base], (size_t)W->size) != 0;
+	m->watch_var = v;
+	m->watch_changed = false;
 }
 
-static ALWAYS_INLINE void save_dst(Run *x, const Warp *W, int32_t v)
+static ALWAYS_INLINE bool dst_changed(Machine *m, int32_t v)
+{
+	m->watch_var = -1;
+	if (v < 0)
+		return false;
+	return m->nbig[v] > 0 || m->watch_changed; /* values beyond int64: counted as a change */
+}
+
+/* A compare-and-swap whose expected value is its destination: that
+** value before the step (count_lock_attempts). */
+static void save_dst(Run *x, const Warp *W, int32_t v)
 {
 	const Machine *m = x->c.m;
 	size_t base = (size_t)v * (size_t)m->nthreads + (size_t)W->base;
 	memcpy(x->g.val, &m->val[base], (size_t)W->size * sizeof *x->g.val);
-	memcpy(x->g.def, &m->def[base], (size_t)W->size);
 }
 
 /* A compare-and-swap's lanes are lock attempts; those whose old value
@@ -545,7 +571,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	int32_t pc = W->pc;
 	const SmIns *si = &c->code->ins[pc];
 	const Ins *ins = &m->prog->ins[pc];
-	if (ins->dst >= 0)
+	if (MU_UNLIKELY(ins->op == OP_ATOMCAS) && ins->dst >= 0)
 		save_dst(x, W, ins->dst);
 	if (si->unit == UNIT_MEM) /* the addresses, before the step may overwrite them */
 		ldst_prepare(x->ldst, m, W, ins);
@@ -554,7 +580,9 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	if (hooks && c->sched->on_issue) /* the policy sees it before it executes */
 		c->sched->on_issue(c, s, w);
 	StepInfo info;
+	watch_dst(m, ins->dst);
 	sem_step(m, w, &info);
+	bool dst_change = dst_changed(m, ins->dst);
 	SmResult *r = x->r;
 	if (m->steps == steps)
 		return false; /* no rule applied (stuck, a barrier that cannot complete): not an issue */
@@ -596,7 +624,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	if (info.rule == RULE_BAR)
 		x->epoch++; /* a release may make waiting warps ready */
 	bool changed = info.nstores > 0 || m->nlive != nlive || info.rule == RULE_BAR ||
-	               (ins->dst >= 0 && dst_changed(x, W, ins->dst));
+	               dst_change;
 	if (changed)
 		progress_reset(&x->g, c->now);
 	else
@@ -656,12 +684,13 @@ static void explain_livelock(Run *x)
 	           (long long)(x->c.now - x->g.last));
 	uint64_t *def = xcalloc(2 * (size_t)x->g.nw + 2, sizeof *def), *wait = def + x->g.nw + 1;
 	for (int32_t w = 0; w < m->nwarps; w++) {
-		const int32_t *pcs = &x->g.pcs[w * SPIN_PCS];
-		if (pcs[0] < 0)
+		int32_t npcs;
+		const int32_t *pcs = progress_pcs(&x->g, w, &npcs);
+		if (!pcs)
 			continue;
 		const Warp *W = &m->warps[w];
 		buf_printf(b, "\n  warp %d spins at ", (int)w);
-		for (int32_t i = 0; i < SPIN_PCS && pcs[i] >= 0; i++) {
+		for (int32_t i = 0; i < npcs; i++) {
 			if (i)
 				buf_puts(b, ", ");
 			put_pc(b, p, pcs[i]);
@@ -959,12 +988,17 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 			up->n = units_of(cfg, (SmUnit)u, c->npools);
 			up->free_at = xcalloc((size_t)up->n, sizeof *up->free_at);
 		}
+	c->pool_at = xmalloc((size_t)c->nsched * UNIT__COUNT * sizeof *c->pool_at);
+	for (int32_t s = 0; s < c->nsched; s++)
+		for (int32_t u = 0; u < UNIT__COUNT; u++) /* one LD/ST unit per SM */
+			c->pool_at[s * UNIT__COUNT + u] = &c->pools[(u == UNIT_MEM || c->npools == 1 ? 0 : s) * UNIT__COUNT + u];
 	r->warpsize = m->sched_warpsize > 0 ? m->sched_warpsize : 1;
 	r->occupancy = xcalloc((size_t)r->warpsize + 1, sizeof *r->occupancy);
 	r->nwarps = m->nwarps;
 	r->warps = xcalloc((size_t)m->nwarps + 1, sizeof *r->warps);
 	x->order = xmalloc(((size_t)c->per + 1) * sizeof *x->order);
 	x->category = xmalloc((size_t)c->nsched * sizeof *x->category);
+	x->counter = xmalloc((size_t)c->nsched * sizeof *x->counter);
 	x->issued_k = xmalloc((size_t)c->nsched * sizeof *x->issued_k);
 	x->sleep_until = xcalloc((size_t)c->nsched, sizeof *x->sleep_until);
 	x->sleep_cat = xcalloc((size_t)c->nsched, sizeof *x->sleep_cat);
@@ -978,13 +1012,11 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 			maxsize = m->warps[w].size;
 	}
 	x->g.nw = maxnw;
-	x->g.pcs = xmalloc((size_t)m->nwarps * SPIN_PCS * sizeof *x->g.pcs + 1);
-	x->g.noted = xmalloc(((size_t)m->nwarps + 1) * sizeof *x->g.noted);
+	x->g.notes = xcalloc((size_t)m->nwarps + 1, sizeof *x->g.notes);
 	x->g.lanes = xcalloc((size_t)m->nwarps * (size_t)maxnw + 1, sizeof *x->g.lanes);
 	x->g.val = xmalloc((size_t)maxsize * sizeof *x->g.val);
-	x->g.def = xmalloc((size_t)maxsize);
 	x->ldst = ldst_new(cfg, m);
-	progress_init(&x->g, m->nwarps);
+	progress_init(&x->g);
 	fetch_init(&x->fetch, cfg, m->nwarps, code->nins);
 	if (!opcoll_init(&x->oc, cfg, c->nsched, d))
 		return false;
@@ -1001,6 +1033,11 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	             !cfg->walk_every_warp;
 	if (x->classes)
 		classes_init(x);
+	if (ok && c->sched->rotation && !cfg->walk_every_warp) {
+		x->rotation = c->sched->rotation;
+		x->greedy = c->sched->greedy;
+		x->rotation_kind = c->sched->rotation_kind;
+	}
 	return ok;
 }
 
@@ -1241,15 +1278,14 @@ static void walk_passed(Run *x, int32_t s, int32_t n, int32_t at, int32_t greedy
 
 /* The walk by classes (see above): the same walk, asking only the warps
 ** outside the classes. */
-static int32_t walk_classes(Run *x, int32_t s, int32_t at, int32_t greedy, int64_t *mine, bool *structural,
-                            bool *scoreboard)
+static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, int32_t at, int32_t greedy,
+                            int64_t *mine, bool *structural, bool *scoreboard)
 {
 	SmCore *c = &x->c;
 	SchedClasses *q = &x->k.sc[s];
-	int32_t n = c->sched_nwarps[s];
-	const int32_t *list = &c->sched_warps[s * c->per];
+	const int64_t now = c->now;
 	x->k.seq++;
-	if (q->own_dirty || q->own_next <= c->now)
+	if (q->own_dirty || q->own_next <= now)
 		own_prune(x, s);
 	int64_t own_next = q->own_next;
 	bool own_sb = q->own_sb > 0;
@@ -1264,7 +1300,7 @@ static int32_t walk_classes(Run *x, int32_t s, int32_t at, int32_t greedy, int64
 			const UnitPool *pool = pool_of(c, s, (SmUnit)u);
 			f = x->unit_free[u] = pool_free(pool);
 		}
-		if (f > c->now) {
+		if (f > now) {
 			busy |= q->str[u];
 			busy_next = f < busy_next ? f : busy_next;
 		}
@@ -1322,16 +1358,32 @@ static int32_t walk_classes(Run *x, int32_t s, int32_t at, int32_t greedy, int64
 	return -1;
 }
 
+/* The statistic scheduler s's category cat counts (count): Wk for an
+** issue of k lanes, Stall, W0_Scoreboard, W0_Idle. */
+static ALWAYS_INLINE uint64_t *counter_of(Run *x, int32_t s, int32_t cat)
+{
+	SmResult *r = x->r;
+	switch (cat) {
+	case -1: return &r->occupancy[x->issued_k[s] > 0 ? x->issued_k[s] : 0];
+	case 0: return &r->stall;
+	case 1: return &r->scoreboard;
+	default: return &r->idle;
+	}
+}
+
 /* One cycle's decisions: each scheduler issues its first ready warp. The
 ** earliest cycle at which a warp may issue, when none did (NEVER: none). */
 static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 {
 	SmCore *c = &x->c;
 	int64_t next = NEVER;
+	const int64_t now = c->now; /* (an issue does not move it) */
+	const int32_t nsched = c->nsched;
 	int32_t s = x->first; /* GPGPU-Sim rotates the first scheduler, one per cycle */
-	for (int32_t k = 0; k < c->nsched; k++, s = s + 1 == c->nsched ? 0 : s + 1) {
-		if (c->now < x->sleep_until[s] && x->sleep_epoch[s] == x->epoch) {
+	for (int32_t k = 0; k < nsched; k++, s = s + 1 == nsched ? 0 : s + 1) {
+		if (now < x->sleep_until[s] && x->sleep_epoch[s] == x->epoch) {
 			x->category[s] = x->sleep_cat[s];
+			x->counter[s] = counter_of(x, s, x->category[s]);
 			if (x->sleep_until[s] < next)
 				next = x->sleep_until[s];
 			continue;
@@ -1339,10 +1391,15 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 		int32_t n = c->sched_nwarps[s];
 		const int32_t *list = &c->sched_warps[s * c->per];
 		int32_t at = 0, greedy = -1; /* the walk: list[greedy], then the rotation from list[at] without it */
-		if (c->sched->rotation && !c->cfg->walk_every_warp) { /* (the tests' walk takes the order) */
-			at = c->sched->rotation(c, s, n);
-			if (c->sched->greedy)
-				greedy = c->sched->greedy(c, s);
+		if (x->rotation) { /* (the tests' walk takes the order) */
+			if (x->rotation_kind == WS_ROTATION_AFTER_LAST) { /* rotation_lrr's */
+				int32_t start = c->last_pos[s] + 1;
+				at = start >= n ? 0 : start;
+			} else if (x->rotation_kind != WS_ROTATION_ZERO) {
+				at = x->rotation(c, s, n);
+			}
+			if (x->greedy)
+				greedy = x->greedy(c, s);
 		} else {
 			n = c->sched->order(c, s, list, n, x->order);
 			list = x->order;
@@ -1352,9 +1409,10 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 		int64_t mine = NEVER;
 		bool structural = false, scoreboard = false;
 		int32_t chosen = !hooks && x->classes && c->m->status == SEM_RUNNING
-		                         ? walk_classes(x, s, at, greedy, &mine, &structural, &scoreboard)
+		                         ? walk_classes(x, s, list, n, at, greedy, &mine, &structural, &scoreboard)
 		                         : walk(x, s, list, n, at, greedy, 0, &mine, &structural, &scoreboard, hooks);
 		x->category[s] = chosen >= 0 ? -1 : structural ? 0 : scoreboard ? 1 : 2;
+		x->counter[s] = counter_of(x, s, x->category[s]);
 		if (chosen < 0) {
 			if (hooks && c->sched->wake) { /* the policy's order may change by itself */
 				int64_t wk = c->sched->wake(c, s);
@@ -1381,18 +1439,13 @@ static int64_t cycle_hooked(Run *x)
 	return cycle_with(x, true);
 }
 
-static void count(Run *x, int64_t span)
+/* The scheduler-cycles of the cycles counted: each scheduler's category
+** (counter_of) adds to its statistic. */
+static ALWAYS_INLINE void count(Run *x, int64_t span)
 {
-	SmResult *r = x->r;
 	const SmCore *c = &x->c;
-	for (int32_t s = 0; s < c->nsched; s++) {
-		switch (x->category[s]) {
-		case -1: r->occupancy[x->issued_k[s] > 0 ? x->issued_k[s] : 0] += (uint64_t)span; break;
-		case 0: r->stall += (uint64_t)span; break;
-		case 1: r->scoreboard += (uint64_t)span; break;
-		default: r->idle += (uint64_t)span; break;
-		}
-	}
+	for (int32_t s = 0; s < c->nsched; s++)
+		*x->counter[s] += (uint64_t)span;
 }
 
 static void run(Run *x)
@@ -1481,7 +1534,7 @@ static void run(Run *x)
 	r->cycles = (uint64_t)c->now;
 	if (r->status == SM_OK && x->drain > c->now) {
 		for (int32_t s = 0; s < c->nsched; s++)
-			x->category[s] = 2;
+			x->counter[s] = counter_of(x, s, x->category[s] = 2);
 		count(x, x->drain - c->now);
 		r->cycles = (uint64_t)x->drain;
 	}
@@ -1512,18 +1565,18 @@ static void run_free(Run *x)
 	for (int32_t p = 0; c->pools && p < c->npools * UNIT__COUNT; p++)
 		free(c->pools[p].free_at);
 	free(c->pools);
+	free(c->pool_at);
 	free(x->order);
 	free(x->wr);
 	free(x->category);
+	free(x->counter);
 	free(x->issued_k);
 	free(x->sleep_until);
 	free(x->sleep_cat);
 	free(x->sleep_epoch);
-	free(x->g.pcs);
-	free(x->g.noted);
+	free(x->g.notes);
 	free(x->g.lanes);
 	free(x->g.val);
-	free(x->g.def);
 	ldst_free(x->ldst);
 	fetch_free(&x->fetch);
 	opcoll_free(&x->oc);

@@ -31,6 +31,7 @@ struct SmCore {
 	int64_t *reg_ready;     /* per warp × register: the first cycle a consumer may issue */
 	UnitPool *pools;        /* [pool index × UNIT__COUNT + unit] */
 	int32_t npools;         /* 1, or one per scheduler (-gpgpu_sub_core_model) */
+	UnitPool **pool_at;     /* [scheduler × UNIT__COUNT + unit]: the pool it issues to (pool_of) */
 	/* MP's scoreboard (a model with several splits to pick from, Model.group):
 	** per warp × register × lane, the cycle its value is ready — the R-mask
 	** of seed 004 §7.3, which only the lanes of a split wait on */

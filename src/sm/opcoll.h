@@ -139,7 +139,33 @@ static inline int64_t opcoll_free_at(OpColl *o, int32_t s, SmUnit u, int64_t now
 ** nsrc), issued from scheduler s in cycle now (after opcoll_free_at said a
 ** unit is free, whose answer it takes; else it looks itself): take the
 ** unit and read the banks. Returns the extra cycles its result waits for
-** bank conflicts (0 without: decision 2). */
-int32_t opcoll_collect(OpColl *o, int32_t s, int32_t w, SmUnit u, const int32_t *src, int32_t nsrc, int64_t now);
+** bank conflicts (0 without: decision 2). (Inline: every issue takes one.) */
+static inline int32_t opcoll_collect(OpColl *o, int32_t s, int32_t w, SmUnit u, const int32_t *src, int32_t nsrc,
+                                     int64_t now)
+{
+	if (!o->picked || o->picked_now != now || o->picked_key != s * UNIT__COUNT + (int32_t)u)
+		opcoll_free_at(o, s, u, now);
+	int64_t *cu = o->picked;
+	o->picked = NULL; /* taken: the next issue asks again */
+	int64_t a0 = now * o->ports, a = *cu > a0 ? *cu : a0, f = a;
+	for (int32_t i = 0; i < nsrc; i++) {
+		int32_t r = src[i] + (o->use_wid ? w : 0);
+		int32_t bank = !o->sub_core ? r % o->nbanks
+		               : (o->bps_mask >= 0 ? r & o->bps_mask : r % o->bps) + s * o->bps;
+		int64_t g = o->bank_free[bank] > a + 1 ? o->bank_free[bank] : a + 1;
+		o->conflict_reads += g > a + 1;
+		o->bank_free[bank] = g + 1;
+		if (g > f)
+			f = g;
+	}
+	*cu = f + 1; /* dispatched the step after its last read, and free */
+	/* without a wait: dispatched 2 steps after the allocation (1 without
+	** reads), which the configured latency includes */
+	int64_t delay = opcoll_cycle(o, f + 1) - opcoll_cycle(o, a0 + (nsrc > 0 ? 2 : 1));
+	if (delay < 0)
+		delay = 0;
+	o->conflict_cycles += (uint64_t)delay;
+	return (int32_t)delay;
+}
 
 #endif

@@ -300,26 +300,30 @@ static bool init_two_level(SmCore *c, const char *args, Buf *why)
 /* ---- the table and the names ------------------------------------------- */
 
 static const WarpSched sched_lrr = {"lrr", "loose round robin: from the warp after the one that issued last",
-                                    NULL, NULL, order_lrr, rotation_lrr, NULL, NULL, NULL, NULL, NULL};
+                                    NULL, NULL, order_lrr, rotation_lrr, NULL, NULL, NULL, NULL, NULL,
+                                    WS_ROTATION_AFTER_LAST};
 static const WarpSched sched_gto = {"gto", "greedy then oldest: the last warp while it can issue, then the oldest",
-                                    NULL, NULL, order_gto, rotation_oldest, NULL, NULL, NULL, NULL, greedy_last};
+                                    NULL, NULL, order_gto, rotation_oldest, NULL, NULL, NULL, NULL, greedy_last,
+                                    WS_ROTATION_ZERO};
 static const WarpSched sched_old = {"old", "oldest first", NULL, NULL, order_old, rotation_oldest, NULL, NULL, NULL,
-                                    NULL, NULL};
+                                    NULL, NULL, WS_ROTATION_ZERO};
 static const WarpSched sched_gto_rotate = {"gto_rotate",
                                            "greedy then oldest, the ages rotated by one warp every N cycles "
                                            "(gto_rotate:50000, ElTantawy's)",
                                            "N", "the rotation period in cycles", order_gto_rotate,
-                                           rotation_gto_rotate, NULL, NULL, NULL, NULL, greedy_last};
+                                           rotation_gto_rotate, NULL, NULL, NULL, NULL, greedy_last,
+                                           WS_ROTATION_CALL};
 static const WarpSched sched_glrr = {"glrr",
                                      "greedy then loose round robin: the last warp while it can issue, then round "
                                      "robin from the one after it (ElTantawy's)",
-                                     NULL, NULL, order_glrr, rotation_glrr, NULL, NULL, NULL, NULL, NULL};
+                                     NULL, NULL, order_glrr, rotation_glrr, NULL, NULL, NULL, NULL, NULL,
+                                     WS_ROTATION_CALL};
 static const WarpSched sched_two_level = {"two_level_active",
                                           "N active warps in loose round robin; a warp waiting for a long-latency "
                                           "load or at a barrier is demoted to a FIFO (GPGPU-Sim's)",
                                           "N:0:1", "N active warps, inner 0 (LRR), outer 1 (SRR)", order_two_level,
                                           NULL, init_two_level, fini_two_level, on_issue_two_level, wake_two_level,
-                                          NULL};
+                                          NULL, WS_ROTATION_CALL};
 
 const WarpSched *const warp_scheds[] = {&sched_lrr,  &sched_gto,       &sched_old, &sched_gto_rotate,
                                         &sched_glrr, &sched_two_level, &sched_bows, NULL};

@@ -188,7 +188,13 @@ typedef struct WarpSched {
 	** warp tried before the rotation (which then skips it), or -1: none.
 	** NULL: none. */
 	int32_t (*greedy)(const SmCore *core, int32_t s);
+	/* The rotation when the core computes it itself (no call each cycle;
+	** the same as rotation's): WS_ROTATION_CALL (0) call rotation, _AFTER_LAST
+	** the position after the last issue's (lrr), _ZERO the list's start. */
+	int8_t rotation_kind;
 } WarpSched;
+
+enum { WS_ROTATION_CALL, WS_ROTATION_AFTER_LAST, WS_ROTATION_ZERO };
 
 extern const WarpSched *const warp_scheds[]; /* NULL-terminated */
 /* Set up core's scheduler from spec (-gpgpu_scheduler NAME[:ARGS]):
