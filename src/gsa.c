@@ -1563,14 +1563,9 @@ static void put_version(Buf *b, const PhaseB *B, int32_t v)
 	if (x->num == -2)
 		buf_putn(b, ".undef", 6);
 	else if (x->num >= 0) {
-		char tmp[16];
-		size_t n = sizeof tmp;
-		uint32_t u = (uint32_t)x->num;
-		do
-			tmp[--n] = (char)('0' + u % 10);
-		while ((u /= 10) > 0);
-		tmp[--n] = '.';
-		buf_putn(b, tmp + n, sizeof tmp - n);
+		char tmp[24] = ".";
+		char *end = fmt_int(tmp + 1, x->num);
+		buf_putn(b, tmp, (size_t)(end - tmp));
 	}
 }
 

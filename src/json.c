@@ -36,6 +36,20 @@ static int utf8_seq(const unsigned char *p)
 
 void json_escape(Buf *b, const char *s)
 {
+	const unsigned char *e = (const unsigned char *)s; /* the usual case: nothing to escape */
+	while (*e >= 0x20 && *e < 0x80 && *e != '"' && *e != '\\')
+		e++;
+	if (!*e) {
+		size_t n = (size_t)(e - (const unsigned char *)s);
+		buf_reserve(b, n + 2);
+		char *d = b->s + b->len;
+		d[0] = '"';
+		memcpy(d + 1, s, n);
+		d[n + 1] = '"';
+		b->len += n + 2;
+		b->s[b->len] = 0;
+		return;
+	}
 	buf_putc(b, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		const unsigned char *q = p; /* a run that needs no escape: one copy */
@@ -117,7 +131,7 @@ void json_key(Json *j, const char *k)
 {
 	sep(j);
 	json_escape(j->b, k);
-	buf_puts(j->b, ": ");
+	buf_putn(j->b, ": ", 2);
 	j->after_key = true;
 }
 

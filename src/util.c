@@ -165,18 +165,6 @@ void buf_put_int(Buf *b, int64_t v)
 	buf_putn(b, tmp, (size_t)(fmt_int(tmp, v) - tmp));
 }
 
-void buf_putn(Buf *b, const char *s, size_t n)
-{
-	buf_reserve(b, n);
-	char *d = b->s + b->len;
-	if (n <= 16) /* names and numbers: cheaper than a call to memcpy */
-		for (size_t i = 0; i < n; i++)
-			d[i] = s[i];
-	else
-		memcpy(d, s, n);
-	b->len += n;
-	b->s[b->len] = 0;
-}
 
 
 void buf_put_xml(Buf *b, const char *s)
@@ -193,10 +181,6 @@ void buf_put_xml(Buf *b, const char *s)
 	}
 }
 
-void buf_puts(Buf *b, const char *s)
-{
-	buf_putn(b, s, strlen(s));
-}
 
 /* Formats into the spare room first; only what does not fit is formatted
 ** twice (once to learn its length). */

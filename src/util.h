@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define MU_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -76,10 +77,27 @@ static inline void buf_putc(Buf *b, char c)
 	b->s[b->len++] = c;
 	b->s[b->len] = 0;
 }
-void buf_puts(Buf *b, const char *s);
+/* inline too, with the room check first: names, keys and numbers by the
+** million */
+static inline void buf_putn(Buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		buf_reserve(b, n);
+	char *d = b->s + b->len;
+	if (n <= 16) /* names and numbers: cheaper than a call to memcpy */
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	else
+		memcpy(d, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+static inline void buf_puts(Buf *b, const char *s)
+{
+	buf_putn(b, s, strlen(s));
+}
 /* s as text of an XML (SVG) document: & < > escaped. */
 void buf_put_xml(Buf *b, const char *s);
-void buf_putn(Buf *b, const char *s, size_t n);
 /* v in decimal at p (at most 20 bytes); returns the end. Without printf:
 ** a trace writes millions of integers. */
 char *fmt_int(char *p, int64_t v);
