@@ -34,10 +34,31 @@ static int utf8_seq(const unsigned char *p)
 	return n;
 }
 
+/* The bytes a JSON string holds as they are: printable ASCII but '"' and
+** '\\' (not NUL: the end). */
+static const bool plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 void json_escape(Buf *b, const char *s)
 {
 	const unsigned char *e = (const unsigned char *)s; /* the usual case: nothing to escape */
-	while (*e >= 0x20 && *e < 0x80 && *e != '"' && *e != '\\')
+	while (plain[*e])
 		e++;
 	if (!*e) {
 		size_t n = (size_t)(e - (const unsigned char *)s);
@@ -86,18 +107,17 @@ void json_escape(Buf *b, const char *s)
 }
 
 /* Separator before a value or key at the current depth. */
-static void sep(Json *j)
+static inline void sep(Json *j)
 {
 	if (j->after_key) {
 		j->after_key = false;
 		return;
 	}
-	if (j->need_comma[j->depth])
-		buf_putc(j->b, ',');
+	bool comma = j->need_comma[j->depth];
 	if (j->depth == 1)
-		buf_puts(j->b, "\n  ");
-	else if (j->need_comma[j->depth])
-		buf_putc(j->b, ' ');
+		buf_putn(j->b, ",\n  " + !comma, comma ? 4 : 3);
+	else if (comma)
+		buf_putn(j->b, ", ", 2);
 	j->need_comma[j->depth] = true;
 }
 
