@@ -149,11 +149,8 @@ bool sem_all_defined(const Machine *m, const Warp *w, int32_t v)
 	const uint8_t *df = defrow(m, v) + w->base;
 	for (int32_t j = 0; j < w->nw; j++, df += 64) {
 		uint64_t a = w->active[j];
-		if (a && w->size - j * 64 >= 64)
-			a &= ~defined_lanes64(df);
-		for (; a; a &= a - 1)
-			if (!df[__builtin_ctzll(a)])
-				return false;
+		if (a && (a & ~defined_lanes64(df))) /* past the warp's lanes: masked (SEM_ROW_PAD) */
+			return false;
 	}
 	return true;
 }
@@ -232,7 +229,7 @@ static void commit_marks(Machine *m, Warp *w, const int32_t *idx, int32_t n, int
 		int32_t fresh = 0;
 		for (int32_t j = 0; j < w->nw; j++, df += 64) {
 			uint64_t a = w->active[j];
-			if (a && w->size - j * 64 >= 64)
+			if (a) /* past the warp's lanes: masked (SEM_ROW_PAD) */
 				a &= ~defined_lanes64(df);
 			for (; a; a &= a - 1) {
 				int b = __builtin_ctzll(a);
@@ -1716,13 +1713,7 @@ bool sem_split(Machine *m, Warp *w, int32_t pc, const Ins *ins, uint64_t *jump, 
 				}
 			} else {
 				const int64_t *v = S.p + w->base + j * 64;
-				int32_t lim = w->size - j * 64 < 64 ? w->size - j * 64 : 64;
-				if (lim == 64) {
-					zero = zero_lanes64(v);
-				} else {
-					for (int32_t b = 0; b < lim; b++)
-						zero |= (uint64_t)(v[b] == 0) << b;
-				}
+				zero = zero_lanes64(v); /* past the warp's lanes: masked (SEM_ROW_PAD) */
 			}
 			jump[j] = (jump_if_zero ? zero : ~zero) & act;
 		}

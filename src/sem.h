@@ -122,6 +122,11 @@ typedef struct CtlStack {
 
 typedef enum WarpStatus { WARP_RUN, WARP_BARRIER, WARP_DONE } WarpStatus;
 
+/* The lane rows (Machine.val, .def, .spec) end with room for one more
+** word of lanes: the data rules read a word of 64 lanes at a time (and
+** mask what is not the warp's). */
+#define SEM_ROW_PAD 64
+
 typedef struct Warp {
 	/* what the scheduler and the cohorts (sem.c) read of every warp, in
 	** its first cache line */

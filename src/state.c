@@ -85,7 +85,8 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	** pointer, the rows of tid/laneid/warpid (up to 24), the cohorts' (about
 	** 9; sem.c) */
 	uint64_t max_mem = opt->max_memory ? opt->max_memory : SEM_DEFAULT_MAX_MEMORY;
-	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 96) + (uint64_t)p->nins * 32;
+	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 96) + (uint64_t)p->nins * 32 +
+	                 SEM_ROW_PAD * (9 + 3 * 8); /* the rows' padding */
 	/* the return stacks: a depth, a scratch pc and the slots per thread */
 	int32_t ret_cap = p->has_calls && p->cfg ? p->cfg->max_call_depth : 0;
 	if (ret_cap)
@@ -140,10 +141,10 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	m->nvars = p->nvars;
 	m->fixed_bytes = fixed;
 	size_t n = (size_t)m->nthreads, nv = (size_t)(p->nvars ? p->nvars : 1);
-	m->val = xcalloc(nv * n, sizeof *m->val);
+	m->val = xcalloc(nv * n + SEM_ROW_PAD, sizeof *m->val);
 	m->big = xcalloc(nv, sizeof *m->big);
 	m->nbig = xcalloc(nv, sizeof *m->nbig);
-	m->def = xcalloc(nv * n, sizeof *m->def);
+	m->def = xcalloc(nv * n + SEM_ROW_PAD, sizeof *m->def);
 	m->ndef = xcalloc(nv, sizeof *m->ndef);
 	/* rows of tid, laneid, warpid for the lane loops, only for those the
 	** program reads (sem_special computes the others): a thread costs
@@ -161,7 +162,7 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	for (int sp = SPEC_TID; sp <= SPEC_WARPID; sp++) {
 		if (!used[sp])
 			continue;
-		int64_t *r = xmalloc(n * sizeof(int64_t));
+		int64_t *r = xcalloc(n + SEM_ROW_PAD, sizeof(int64_t));
 		for (size_t t = 0; t < n; t++)
 			r[t] = sem_special(m, (Special)sp, (int32_t)t); /* computed: no row yet */
 		m->spec[sp] = r;
@@ -335,7 +336,7 @@ Machine *sem_clone(const Machine *s)
 	Machine *m = xmalloc(sizeof *m);
 	*m = *s;
 	size_t n = (size_t)s->nthreads, nv = (size_t)(s->nvars ? s->nvars : 1);
-	m->val = dup_mem(s->val, nv * n * sizeof *m->val);
+	m->val = dup_mem(s->val, (nv * n + SEM_ROW_PAD) * sizeof *m->val);
 	m->big = xcalloc(nv, sizeof *m->big);
 	for (int32_t v = 0; v < s->nvars; v++)
 		if (s->big[v]) {
@@ -345,10 +346,10 @@ Machine *sem_clone(const Machine *s)
 					m->big[v][t] = num_copy((Num){0, s->big[v][t]}).z;
 		}
 	m->nbig = dup_mem(s->nbig, nv * sizeof *m->nbig);
-	m->def = dup_mem(s->def, nv * n * sizeof *m->def);
+	m->def = dup_mem(s->def, (nv * n + SEM_ROW_PAD) * sizeof *m->def);
 	m->ndef = dup_mem(s->ndef, nv * sizeof *m->ndef);
 	for (int sp = 0; sp < SPEC__COUNT; sp++)
-		m->spec[sp] = dup_mem(s->spec[sp], s->spec[sp] ? n * sizeof(int64_t) : 0);
+		m->spec[sp] = dup_mem(s->spec[sp], s->spec[sp] ? (n + SEM_ROW_PAD) * sizeof(int64_t) : 0);
 	m->from_block = dup_mem(s->from_block, n * sizeof *m->from_block);
 	m->ret_depth = dup_mem(s->ret_depth, n * sizeof *m->ret_depth);
 	m->ret_stack = dup_mem(s->ret_stack, n * (size_t)s->ret_cap * sizeof *m->ret_stack);
