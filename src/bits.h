@@ -87,7 +87,10 @@ static inline bool bits_empty(const uint64_t *s, int32_t nw)
 
 static inline bool bits_eq(const uint64_t *a, const uint64_t *b, int32_t nw)
 {
-	return memcmp(a, b, (size_t)nw * sizeof *a) == 0;
+	uint64_t d = 0; /* warps are a word or a few: no call to memcmp */
+	for (int32_t i = 0; i < nw; i++)
+		d |= a[i] ^ b[i];
+	return d == 0;
 }
 
 static inline void bits_copy(uint64_t *d, const uint64_t *s, int32_t nw)

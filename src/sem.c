@@ -421,6 +421,8 @@ static void check_barrier(Machine *m)
 		release_barrier(m);
 }
 
+/* BAR's premise: every live thread of the warp reached the barrier (else
+** the deadlock is reported). */
 static bool rule_barrier(Machine *m, Warp *w, int32_t pc)
 {
 	if (!bits_eq(w->active, w->live, w->nw)) {
@@ -440,8 +442,15 @@ static bool rule_barrier(Machine *m, Warp *w, int32_t pc)
 		buf_free(&b);
 		return false;
 	}
-	sem_warp_status(m, w, WARP_BARRIER);
 	return true;
+}
+
+/* BAR: the warp waits; its arriving threads count toward the release
+** (semantics.md §6: the release counts every arrival). */
+static void arrive(Machine *m, Warp *w, int32_t arriving)
+{
+	sem_warp_status(m, w, WARP_BARRIER);
+	m->arrived += arriving;
 }
 
 /* ---- the step function ------------------------------------------------------------ */
@@ -470,11 +479,14 @@ static bool step_ins(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *rule
 	case OP_BARRIER: {
 		*rule = RULE_BAR;
 		int32_t arriving = bits_count(w->active, w->nw);
-		if (md->barrier)
+		if (md->barrier) {
 			md->barrier(m, w, pc); /* the model parks the arriving group */
-		else if (!rule_barrier(m, w, pc))
+			m->arrived += arriving;
+		} else if (rule_barrier(m, w, pc)) {
+			arrive(m, w, arriving);
+		} else {
 			return false;
-		m->arrived += arriving; /* semantics.md §6: the release counts every arrival */
+		}
 		return true;
 	}
 	default: *rule = RULE_IT; return sem_rule_IT(m, w, pc, ins);
@@ -775,14 +787,15 @@ static inline int32_t next_after(const Machine *m, int32_t w)
 	return next_runnable(m, n);
 }
 
-/* The active lanes of the cohort's k warps. */
-static int64_t lanes_of(const Machine *m, int32_t k)
+/* The active lanes of the cohort's k warps, summed once per cohort
+** (Machine.cohort_nlanes: kept with a kept cohort). */
+static void count_lanes(Machine *m, int32_t k)
 {
 	const int32_t *nact = m->cohort_warps + m->nwarps;
 	int64_t n = 0;
 	for (int32_t i = 0; i < k; i++)
 		n += nact[i];
-	return n;
+	m->cohort_nlanes = n;
 }
 
 /* The warps of the cohort that starts at warp `first`, into
@@ -822,7 +835,7 @@ static int32_t kept_cohort(const Machine *m, int32_t first, int32_t pc)
 		return 0;
 	int32_t k = m->kept_k;
 	if (m->steps + (uint64_t)k >= m->check_steps ||
-	    m->thread_instructions + (uint64_t)lanes_of(m, k) >= m->check_work)
+	    m->thread_instructions + (uint64_t)m->cohort_nlanes >= m->check_work)
 		return 0;
 	return k;
 }
@@ -838,7 +851,7 @@ static Warp *cohort_warp(Machine *m, int32_t k)
 	c->base = w0->base;
 	c->size = wl->base + wl->size - w0->base;
 	c->nw = bits_words(c->size);
-	int32_t n = (int32_t)lanes_of(m, k), word = 0;
+	int32_t n = (int32_t)m->cohort_nlanes, word = 0;
 	if (n == c->size) { /* every thread of the span: dense */
 		memset(c->active, 0xff, (size_t)c->nw * sizeof *c->active);
 		if (c->size & 63)
@@ -939,7 +952,9 @@ static int32_t cohort_side(const Machine *m, int32_t k)
 /* The cohort's warps step one after another through fire, as sem_step
 ** steps them, with the lanes' part already done (Machine.split_given); a
 ** uniform branch whose rule is go alone (Model.uniform_branch_go,
-** .uniform_branch) is that go, as in cohort_moves. Returns how many
+** .uniform_branch) is that go, as in cohort_moves, and a barrier whose
+** premise holds the arrival alone, the release checked after the last
+** (fire checks it after each). Returns how many
 ** stepped: fewer than k when a rule failed (the run stops there). *same:
 ** every warp's rule was go alone to one pc (the cohort is then still one). */
 static int32_t cohort_steps(Machine *m, CohortKind kind, int32_t k, int32_t pc, const Ins *ins, bool *same)
@@ -948,10 +963,21 @@ static int32_t cohort_steps(Machine *m, CohortKind kind, int32_t k, int32_t pc, 
 	const int32_t *nact = m->cohort_warps + m->nwarps;
 	bool quick = kind == COHORT_BRANCH && (md->uniform_branch_go || md->uniform_branch);
 	int32_t i = 0, first_side = -1;
+	bool arrived = false;
 	Rule rule;
 	*same = quick;
 	for (; i < k && m->status == SEM_RUNNING; i++) {
 		Warp *w = &m->warps[m->cohort_warps[i]];
+		if (kind == COHORT_BARRIER && bits_eq(w->active, w->live, w->nw)) {
+			/* BAR's premise holds: the arrival alone (no release before the
+			** last warp: the cohort's later warps have not arrived) */
+			arrive(m, w, nact[i]);
+			count_step(m, pc, ins, RULE_BAR, nact[i], w->entered);
+			w->entered = false;
+			arrived = true;
+			*same = false;
+			continue;
+		}
 		int32_t side = quick && nact[i] > 0 ? uniform_side(m, w) : -1;
 		bool entered = w->entered;
 		w->entered = false;
@@ -970,6 +996,8 @@ static int32_t cohort_steps(Machine *m, CohortKind kind, int32_t k, int32_t pc, 
 		if (!fire(m, w, pc, ins, nact[i], &rule))
 			break;
 	}
+	if (arrived)
+		check_barrier(m); /* what fire checks after each step */
 	return i;
 }
 
@@ -992,7 +1020,7 @@ static void cohort_moves(Machine *m, int32_t k, int32_t pc, Rule rule, int32_t f
 		md->go_cohort(m, m->cohort_warps, k, from, to);
 	/* count_step for the k steps at once (no branch among them) */
 	m->steps += (uint64_t)k;
-	m->thread_instructions += (uint64_t)lanes_of(m, k);
+	m->thread_instructions += (uint64_t)m->cohort_nlanes;
 	m->rule_count[rule] += (uint64_t)k;
 	m->block_execs[m->cfg->block_of[pc]] += entered;
 }
@@ -1023,6 +1051,7 @@ static bool run_cohort(Machine *m, int32_t first)
 	if (k == 0) {
 		m->kept_union = false;
 		k = cohort_members(m, first, pc, kind == COHORT_DATA || kind == COHORT_BRANCH, &all);
+		count_lanes(m, k);
 	} else {
 		all = true;
 	}

@@ -317,6 +317,7 @@ typedef struct Machine {
 	** step or a move; 0 warps: none kept. kept_union: m->cohort is its
 	** union of lanes. */
 	int32_t kept_k, kept_first, kept_pc;
+	int64_t cohort_nlanes;   /* the active lanes of the cohort's warps (sem.c) */
 	bool kept_union;
 } Machine;
 
