@@ -115,7 +115,7 @@ static inline void sep(Json *j)
 	}
 	bool comma = j->need_comma[j->depth];
 	if (j->depth == 1)
-		buf_putn(j->b, ",\n  " + !comma, comma ? 4 : 3);
+		buf_putn(j->b, &",\n  "[!comma], comma ? 4 : 3);
 	else if (comma)
 		buf_putn(j->b, ", ", 2);
 	j->need_comma[j->depth] = true;
