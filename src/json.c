@@ -55,20 +55,27 @@ static const bool plain[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
+/* '"', the n bytes of s (nothing to escape), '"' then the tail's nt bytes,
+** in one write. */
+static inline void put_quoted(Buf *b, const char *s, size_t n, const char *tail, size_t nt)
+{
+	if (b->len + n + nt + 2 > b->cap)
+		buf_reserve(b, n + nt + 1);
+	char *d = b->s + b->len;
+	d[0] = '"';
+	memcpy(d + 1, s, n);
+	memcpy(d + 1 + n, tail, nt);
+	b->len += n + 1 + nt;
+	b->s[b->len] = 0;
+}
+
 void json_escape(Buf *b, const char *s)
 {
 	const unsigned char *e = (const unsigned char *)s; /* the usual case: nothing to escape */
 	while (plain[*e])
 		e++;
 	if (!*e) {
-		size_t n = (size_t)(e - (const unsigned char *)s);
-		buf_reserve(b, n + 2);
-		char *d = b->s + b->len;
-		d[0] = '"';
-		memcpy(d + 1, s, n);
-		d[n + 1] = '"';
-		b->len += n + 2;
-		b->s[b->len] = 0;
+		put_quoted(b, s, (size_t)(e - (const unsigned char *)s), "\"", 1);
 		return;
 	}
 	buf_putc(b, '"');
@@ -150,8 +157,15 @@ void json_arr_end(Json *j) { close_(j, ']'); }
 void json_key(Json *j, const char *k)
 {
 	sep(j);
-	json_escape(j->b, k);
-	buf_putn(j->b, ": ", 2);
+	const unsigned char *e = (const unsigned char *)k; /* keys are plain: one write */
+	while (plain[*e])
+		e++;
+	if (!*e) {
+		put_quoted(j->b, k, (size_t)(e - (const unsigned char *)k), "\": ", 3);
+	} else {
+		json_escape(j->b, k);
+		buf_putn(j->b, ": ", 2);
+	}
 	j->after_key = true;
 }
 
