@@ -99,9 +99,11 @@ struct Model {
 	** branch rule decides. NULL: always the branch rule (or always go:
 	** uniform_branch_go). sem.c's cohorts step such warps without a split. */
 	bool (*uniform_branch)(Machine *, Warp *, int32_t pc, const Ins *, bool jump, Rule *);
-	/* go for the k warps of a cohort (sem.c) that all leave from for to;
-	** NULL: go warp by warp */
-	void (*go_cohort)(Machine *, const int32_t *warps, int32_t k, int32_t from, int32_t to);
+	/* go for the k warps of a cohort (sem.c) that all leave from for to,
+	** in the same pass counting and clearing their `entered` (how many of
+	** the steps start a block execution: semantics.md §7); NULL: go warp
+	** by warp */
+	uint64_t (*go_cohort)(Machine *, const int32_t *warps, int32_t k, int32_t from, int32_t to);
 	/* A ret at pc whose active threads return to different pcs (rule RS,
 	** a divergence): the thread t goes to m->ret_to[t] (its return stack
 	** already popped); the model places the groups (sem_ret_group). NULL:
@@ -215,7 +217,7 @@ int32_t ctl_push(Machine *m, Warp *w);
 void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to);
 /* model_go_along for a cohort: whether from -> to enters a block is
 ** looked at once. */
-void model_go_along_cohort(Machine *m, const int32_t *warps, int32_t k, int32_t from, int32_t to);
+uint64_t model_go_along_cohort(Machine *m, const int32_t *warps, int32_t k, int32_t from, int32_t to);
 /* sync (and implicit syncs) under a model that ignores them: rule NOP, the
 ** model's go to the next instruction. */
 bool model_sync_nop(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule);

@@ -1009,15 +1009,16 @@ static void cohort_moves(Machine *m, int32_t k, int32_t pc, Rule rule, int32_t f
 {
 	const Model *md = m->model;
 	uint64_t entered = 0;
-	for (int32_t i = 0; i < k; i++) {
-		Warp *w = &m->warps[m->cohort_warps[i]];
-		entered += w->entered;
-		w->entered = false;
-		if (!md->go_cohort)
+	if (md->go_cohort) {
+		entered = md->go_cohort(m, m->cohort_warps, k, from, to);
+	} else {
+		for (int32_t i = 0; i < k; i++) {
+			Warp *w = &m->warps[m->cohort_warps[i]];
+			entered += w->entered;
+			w->entered = false;
 			md->go(m, w, from, to);
+		}
 	}
-	if (md->go_cohort)
-		md->go_cohort(m, m->cohort_warps, k, from, to);
 	/* count_step for the k steps at once (no branch among them) */
 	m->steps += (uint64_t)k;
 	m->thread_instructions += (uint64_t)m->cohort_nlanes;
@@ -1087,10 +1088,15 @@ static bool run_cohort(Machine *m, int32_t first)
 	} else {
 		m->split_given = kind == COHORT_BRANCH;
 		bool same;
+		int32_t waiting = m->arrived; /* threads at the barrier before the cohort */
 		int32_t done = cohort_steps(m, kind, k, pc, ins, &same);
 		m->split_given = false;
 		if (done < k)
 			return true; /* the run stops here */
+		/* a barrier the cohort's warps alone reached and released: the
+		** release moved them all on by go (release_barrier), which under
+		** the models with go_cohort is go along (one pc, Θ unchanged) */
+		same |= kind == COHORT_BARRIER && waiting == 0 && m->arrived == 0 && !m->model->release;
 		if (same && all && m->model->go_cohort) { /* every warp moved by go, to one pc */
 			m->kept_k = k;
 			m->kept_first = first;

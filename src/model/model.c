@@ -91,14 +91,25 @@ void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to)
 	w->pc = to;
 }
 
-void model_go_along_cohort(Machine *m, const int32_t *warps, int32_t k, int32_t from, int32_t to)
+uint64_t model_go_along_cohort(Machine *m, const int32_t *warps, int32_t k, int32_t from, int32_t to)
 {
-	if (sem_enters_block(m, from, to))
-		for (int32_t i = 0; i < k; i++)
-			model_go_along(m, &m->warps[warps[i]], from, to);
-	else
-		for (int32_t i = 0; i < k; i++)
-			m->warps[warps[i]].pc = to;
+	uint64_t entered = 0;
+	if (sem_enters_block(m, from, to)) {
+		for (int32_t i = 0; i < k; i++) {
+			Warp *w = &m->warps[warps[i]];
+			entered += w->entered;
+			w->entered = false;
+			model_go_along(m, w, from, to);
+		}
+	} else {
+		for (int32_t i = 0; i < k; i++) {
+			Warp *w = &m->warps[warps[i]];
+			entered += w->entered;
+			w->entered = false;
+			w->pc = to;
+		}
+	}
+	return entered;
 }
 
 bool model_sync_nop(Machine *m, Warp *w, int32_t pc, int32_t ngsa, Rule *rule)
