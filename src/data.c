@@ -506,13 +506,15 @@ static bool fast_load(Machine *m, Warp *w, const Ins *ins)
 			pg = mem_find(&m->shared, last_key);
 		}
 		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
-		int32_t e = pg && !pg->big ? address_run(A.p, idx, k, n, a) : k + 1;
-		if (e - k > 1 && bits_count_range(pg->init, off, e - k) == e - k) {
-			/* a run of consecutive cells that all hold int64s */
-			for (int32_t j = k; j < e; j++)
-				out[idx[j]] = pg->val[off + (j - k)];
-			k = e - 1;
-			continue;
+		if (A.p && k + 1 < n && off + 1 < MEM_PAGE_SIZE && A.p[idx[k + 1]] == a + 1 && pg && !pg->big) {
+			int32_t e = address_run(A.p, idx, k, n, a);
+			if (bits_count_range(pg->init, off, e - k) == e - k) {
+				/* a run of consecutive cells that all hold int64s */
+				for (int32_t j = k; j < e; j++)
+					out[idx[j]] = pg->val[off + (j - k)];
+				k = e - 1;
+				continue;
+			}
 		}
 		if (!pg || !bit_get(pg->init, off)) {
 			if (!zero)
