@@ -14,13 +14,19 @@ MemPage *mem_find(const Mem *mem, int64_t key)
 	/* runs of addresses stay on a page: the page looked up last first */
 	if (mem->last >= 0 && mem->last < mem->npages && mem->pages[mem->last]->key == key)
 		return mem->pages[mem->last];
+	MemPage **c = mem->cache ? &mem->cache[(uint64_t)key & (MEM_CACHE - 1)] : NULL;
+	if (c && *c && (*c)->key == key)
+		return *c;
 	uint32_t mask = (uint32_t)mem->nslots - 1;
 	for (uint32_t h = mem_hash(key) & mask;; h = (h + 1) & mask) {
 		int32_t s = mem->slots[h];
 		if (s < 0)
 			return NULL;
-		if (mem->pages[s]->key == key)
+		if (mem->pages[s]->key == key) {
+			if (c) /* (the cache is the table's, not the const Mem's contents) */
+				*c = mem->pages[s];
 			return mem->pages[s];
+		}
 	}
 }
 
@@ -45,11 +51,16 @@ MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes)
 {
 	if (mem->last >= 0 && mem->last < mem->npages && mem->pages[mem->last]->key == key)
 		return mem->pages[mem->last];
+	MemPage **c = mem->cache ? &mem->cache[(uint64_t)key & (MEM_CACHE - 1)] : NULL;
+	if (c && *c && (*c)->key == key)
+		return *c;
 	if (mem->nslots) {
 		uint32_t mask = (uint32_t)mem->nslots - 1;
 		for (uint32_t h = mem_hash(key) & mask; mem->slots[h] >= 0; h = (h + 1) & mask)
 			if (mem->pages[mem->slots[h]]->key == key) {
 				mem->last = mem->slots[h];
+				if (c)
+					*c = mem->pages[mem->last];
 				return mem->pages[mem->last];
 			}
 	}
@@ -57,6 +68,12 @@ MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes)
 	MemPage *pg = xcalloc(1, sizeof *pg);
 	pg->key = key;
 	VEC_PUSH(mem->pages, mem->npages, mem->cappages, pg);
+	if (!mem->cache && mem->npages >= MEM_CACHE_AT) {
+		mem->cache = xcalloc(MEM_CACHE, sizeof *mem->cache);
+		*mem_bytes += MEM_CACHE_BYTES;
+	}
+	if (mem->cache)
+		mem->cache[(uint64_t)key & (MEM_CACHE - 1)] = pg;
 	if (2 * mem->npages > mem->nslots)
 		mem_rehash(mem, mem->nslots ? 2 * mem->nslots : 16);
 	else {
@@ -152,6 +169,7 @@ void mem_free(Mem *mem)
 	}
 	free(mem->pages);
 	free(mem->slots);
+	free(mem->cache);
 	memset(mem, 0, sizeof *mem);
 	mem->last = -1;
 }
@@ -167,6 +185,8 @@ void mem_clear(Mem *mem, uint64_t *big_bytes, uint64_t *mem_bytes)
 				drop_big(&pg->big[i], big_bytes);
 		}
 	}
+	if (mem->cache)
+		*mem_bytes -= MEM_CACHE_BYTES;
 	mem_free(mem);
 }
 

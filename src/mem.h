@@ -27,6 +27,9 @@ typedef struct Mem {
 	int32_t *slots;                /* open-addressing table of page indexes, -1 empty */
 	int32_t nslots;
 	int32_t last;                  /* last page looked up (a cache) */
+	MemPage **cache;               /* direct-mapped by key, MEM_CACHE entries, made when the
+	                               ** table reaches MEM_CACHE_AT pages (scattered addresses
+	                               ** skip the hash); NULL before, and in a clone */
 } Mem;
 
 /* Memory accounting (--max-memory): what one page costs with its share of
@@ -35,6 +38,9 @@ typedef struct Mem {
 ** sparse store pays a whole page, not the 9 bytes of one cell. */
 #define PAGE_BYTES ((uint64_t)sizeof(MemPage) + 2 * sizeof(MemPage *) + 4 * sizeof(int32_t))
 #define PAGE_BIG_BYTES ((uint64_t)MEM_PAGE_SIZE * sizeof(__mpz_struct *))
+#define MEM_CACHE 256
+#define MEM_CACHE_AT 4
+#define MEM_CACHE_BYTES ((uint64_t)MEM_CACHE * sizeof(MemPage *))
 
 /* Heap bytes of a value beyond int64 (for the --max-memory budget). */
 static inline uint64_t zbytes(const __mpz_struct *z)

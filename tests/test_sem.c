@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
 #include "model.h"
 #include "sem.h"
 #include "testlib.h"
@@ -2873,6 +2874,44 @@ Test(sem, loads_by_runs_of_cells_read_every_lane)
 	cr_expect_str_eq(text, "99999999999999999999");
 	free(text);
 	finish(&r);
+}
+
+/* Memory's page cache (mem.c: direct-mapped by key, made at MEM_CACHE_AT
+** pages): pages whose keys share a slot, looked up in every order, absent
+** ones, a clone (which starts without one), and the accounting back to 0. */
+Test(sem, the_page_cache_finds_every_page)
+{
+	Mem mem = {.last = -1}, copy;
+	uint64_t big = 0, bytes = 0;
+	const int64_t n = 1000; /* keys 3k: slot 3k mod 256, four or so pages a slot */
+	for (int64_t k = 0; k < n; k++)
+		mem_put(&mem, 3 * k * MEM_PAGE_SIZE + k % 7, NUM_I(k), &big, &bytes);
+	cr_assert(mem.cache != NULL);
+	for (int round = 0; round < 2; round++)
+		for (int64_t i = 0; i < n; i++) {
+			int64_t k = round ? n - 1 - i : (i * 389) % n; /* down, then scattered */
+			Num v;
+			cr_assert(mem_get(&mem, 3 * k * MEM_PAGE_SIZE + k % 7, &v), "page %lld", (long long)k);
+			cr_expect_eq(v.i, k);
+			cr_expect(!mem_get(&mem, 3 * k * MEM_PAGE_SIZE + k % 7 + 1, &v));
+			cr_expect(!mem_get(&mem, (3 * k + 1) * MEM_PAGE_SIZE, &v)); /* a page never made */
+		}
+	mem_clone(&copy, &mem);
+	cr_expect(copy.cache == NULL);
+	for (int64_t k = 0; k < n; k += 7) {
+		Num v;
+		cr_assert(mem_get(&copy, 3 * k * MEM_PAGE_SIZE + k % 7, &v));
+		cr_expect_eq(v.i, k);
+		mem_put(&copy, 3 * k * MEM_PAGE_SIZE + k % 7, NUM_I(-k), &big, &bytes);
+	}
+	for (int64_t k = 0; k < n; k += 7) {
+		Num v;
+		cr_assert(mem_get(&mem, 3 * k * MEM_PAGE_SIZE + k % 7, &v));
+		cr_expect_eq(v.i, k, "the clone's store reached the original");
+	}
+	mem_free(&copy);
+	mem_clear(&mem, &big, &bytes);
+	cr_expect_eq(bytes, 0);
 }
 
 /* Lane 0 stores to cell 10, lanes 1..5 to cells 6..10: a descent, then a
