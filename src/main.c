@@ -340,6 +340,22 @@ static int choice(const char *opt, const char *arg, const char *const *words, ch
 	return -1;
 }
 
+/* --model NAME of run, trace, ...: the message for a NAME model_find does
+** not know, naming every model (tf's variants and the policies too), with
+** a did-you-mean, into msg. */
+static void bad_model(const char *name, char *msg, size_t len)
+{
+	const char *words[MODEL_COUNT + 4];
+	int n = 0;
+	for (; model_names[n]; n++)
+		words[n] = model_names[n];
+	words[n++] = "tf:sandy";
+	words[n++] = "tf:layout";
+	words[n++] = "its:POLICY (musimd policies --help)";
+	words[n] = NULL;
+	choice("--model", name, words, msg, len);
+}
+
 /* lhs := the index of optarg among the words (NULL-terminated), or a usage error. */
 #define CHOICE_IN(opt, lhs, words)                                                          \
 	do {                                                                                     \
@@ -484,9 +500,9 @@ static int cmd_run(int argc, char **argv)
 		case 'm': {
 			so.model = model_find(optarg); /* "its" is its:rr */
 			if (!so.model) {
-				int mi;
-				CHOICE_IN("--model", mi, model_names);
-				so.model = models[mi];
+				char msg[512];
+				bad_model(optarg, msg, sizeof msg);
+				USAGE("%s", msg);
 			}
 			break;
 		}
@@ -1988,9 +2004,9 @@ static int cmd_sm(int argc, char **argv)
 		case 'm':
 			so.model = model_find(optarg);
 			if (!so.model) {
-				int mi;
-				CHOICE_IN("--model", mi, model_names);
-				so.model = models[mi];
+				char msg[512];
+				bad_model(optarg, msg, sizeof msg);
+				USAGE("%s", msg);
 			}
 			break;
 		case 't':
