@@ -73,9 +73,9 @@ struct Model {
 	                         ** a barrier's arrival touch nothing but the warp's own
 	                         ** lanes and control state: sem_run may run consecutive
 	                         ** warps' steps at one instruction as a cohort (sem.c) */
-	bool uniform_branch_go;  /* a branch whose active lanes all go one way fires BT or BF
-	                         ** and moves the warp by go alone (no record, no allocation):
-	                         ** a cohort's warps take such steps without the branch rule */
+	bool uniform_branch_go;  /* uniform_branch is model_uniform_go in every state (no
+	                         ** record, no allocation): a cohort whose lanes all go one
+	                         ** way moves at once (sem.c) */
 	/* The control state as several tables (ntables > 0; then fields and
 	** nfields are unused): the tables, and the table of record k. */
 	const CtlTable *tables;
@@ -96,8 +96,9 @@ struct Model {
 	/* A branch at pc whose active lanes all jump (jump) or all fall, when
 	** the rule for it is go alone in the warp's state: the rule (BT, BF)
 	** into *rule, the warp moved, true. False, nothing changed: the
-	** branch rule decides. NULL: always the branch rule (or always go:
-	** uniform_branch_go). sem.c's cohorts step such warps without a split. */
+	** branch rule decides. The model's branch rule takes it for such a
+	** branch; sem.c's cohorts step such warps without a split. NULL:
+	** always the branch rule. */
 	bool (*uniform_branch)(Machine *, Warp *, int32_t pc, const Ins *, bool jump, Rule *);
 	/* go for the k warps of a cohort (sem.c) that all leave from for to,
 	** in the same pass counting and clearing their `entered` (how many of
@@ -158,6 +159,12 @@ struct Model {
 extern const Model model_sync, model_ipdom, model_mimd, model_its_rr, model_its_any, model_aware, model_mp, model_tf;
 extern const Model *const models[];
 extern const char *const model_names[];
+/* The names a --model option takes, for its messages and did-you-means:
+** model_names, then the NULL-terminated extra, then, with policies,
+** "its:POLICY (musimd policies --help)"; into words (NULL-terminated, room
+** for MODEL_WORDS). */
+#define MODEL_WORDS (MODEL_COUNT + 8)
+void model_words(const char **words, const char *const *extra, bool policies);
 /* The model called name ("its" is "its:rr"), or NULL. */
 const Model *model_find(const char *name);
 /* One help line per model, "NAME  summary", the summary wrapped at width
@@ -217,6 +224,9 @@ int32_t ctl_push(Machine *m, Warp *w);
 void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to);
 /* model_go_along for a cohort: whether from -> to enters a block is
 ** looked at once. */
+/* A uniform branch as go alone: BT (all jump) or BF (all fall), the warp
+** moved by the model's go (Model.uniform_branch of ipdom and mimd). */
+bool model_uniform_go(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool jump, Rule *rule);
 uint64_t model_go_along_cohort(Machine *m, const int32_t *warps, int32_t k, int32_t from, int32_t to);
 /* sync (and implicit syncs) under a model that ignores them: rule NOP, the
 ** model's go to the next instruction. */

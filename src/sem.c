@@ -421,11 +421,16 @@ static void check_barrier(Machine *m)
 		release_barrier(m);
 }
 
-/* BAR's premise: every live thread of the warp reached the barrier (else
-** the deadlock is reported). */
+/* BAR's premise: every live thread of the warp reached the barrier. */
+static inline bool barrier_premise(const Warp *w)
+{
+	return bits_eq(w->active, w->live, w->nw);
+}
+
+/* The premise, or the deadlock reported. */
 static bool rule_barrier(Machine *m, Warp *w, int32_t pc)
 {
-	if (!bits_eq(w->active, w->live, w->nw)) {
+	if (!barrier_premise(w)) {
 		uint64_t *waiting = m->step_active + w->nw;
 		bits_copy(waiting, w->live, w->nw);
 		bits_andnot(waiting, w->active, w->nw);
@@ -951,8 +956,8 @@ static int32_t cohort_side(const Machine *m, int32_t k)
 
 /* The cohort's warps step one after another through fire, as sem_step
 ** steps them, with the lanes' part already done (Machine.split_given); a
-** uniform branch whose rule is go alone (Model.uniform_branch_go,
-** .uniform_branch) is that go, as in cohort_moves, and a barrier whose
+** uniform branch whose rule is go alone (Model.uniform_branch) is that
+** rule without the split, and a barrier whose
 ** premise holds the arrival alone, the release checked after the last
 ** (fire checks it after each). Returns how many
 ** stepped: fewer than k when a rule failed (the run stops there). *same:
@@ -961,14 +966,14 @@ static int32_t cohort_steps(Machine *m, CohortKind kind, int32_t k, int32_t pc, 
 {
 	const Model *md = m->model;
 	const int32_t *nact = m->cohort_warps + m->nwarps;
-	bool quick = kind == COHORT_BRANCH && (md->uniform_branch_go || md->uniform_branch);
+	bool quick = kind == COHORT_BRANCH && md->uniform_branch;
 	int32_t i = 0, first_side = -1;
 	bool arrived = false;
 	Rule rule;
 	*same = quick;
 	for (; i < k && m->status == SEM_RUNNING; i++) {
 		Warp *w = &m->warps[m->cohort_warps[i]];
-		if (kind == COHORT_BARRIER && bits_eq(w->active, w->live, w->nw)) {
+		if (kind == COHORT_BARRIER && barrier_premise(w)) {
 			/* BAR's premise holds: the arrival alone (no release before the
 			** last warp: the cohort's later warps have not arrived) */
 			arrive(m, w, nact[i]);
@@ -981,11 +986,7 @@ static int32_t cohort_steps(Machine *m, CohortKind kind, int32_t k, int32_t pc, 
 		int32_t side = quick && nact[i] > 0 ? uniform_side(m, w) : -1;
 		bool entered = w->entered;
 		w->entered = false;
-		if (side >= 0 && (md->uniform_branch_go || md->uniform_branch(m, w, pc, ins, side, &rule))) {
-			if (md->uniform_branch_go) {
-				rule = side ? RULE_BT : RULE_BF;
-				md->go(m, w, pc, side ? ins->target : pc + 1);
-			}
+		if (side >= 0 && md->uniform_branch(m, w, pc, ins, side, &rule)) {
 			count_step(m, pc, ins, rule, nact[i], entered);
 			*same &= first_side < 0 || side == first_side;
 			first_side = side;
@@ -1074,7 +1075,7 @@ static bool run_cohort(Machine *m, int32_t first)
 		Rule rule = kind == COHORT_DATA ? RULE_IT : jump ? RULE_JP : RULE_NOP;
 		int32_t to = kind == COHORT_DATA ? sem_data_next(m, pc, ins) : jump ? ins->target : pc + 1;
 		int32_t from = kind == COHORT_DATA ? to - 1 : pc;
-		if (side >= 0) {
+		if (side >= 0) { /* model_uniform_go's rule and move, for every warp at once */
 			rule = side ? RULE_BT : RULE_BF;
 			to = side ? ins->target : pc + 1;
 			m->visits[pc] += (uint64_t)k; /* count_step's for a branch */

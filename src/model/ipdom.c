@@ -68,12 +68,9 @@ static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *r
 	if (!sem_split(m, w, pc, ins, jmp, fall))
 		return false;
 	int32_t L = ins->target;
-	if (bits_empty(fall, w->nw)) {
-		*rule = RULE_BT;
-		go(m, w, pc, L);
-	} else if (bits_empty(jmp, w->nw)) {
-		*rule = RULE_BF;
-		go(m, w, pc, pc + 1);
+	bool none_fall = bits_empty(fall, w->nw);
+	if (none_fall || bits_empty(jmp, w->nw)) {
+		model_uniform_go(m, w, pc, ins, none_fall, rule);
 	} else {
 		*rule = RULE_BD;
 		int32_t R = cfg_ipdom_pc(m->cfg, pc);
@@ -168,6 +165,7 @@ const Model model_ipdom = {
 	.alt_doc = "side, 1: taken first",
 	.cohorts = true,
 	.uniform_branch_go = true,
+	.uniform_branch = model_uniform_go,
 	.start = start,
 	.branch = rule_branch,
 	.sync = model_sync_nop,

@@ -10,10 +10,7 @@ static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *r
 	uint64_t *jmp = m->step_active + w->nw, *fall = m->step_active + 2 * w->nw;
 	if (!sem_split(m, w, pc, ins, jmp, fall))
 		return false;
-	bool j = !bits_empty(jmp, w->nw);
-	*rule = j ? RULE_BT : RULE_BF;
-	model_go_along(m, w, pc, j ? ins->target : pc + 1);
-	return true;
+	return model_uniform_go(m, w, pc, ins, !bits_empty(jmp, w->nw), rule);
 }
 
 static bool rule_finish(Machine *m, Warp *w, int32_t pc, bool stop, Rule *rule)
@@ -33,6 +30,7 @@ const Model model_mimd = {
 	.warps_of_one = true,
 	.cohorts = true,
 	.uniform_branch_go = true,
+	.uniform_branch = model_uniform_go,
 	.branch = rule_branch,
 	.sync = model_sync_nop,
 	.finish = rule_finish,

@@ -14,6 +14,18 @@ const char *const model_names[] = {"sync", "ipdom", "mimd", "its:rr", "its:any",
 _Static_assert(sizeof models / sizeof *models == MODEL_COUNT + 1, "MODEL_COUNT: the entries of models[]");
 _Static_assert(sizeof model_names / sizeof *model_names == MODEL_COUNT + 1, "model_names: one per model");
 
+void model_words(const char **words, const char *const *extra, bool policies)
+{
+	int n = 0;
+	for (; model_names[n]; n++)
+		words[n] = model_names[n];
+	for (int i = 0; extra && extra[i] && n < MODEL_WORDS - 2; i++)
+		words[n++] = extra[i];
+	if (policies)
+		words[n++] = "its:POLICY (musimd policies --help)";
+	words[n] = NULL;
+}
+
 const Model *model_find(const char *name)
 {
 	for (int i = 0; models[i]; i++)
@@ -89,6 +101,13 @@ void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to)
 {
 	sem_take_edge(m, w, from, to, w->active);
 	w->pc = to;
+}
+
+bool model_uniform_go(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool jump, Rule *rule)
+{
+	*rule = jump ? RULE_BT : RULE_BF;
+	m->model->go(m, w, pc, jump ? ins->target : pc + 1);
+	return true;
 }
 
 uint64_t model_go_along_cohort(Machine *m, const int32_t *warps, int32_t k, int32_t from, int32_t to)

@@ -77,7 +77,10 @@ static bool rule_branch(Machine *m, Warp *w, int32_t pc, const Ins *ins, Rule *r
 	if (!sem_split(m, w, pc, ins, jmp, fall))
 		return false;
 	int32_t L = ins->target;
-	if (bits_empty(fall, w->nw)) { /* first rule wins: an empty Θ takes BT */
+	bool none_fall = bits_empty(fall, w->nw); /* first rule wins: an empty Θ takes BT */
+	if ((none_fall || bits_empty(jmp, w->nw)) && rule_uniform(m, w, pc, ins, none_fall, rule))
+		return true; /* the branch's own node on top: push merges ∅ */
+	if (none_fall) {
 		*rule = RULE_BT;
 		if (!push(m, w, fall /* ∅ */, pc, L)) {
 			stuck_push(m, w, pc, RULE_BT);
