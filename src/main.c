@@ -345,14 +345,9 @@ static int choice(const char *opt, const char *arg, const char *const *words, ch
 ** a did-you-mean, into msg. */
 static void bad_model(const char *name, char *msg, size_t len)
 {
-	const char *words[MODEL_COUNT + 4];
-	int n = 0;
-	for (; model_names[n]; n++)
-		words[n] = model_names[n];
-	words[n++] = "tf:sandy";
-	words[n++] = "tf:layout";
-	words[n++] = "its:POLICY (musimd policies --help)";
-	words[n] = NULL;
+	static const char *const variants[] = {"tf:sandy", "tf:layout", NULL};
+	const char *words[MODEL_WORDS];
+	model_words(words, variants, true);
 	choice("--model", name, words, msg, len);
 }
 
@@ -1039,13 +1034,9 @@ static const char explore_help_tail[] =
 ** message (with a did-you-mean) in msg. */
 static bool model_list_arg(const char *opt, const char *arg, unsigned *out, char *msg, size_t len)
 {
-	const char *words[MODEL_COUNT + 3];
-	int n = 0;
-	for (; model_names[n]; n++)
-		words[n] = model_names[n];
-	words[n] = "its";
-	words[n + 1] = "all";
-	words[n + 2] = NULL;
+	static const char *const more[] = {"its", "all", NULL};
+	const char *words[MODEL_WORDS];
+	model_words(words, more, false);
 	unsigned m = 0;
 	for (const char *s = arg;;) {
 		size_t k = strcspn(s, ",");
@@ -1054,7 +1045,7 @@ static bool model_list_arg(const char *opt, const char *arg, unsigned *out, char
 		int i = choice(opt, name, words, msg, len);
 		if (i < 0)
 			return false;
-		const Model *md = i < n ? models[i] : model_find(words[i]);
+		const Model *md = i < MODEL_COUNT ? models[i] : model_find(words[i]); /* its; all: NULL */
 		for (int j = 0; models[j]; j++)
 			if (!md || models[j] == md) /* all: every model */
 				m |= 1u << j;
@@ -1113,14 +1104,9 @@ static bool explore_models_arg(const char *arg, ExploreCli *x, char *msg, size_t
 				buf_free(&e);
 				return false;
 			}
-			const char *words[MODEL_COUNT + 4];
-			int n = 0;
-			for (; model_names[n]; n++)
-				words[n] = model_names[n];
-			words[n++] = "its";
-			words[n++] = "all";
-			words[n++] = "its:POLICY (musimd policies --help)";
-			words[n] = NULL;
+			static const char *const more[] = {"its", "all", NULL};
+			const char *words[MODEL_WORDS];
+			model_words(words, more, true);
 			choice("--model", name, words, msg, len); /* the message, with a did-you-mean */
 			return false;
 		}

@@ -1739,14 +1739,9 @@ static bool cmd_model(Repl *r, char *args)
 	const Model *md = w ? model_find(w) : NULL; /* "its" is its:rr; no word and no program: the list */
 	if (!md) {
 		/* every name model_find knows: tf's variants and the policies too */
-		const char *words[MODEL_COUNT + 4];
-		int n = 0;
-		for (; model_names[n]; n++)
-			words[n] = model_names[n];
-		words[n++] = "tf:sandy";
-		words[n++] = "tf:layout";
-		words[n++] = "its:POLICY (musimd policies --help)";
-		words[n] = NULL;
+		static const char *const variants[] = {"tf:sandy", "tf:layout", NULL};
+		const char *words[MODEL_WORDS];
+		model_words(words, variants, true);
 		int i = pick_word(r, "model", w, words);
 		if (i < 0 || i >= MODEL_COUNT)
 			return false;
