@@ -242,57 +242,43 @@ static void commit_marks(Machine *m, Warp *w, const int32_t *idx, int32_t n, int
 	}
 }
 
-/* After a fast computation into out[] (the destination row or m->tmp):
-** make out the value of dst in every active lane. */
-static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
+/* After a fast computation: make the values the value of dst in every
+** active lane, from src as a row (src[t] is thread t's: the destination
+** row itself, or m->tmp) or, compact, in the lanes' order (src[k] is lane
+** idx[k]'s). A watched destination (Machine.watch_var) reports a change. */
+static void commit_values(Machine *m, Warp *w, int32_t dst, const int64_t *src, bool compact)
 {
 	int32_t n;
 	const int32_t *idx = sem_active_list(m, w, &n);
-	bool dense = n == w->size;
 	int64_t *d = row(m, dst);
-	bool watched = dst == m->watch_var; /* (then out is not d: exec_arith) */
-	if (MU_UNLIKELY(watched)) {
-		uint64_t diff = 0;
-		if (dense) {
-			size_t size = (size_t)w->size * sizeof *d;
-			diff = m->watch_changed || memcmp(d + w->base, out + w->base, size) != 0;
-			memcpy(d + w->base, out + w->base, size);
-		} else {
-			for (int32_t k = 0; k < n; k++) {
-				diff |= (uint64_t)(d[idx[k]] ^ out[idx[k]]);
-				d[idx[k]] = out[idx[k]];
-			}
+	bool watched = dst == m->watch_var; /* (then src is not d: exec_arith) */
+	uint64_t diff = 0;
+	if (n == w->size) { /* dense: the lanes are the rows' base .. base+size-1 */
+		const int64_t *from = compact ? src : src + w->base;
+		size_t size = (size_t)n * sizeof *d;
+		if (from != d + w->base) {
+			if (MU_UNLIKELY(watched))
+				diff = memcmp(d + w->base, from, size) != 0;
+			memcpy(d + w->base, from, size);
 		}
-		m->watch_changed |= diff != 0;
-	} else if (out != d) {
-		if (dense)
-			memcpy(d + w->base, out + w->base, (size_t)w->size * sizeof *d);
-		else
-			for (int32_t k = 0; k < n; k++)
-				d[idx[k]] = out[idx[k]];
+	} else if (compact) {
+		for (int32_t k = 0; k < n; k++) {
+			diff |= (uint64_t)(d[idx[k]] ^ src[k]);
+			d[idx[k]] = src[k];
+		}
+	} else if (src != d) {
+		for (int32_t k = 0; k < n; k++) {
+			diff |= (uint64_t)(d[idx[k]] ^ src[idx[k]]);
+			d[idx[k]] = src[idx[k]];
+		}
 	}
+	m->watch_changed |= watched && diff != 0;
 	commit_marks(m, w, idx, n, dst);
 }
 
-/* The same from the values of the active lanes in their order (vals[k] is
-** lane idx[k]'s). */
-static void commit_compact(Machine *m, Warp *w, int32_t dst, const int64_t *vals)
+static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
 {
-	int32_t n;
-	const int32_t *idx = sem_active_list(m, w, &n);
-	int64_t *d = row(m, dst);
-	if (MU_UNLIKELY(dst == m->watch_var)) { /* as commit_fast */
-		uint64_t diff = 0;
-		for (int32_t k = 0; k < n; k++) {
-			diff |= (uint64_t)(d[idx[k]] ^ vals[k]);
-			d[idx[k]] = vals[k];
-		}
-		m->watch_changed |= diff != 0;
-	} else {
-		for (int32_t k = 0; k < n; k++)
-			d[idx[k]] = vals[k];
-	}
-	commit_marks(m, w, idx, n, dst);
+	commit_values(m, w, dst, out, false);
 }
 
 /* ---- data instructions: the exact path -------------------------------------- */
@@ -1574,7 +1560,7 @@ static bool gsa_group_int64(Machine *m, Warp *w, int32_t pc, int32_t count)
 		}
 	}
 	for (int32_t j = 0; j < count; j++)
-		commit_compact(m, w, m->prog->ins[pc + j].dst, val + (size_t)j * (size_t)n);
+		commit_values(m, w, m->prog->ins[pc + j].dst, val + (size_t)j * (size_t)n, true);
 	return true;
 }
 
