@@ -69,19 +69,21 @@ static inline void put_quoted(Buf *b, const char *s, size_t n, const char *tail,
 	b->s[b->len] = 0;
 }
 
-void json_escape(Buf *b, const char *s)
+/* s as a JSON string, then the tail's nt bytes (which start with its
+** closing '"'): in one write when nothing needs an escape, the usual case. */
+static void put_string(Buf *b, const char *s, const char *tail, size_t nt)
 {
-	const unsigned char *e = (const unsigned char *)s; /* the usual case: nothing to escape */
+	const unsigned char *e = (const unsigned char *)s;
 	while (plain[*e])
 		e++;
 	if (!*e) {
-		put_quoted(b, s, (size_t)(e - (const unsigned char *)s), "\"", 1);
+		put_quoted(b, s, (size_t)(e - (const unsigned char *)s), tail, nt);
 		return;
 	}
 	buf_putc(b, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		const unsigned char *q = p; /* a run that needs no escape: one copy */
-		while (*q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+		while (plain[*q])
 			q++;
 		if (q > p) {
 			buf_putn(b, (const char *)p, (size_t)(q - p));
@@ -110,7 +112,12 @@ void json_escape(Buf *b, const char *s)
 				buf_putc(b, (char)*p);
 		}
 	}
-	buf_putc(b, '"');
+	buf_putn(b, tail, nt);
+}
+
+void json_escape(Buf *b, const char *s)
+{
+	put_string(b, s, "\"", 1);
 }
 
 /* Separator before a value or key at the current depth. */
@@ -157,15 +164,7 @@ void json_arr_end(Json *j) { close_(j, ']'); }
 void json_key(Json *j, const char *k)
 {
 	sep(j);
-	const unsigned char *e = (const unsigned char *)k; /* keys are plain: one write */
-	while (plain[*e])
-		e++;
-	if (!*e) {
-		put_quoted(j->b, k, (size_t)(e - (const unsigned char *)k), "\": ", 3);
-	} else {
-		json_escape(j->b, k);
-		buf_putn(j->b, ": ", 2);
-	}
+	put_string(j->b, k, "\": ", 3);
 	j->after_key = true;
 }
 
