@@ -7,6 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The page cache's slot for key (Mem.cache), or NULL without a cache. The
+** slots are the table's, not the const Mem's contents: lookups fill them. */
+static inline MemPage **cache_slot(const Mem *mem, int64_t key)
+{
+	return mem->cache ? &mem->cache[(uint64_t)key & (MEM_CACHE - 1)] : NULL;
+}
+
 MemPage *mem_find(const Mem *mem, int64_t key)
 {
 	if (!mem->nslots)
@@ -14,7 +21,7 @@ MemPage *mem_find(const Mem *mem, int64_t key)
 	/* runs of addresses stay on a page: the page looked up last first */
 	if (mem->last >= 0 && mem->last < mem->npages && mem->pages[mem->last]->key == key)
 		return mem->pages[mem->last];
-	MemPage **c = mem->cache ? &mem->cache[(uint64_t)key & (MEM_CACHE - 1)] : NULL;
+	MemPage **c = cache_slot(mem, key);
 	if (c && *c && (*c)->key == key)
 		return *c;
 	uint32_t mask = (uint32_t)mem->nslots - 1;
@@ -23,7 +30,7 @@ MemPage *mem_find(const Mem *mem, int64_t key)
 		if (s < 0)
 			return NULL;
 		if (mem->pages[s]->key == key) {
-			if (c) /* (the cache is the table's, not the const Mem's contents) */
+			if (c)
 				*c = mem->pages[s];
 			return mem->pages[s];
 		}
@@ -51,7 +58,7 @@ MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes)
 {
 	if (mem->last >= 0 && mem->last < mem->npages && mem->pages[mem->last]->key == key)
 		return mem->pages[mem->last];
-	MemPage **c = mem->cache ? &mem->cache[(uint64_t)key & (MEM_CACHE - 1)] : NULL;
+	MemPage **c = cache_slot(mem, key);
 	if (c && *c && (*c)->key == key)
 		return *c;
 	if (mem->nslots) {
@@ -73,7 +80,7 @@ MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes)
 		*mem_bytes += MEM_CACHE_BYTES;
 	}
 	if (mem->cache)
-		mem->cache[(uint64_t)key & (MEM_CACHE - 1)] = pg;
+		*cache_slot(mem, key) = pg;
 	if (2 * mem->npages > mem->nslots)
 		mem_rehash(mem, mem->nslots ? 2 * mem->nslots : 16);
 	else {
