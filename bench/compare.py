@@ -18,14 +18,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 D = os.path.join(HERE, "interp")
 
 
-def cpu(cmd):
-    """CPU seconds of cmd; a run that did not do its work (a usage or input
-    error, a crash) stops the comparison instead of timing nothing."""
+def cpu(cmd, allow_fail):
+    """CPU seconds of cmd. A run that did not do its work stops the
+    comparison instead of timing it: a usage or input error, a crash, and,
+    unless allow_fail, a run that failed (exit 1: a limit stopped it, a
+    deadlock, a stuck rule), whose time is that of a shorter run."""
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = p.stderr.read()
     _, status, ru = os.wait4(p.pid, 0)
     rc = os.waitstatus_to_exitcode(status)
-    if rc not in (0, 1):  # 1: the program failed (a limit, a deadlock): still its work
+    if rc not in ((0, 1) if allow_fail else (0,)):
         sys.exit("compare.py: %s exited with %d:\n%s" % (" ".join(cmd), rc, err.decode(errors="replace")))
     return ru.ru_utime + ru.ru_stime, rc
 
@@ -36,6 +38,8 @@ def main():
     ap.add_argument("new")
     ap.add_argument("-n", type=int, default=5, help="runs of each (default 5)")
     ap.add_argument("--cmd", action="append", help="musimd arguments, split at spaces")
+    ap.add_argument("--allow-fail", action="store_true",
+                    help="time runs that end in failure (exit 1) too, as programs that deadlock do")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         cmds = a.cmd
@@ -62,7 +66,7 @@ def main():
             rcs = set()
             for _ in range(a.n):
                 for j, m in enumerate((a.old, a.new)):
-                    t, rc = cpu([m] + args)
+                    t, rc = cpu([m] + args, a.allow_fail)
                     best[j] = min(best[j], t)
                     rcs.add(rc)
             note = "" if rcs == {0} else "  (exit status %s)" % "/".join(map(str, sorted(rcs)))
