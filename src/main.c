@@ -345,9 +345,8 @@ static int choice(const char *opt, const char *arg, const char *const *words, ch
 ** a did-you-mean, into msg. */
 static void bad_model(const char *name, char *msg, size_t len)
 {
-	static const char *const variants[] = {"tf:sandy", "tf:layout", NULL};
 	const char *words[MODEL_WORDS];
-	model_words(words, variants, true);
+	model_words(words, NULL, true);
 	choice("--model", name, words, msg, len);
 }
 

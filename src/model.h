@@ -160,16 +160,16 @@ extern const Model model_sync, model_ipdom, model_mimd, model_its_rr, model_its_
 extern const Model *const models[];
 extern const char *const model_names[];
 /* The names a --model option takes, for its messages and did-you-means:
-** model_names, then the NULL-terminated extra, then, with policies,
-** "its:POLICY (musimd policies --help)"; into words (NULL-terminated, room
-** for MODEL_WORDS). */
+** model_names, then the NULL-terminated extra, then, with variants (every
+** name model_find knows), tf's variants and "its:POLICY (musimd policies
+** --help)"; into words (NULL-terminated, room for MODEL_WORDS). */
 #define MODEL_WORDS (MODEL_COUNT + 8)
-void model_words(const char **words, const char *const *extra, bool policies);
+void model_words(const char **words, const char *const *extra, bool variants);
 /* The model called name ("its" is "its:rr"), or NULL. */
 const Model *model_find(const char *name);
 /* One help line per model, "NAME  summary", the summary wrapped at width
 ** columns and indented by indent (help texts are generated from the table). */
-void model_help(Buf *b, int indent, int width, bool policies); /* policies: an its:P line too */
+void model_help(Buf *b, int indent, int width, bool policies); /* policies: the lines of tf:sandy, tf:layout and its:P too */
 /* One such line: NAME in a column of namew, the summary after it. */
 void model_help_line(Buf *b, int indent, int namew, int width, const char *name, const char *summary);
 

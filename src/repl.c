@@ -1739,9 +1739,8 @@ static bool cmd_model(Repl *r, char *args)
 	const Model *md = w ? model_find(w) : NULL; /* "its" is its:rr; no word and no program: the list */
 	if (!md) {
 		/* every name model_find knows: tf's variants and the policies too */
-		static const char *const variants[] = {"tf:sandy", "tf:layout", NULL};
 		const char *words[MODEL_WORDS];
-		model_words(words, variants, true);
+		model_words(words, NULL, true);
 		int i = pick_word(r, "model", w, words);
 		if (i < 0 || i >= MODEL_COUNT)
 			return false;

@@ -14,15 +14,18 @@ const char *const model_names[] = {"sync", "ipdom", "mimd", "its:rr", "its:any",
 _Static_assert(sizeof models / sizeof *models == MODEL_COUNT + 1, "MODEL_COUNT: the entries of models[]");
 _Static_assert(sizeof model_names / sizeof *model_names == MODEL_COUNT + 1, "model_names: one per model");
 
-void model_words(const char **words, const char *const *extra, bool policies)
+void model_words(const char **words, const char *const *extra, bool variants)
 {
 	int n = 0;
 	for (; model_names[n]; n++)
 		words[n] = model_names[n];
-	for (int i = 0; extra && extra[i] && n < MODEL_WORDS - 2; i++)
+	for (int i = 0; extra && extra[i] && n < MODEL_WORDS - 4; i++)
 		words[n++] = extra[i];
-	if (policies)
+	if (variants) {
+		words[n++] = model_tf_sandy.name;
+		words[n++] = model_tf_layout.name;
 		words[n++] = "its:POLICY (musimd policies --help)";
+	}
 	words[n] = NULL;
 }
 
@@ -67,8 +70,11 @@ void model_help(Buf *b, int indent, int width, bool policies)
 {
 	for (int i = 0; models[i]; i++)
 		model_help_line(b, indent, 8, width, models[i]->name, models[i]->summary);
-	if (policies)
-		model_help_line(b, indent, 8, width, "its:P",
+	if (!policies)
+		return;
+	model_help_line(b, indent, 8, width, model_tf_sandy.name, model_tf_sandy.summary);
+	model_help_line(b, indent, 8, width, model_tf_layout.name, model_tf_layout.summary);
+	model_help_line(b, indent, 8, width, "its:P",
 	                "a policy P of the per-thread-pc lab (Brandão's heuristics: minpc, lee, long:8, "
 	                "postdom+minpc, ...; musimd policies --help lists them)");
 }
