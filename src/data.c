@@ -262,15 +262,17 @@ static void commit_values(Machine *m, Warp *w, int32_t dst, const int64_t *src, 
 			memcpy(d + w->base, from, size);
 		}
 	} else if (compact) {
-		for (int32_t k = 0; k < n; k++) {
-			diff |= (uint64_t)(d[idx[k]] ^ src[k]);
+		if (MU_UNLIKELY(watched))
+			for (int32_t k = 0; k < n; k++)
+				diff |= (uint64_t)(d[idx[k]] ^ src[k]);
+		for (int32_t k = 0; k < n; k++)
 			d[idx[k]] = src[k];
-		}
 	} else if (src != d) {
-		for (int32_t k = 0; k < n; k++) {
-			diff |= (uint64_t)(d[idx[k]] ^ src[idx[k]]);
+		if (MU_UNLIKELY(watched))
+			for (int32_t k = 0; k < n; k++)
+				diff |= (uint64_t)(d[idx[k]] ^ src[idx[k]]);
+		for (int32_t k = 0; k < n; k++)
 			d[idx[k]] = src[idx[k]];
-		}
 	}
 	m->watch_changed |= watched && diff != 0;
 	commit_marks(m, w, idx, n, dst);

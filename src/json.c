@@ -69,17 +69,9 @@ static inline void put_quoted(Buf *b, const char *s, size_t n, const char *tail,
 	b->s[b->len] = 0;
 }
 
-/* s as a JSON string, then the tail's nt bytes (which start with its
-** closing '"'): in one write when nothing needs an escape, the usual case. */
-static void put_string(Buf *b, const char *s, const char *tail, size_t nt)
+/* The same when something needs an escape. */
+static void put_escaped(Buf *b, const char *s, const char *tail, size_t nt)
 {
-	const unsigned char *e = (const unsigned char *)s;
-	while (plain[*e])
-		e++;
-	if (!*e) {
-		put_quoted(b, s, (size_t)(e - (const unsigned char *)s), tail, nt);
-		return;
-	}
 	buf_putc(b, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		const unsigned char *q = p; /* a run that needs no escape: one copy */
@@ -113,6 +105,19 @@ static void put_string(Buf *b, const char *s, const char *tail, size_t nt)
 		}
 	}
 	buf_putn(b, tail, nt);
+}
+
+/* s as a JSON string, then the tail's nt bytes (which start with its
+** closing '"'): in one write when nothing needs an escape, the usual case. */
+static inline void put_string(Buf *b, const char *s, const char *tail, size_t nt)
+{
+	const unsigned char *e = (const unsigned char *)s;
+	while (plain[*e])
+		e++;
+	if (!*e)
+		put_quoted(b, s, (size_t)(e - (const unsigned char *)s), tail, nt);
+	else
+		put_escaped(b, s, tail, nt);
 }
 
 void json_escape(Buf *b, const char *s)
