@@ -494,7 +494,8 @@ static bool fast_load(Machine *m, Warp *w, const Ins *ins)
 			pg = mem_find(&m->shared, last_key);
 		}
 		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
-		if (A.p && k + 1 < n && off + 1 < MEM_PAGE_SIZE && A.p[idx[k + 1]] == a + 1 && pg && !pg->big) {
+		if (A.p && k + 1 < n && off + 1 < MEM_PAGE_SIZE && A.p[idx[k + 1]] == a + 1 && pg &&
+		    !(m->shared.nbig && pg->big)) {
 			int32_t e = address_run(A.p, idx, k, n, a);
 			if (bits_count_range(pg->init, off, e - k) == e - k) {
 				/* a run of consecutive cells that all hold int64s */
@@ -508,7 +509,7 @@ static bool fast_load(Machine *m, Warp *w, const Ins *ins)
 			if (!zero)
 				return false;
 			out[t] = 0;
-		} else if (pg->big && pg->big[off]) {
+		} else if (mem_big_at(&m->shared, pg, off)) {
 			return false;
 		} else {
 			out[t] = pg->val[off];
@@ -694,7 +695,9 @@ static int key_cmp(const void *a, const void *b)
 }
 
 /* Before a store by the n lanes of m->order to the addresses m->addr, in
-** one pass: the lanes whose cell is not initialised (returned; a cell two
+** one pass: the page of each lane's cell (m->cellpage, NULL when absent:
+** the write needs no second lookup), the lanes whose cell is not
+** initialised (returned; a cell two
 ** lanes store to counts twice), and, for the memory accounting, the bytes
 ** the store would allocate in *bytes: new pages, each once however many
 ** lanes store into it, tables of big values, and the copies of the values
@@ -715,6 +718,7 @@ static uint64_t store_plan(Machine *m, int32_t n, bool local, bool with_values, 
 			last_pg = pg;
 			last_key = key;
 		}
+		m->cellpage[k] = (MemPage *)pg;
 		fresh += !(pg && bit_get(pg->init, (int32_t)(m->addr[k] & (MEM_PAGE_SIZE - 1))));
 		if (local && !mm)
 			more += sizeof(Mem);
@@ -1154,6 +1158,50 @@ static bool choose_order(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_
 	return true;
 }
 
+/* fast_store's case when the addresses are in no order (a hash, a
+** permutation): a lane at a time, the cells claimed in MemPage.mark by the
+** check pass (a cell claimed twice is two lanes on one cell: the general
+** rule) and released by the write pass, each lane's page kept between them
+** (m->cellpage). False, with nothing changed and no mark left, when some
+** lane needs the general rule. */
+static bool fast_scatter_store(Machine *m, const int32_t *idx, int32_t n, const Src *A, const Src *B)
+{
+	MemPage **pgs = m->cellpage, *pg = NULL;
+	uint64_t fresh = 0;
+	int64_t last_key = -1;
+	int32_t k;
+	for (k = 0; k < n; k++) {
+		int64_t a = A->p[idx[k]];
+		if (a < 0)
+			break;
+		if (a >> MEM_PAGE_BITS != last_key) {
+			last_key = a >> MEM_PAGE_BITS;
+			if (!(pg = mem_find(&m->shared, last_key)))
+				break;
+		}
+		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
+		if (bit_get(pg->mark, off) || mem_big_at(&m->shared, pg, off))
+			break;
+		bit_set(pg->mark, off);
+		fresh += !bit_get(pg->init, off);
+		pgs[k] = pg;
+	}
+	bool ok = k == n && !(fresh && (m->cells + fresh > m->opt.max_cells || !budget_allows(m, 0)));
+	for (int32_t j = 0; j < k; j++) {
+		int64_t a = A->p[idx[j]];
+		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
+		bit_clear(pgs[j]->mark, off);
+		if (ok) {
+			pgs[j]->val[off] = B->p ? B->p[idx[j]] : B->k;
+			bit_set(pgs[j]->init, off);
+			sem_record_store(m, a);
+		}
+	}
+	if (ok)
+		m->cells += fresh;
+	return ok;
+}
+
 /* ST to shared memory in two passes (check, then write) in the case that
 ** leaves the rule nothing to decide: int64 addresses strictly increasing or
 ** decreasing over the active lanes (no two lanes on one cell: no race, no
@@ -1184,13 +1232,13 @@ static bool fast_store(Machine *m, Warp *w, const Ins *ins)
 		if (k > 0) {
 			int d = (a > prev) - (a < prev);
 			if (d == 0 || (dir != 0 && d != dir))
-				return false;
+				return fast_scatter_store(m, idx, n, &A, &B);
 			dir = d;
 		}
 		e = address_run(A.p, idx, k, n, a);
 		if (e - k > 1) { /* ascending within the run */
 			if (dir < 0)
-				return false;
+				return fast_scatter_store(m, idx, n, &A, &B);
 			dir = 1;
 		}
 		prev = a + (e - k - 1);
@@ -1200,7 +1248,7 @@ static bool fast_store(Machine *m, Warp *w, const Ins *ins)
 				return false;
 		}
 		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
-		if (pg->big)
+		if (m->shared.nbig && pg->big)
 			for (int32_t j = off; j < off + (e - k); j++)
 				if (pg->big[j])
 					return false;
@@ -1276,18 +1324,15 @@ static bool exec_store(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool loc
 		drop_races(m, races_before);
 		return false;
 	}
-	int64_t last_key = -1;
-	MemPage *pg = NULL;
 	for (int32_t k = 0; k < n; k++) {
 		int64_t a = m->addr[k];
 		if (!local && !big) {
-			/* int64 values into Σ: in the page, looked up once per run */
-			if (a >> MEM_PAGE_BITS != last_key) {
-				last_key = a >> MEM_PAGE_BITS;
-				pg = mem_page(&m->shared, last_key, &m->heap_bytes);
-			}
+			/* int64 values into Σ: in the page store_plan found, or made */
+			MemPage *pg = m->cellpage[k];
+			if (!pg)
+				pg = mem_page(&m->shared, a >> MEM_PAGE_BITS, &m->heap_bytes);
 			int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
-			if (!(pg->big && pg->big[off])) {
+			if (!mem_big_at(&m->shared, pg, off)) {
 				if (!bit_get(pg->init, off)) {
 					bit_set(pg->init, off);
 					m->cells++;
@@ -1370,13 +1415,15 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 		int32_t t = m->order[k];
 		Num old, nv, r;
 		if (add64) {
-			/* AT and atomadd on int64, in the cell: one page lookup (an add
-			** always writes, so the page is needed) */
-			MemPage *pg = mem_page(&m->shared, m->addr[k] >> MEM_PAGE_BITS, &m->heap_bytes);
+			/* AT and atomadd on int64, in the cell: the page store_plan
+			** found, or made (an add always writes, so the page is needed) */
+			MemPage *pg = m->cellpage[k];
+			if (!pg)
+				pg = mem_page(&m->shared, m->addr[k] >> MEM_PAGE_BITS, &m->heap_bytes);
 			int32_t off = (int32_t)(m->addr[k] & (MEM_PAGE_SIZE - 1));
 			bool init = bit_get(pg->init, off);
 			int64_t sum, o = init ? pg->val[off] : 0;
-			if (!(pg->big && pg->big[off]) && !__builtin_add_overflow(o, B.p ? B.p[t] : B.k, &sum)) {
+			if (!mem_big_at(&m->shared, pg, off) && !__builtin_add_overflow(o, B.p ? B.p[t] : B.k, &sum)) {
 				pg->val[off] = sum;
 				if (!init) {
 					bit_set(pg->init, off);

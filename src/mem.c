@@ -9,29 +9,43 @@
 
 /* The page cache's slot for key (Mem.cache), or NULL without a cache. The
 ** slots are the table's, not the const Mem's contents: lookups fill them. */
-static inline MemPage **cache_slot(const Mem *mem, int64_t key)
+static inline MemCacheSlot *cache_slot(const Mem *mem, int64_t key)
 {
 	return mem->cache ? &mem->cache[(uint64_t)key & (MEM_CACHE - 1)] : NULL;
 }
 
-MemPage *mem_find(const Mem *mem, int64_t key)
+static void cache_fill(MemCacheSlot *c, MemPage *pg)
+{
+	if (c) {
+		c->key = pg->key;
+		c->pg = pg;
+	}
+}
+
+/* A page, zeroed, on a 64-byte boundary (MemPage). */
+static MemPage *page_alloc(void)
+{
+	MemPage *pg = xaligned(_Alignof(MemPage), sizeof *pg);
+	memset(pg, 0, sizeof *pg);
+	return pg;
+}
+
+/* mem_find past the page cache: the page looked up last, then the table. */
+MemPage *mem_find_table(const Mem *mem, int64_t key)
 {
 	if (!mem->nslots)
 		return NULL;
 	/* runs of addresses stay on a page: the page looked up last first */
 	if (mem->last >= 0 && mem->last < mem->npages && mem->pages[mem->last]->key == key)
 		return mem->pages[mem->last];
-	MemPage **c = cache_slot(mem, key);
-	if (c && *c && (*c)->key == key)
-		return *c;
+	MemCacheSlot *c = cache_slot(mem, key);
 	uint32_t mask = (uint32_t)mem->nslots - 1;
 	for (uint32_t h = mem_hash(key) & mask;; h = (h + 1) & mask) {
 		int32_t s = mem->slots[h];
 		if (s < 0)
 			return NULL;
 		if (mem->pages[s]->key == key) {
-			if (c)
-				*c = mem->pages[s];
+			cache_fill(c, mem->pages[s]);
 			return mem->pages[s];
 		}
 	}
@@ -54,33 +68,32 @@ static void mem_rehash(Mem *mem, int32_t nslots)
 }
 
 
-MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes)
+/* mem_page past the page cache (mem.h). */
+MemPage *mem_page_table(Mem *mem, int64_t key, uint64_t *mem_bytes)
 {
 	if (mem->last >= 0 && mem->last < mem->npages && mem->pages[mem->last]->key == key)
 		return mem->pages[mem->last];
-	MemPage **c = cache_slot(mem, key);
-	if (c && *c && (*c)->key == key)
-		return *c;
+	MemCacheSlot *c = cache_slot(mem, key);
 	if (mem->nslots) {
 		uint32_t mask = (uint32_t)mem->nslots - 1;
 		for (uint32_t h = mem_hash(key) & mask; mem->slots[h] >= 0; h = (h + 1) & mask)
 			if (mem->pages[mem->slots[h]]->key == key) {
 				mem->last = mem->slots[h];
-				if (c)
-					*c = mem->pages[mem->last];
+				cache_fill(c, mem->pages[mem->last]);
 				return mem->pages[mem->last];
 			}
 	}
 	*mem_bytes += PAGE_BYTES;
-	MemPage *pg = xcalloc(1, sizeof *pg);
+	MemPage *pg = page_alloc();
 	pg->key = key;
 	VEC_PUSH(mem->pages, mem->npages, mem->cappages, pg);
 	if (!mem->cache && mem->npages >= MEM_CACHE_AT) {
-		mem->cache = xcalloc(MEM_CACHE, sizeof *mem->cache);
+		mem->cache = xmalloc(MEM_CACHE * sizeof *mem->cache);
+		for (int32_t i = 0; i < MEM_CACHE; i++)
+			mem->cache[i] = (MemCacheSlot){-1, NULL};
 		*mem_bytes += MEM_CACHE_BYTES;
 	}
-	if (mem->cache)
-		*cache_slot(mem, key) = pg;
+	cache_fill(cache_slot(mem, key), pg);
 	if (2 * mem->npages > mem->nslots)
 		mem_rehash(mem, mem->nslots ? 2 * mem->nslots : 16);
 	else {
@@ -121,6 +134,7 @@ bool mem_put(Mem *mem, int64_t addr, Num v, uint64_t *big_bytes, uint64_t *mem_b
 		if (!pg->big) {
 			*mem_bytes += PAGE_BIG_BYTES;
 			pg->big = xcalloc(MEM_PAGE_SIZE, sizeof *pg->big);
+			mem->nbig++;
 		}
 		*big_bytes += zbytes(v.z);
 		pg->big[off] = v.z;
@@ -203,7 +217,7 @@ void mem_clone(Mem *dst, const Mem *src)
 	dst->last = -1;
 	for (int32_t p = 0; p < src->npages; p++) {
 		const MemPage *sp = src->pages[p];
-		MemPage *pg = xmalloc(sizeof *pg);
+		MemPage *pg = page_alloc();
 		memcpy(pg, sp, sizeof *pg);
 		if (sp->big) {
 			pg->big = xcalloc(MEM_PAGE_SIZE, sizeof *pg->big);
@@ -215,6 +229,7 @@ void mem_clone(Mem *dst, const Mem *src)
 		}
 		VEC_PUSH(dst->pages, dst->npages, dst->cappages, pg);
 	}
+	dst->nbig = src->nbig;
 	if (src->nslots)
 		mem_rehash(dst, src->nslots);
 }

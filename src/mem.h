@@ -14,12 +14,24 @@
 #define MEM_PAGE_BITS 8
 #define MEM_PAGE_SIZE (1 << MEM_PAGE_BITS)
 
+/* A page, 64-byte aligned: a lane's access touches the line of the bits
+** (init and mark) and the line of its value; the key is also in the page
+** cache (Mem.cache) and whether any page holds a big value in Mem.nbig, so
+** the scattered accesses of the fast paths (data.c) read neither key nor
+** big here. */
 typedef struct MemPage {
+	_Alignas(64) uint64_t init[MEM_PAGE_SIZE / 64];
+	uint64_t mark[MEM_PAGE_SIZE / 64]; /* scratch of one store, zero between steps: the
+	                               ** cells its lanes have claimed (data.c) */
 	int64_t key;                   /* address >> MEM_PAGE_BITS */
-	uint64_t init[MEM_PAGE_SIZE / 64];
-	int64_t val[MEM_PAGE_SIZE];
 	__mpz_struct **big;            /* NULL until a cell holds a big value */
+	int64_t val[MEM_PAGE_SIZE];
 } MemPage;
+
+typedef struct MemCacheSlot {
+	int64_t key;
+	struct MemPage *pg;            /* NULL: empty */
+} MemCacheSlot;
 
 typedef struct Mem {
 	MemPage **pages;               /* in creation order */
@@ -27,7 +39,8 @@ typedef struct Mem {
 	int32_t *slots;                /* open-addressing table of page indexes, -1 empty */
 	int32_t nslots;
 	int32_t last;                  /* last page looked up (a cache) */
-	MemPage **cache;               /* direct-mapped by key, MEM_CACHE entries, made when the
+	int32_t nbig;                  /* pages with a table of big values (MemPage.big) */
+	MemCacheSlot *cache;           /* direct-mapped by key, MEM_CACHE entries, made when the
 	                               ** table reaches MEM_CACHE_AT pages (scattered addresses
 	                               ** skip the hash); NULL before, and in a clone */
 } Mem;
@@ -40,7 +53,7 @@ typedef struct Mem {
 #define PAGE_BIG_BYTES ((uint64_t)MEM_PAGE_SIZE * sizeof(__mpz_struct *))
 #define MEM_CACHE 256
 #define MEM_CACHE_AT 4
-#define MEM_CACHE_BYTES ((uint64_t)MEM_CACHE * sizeof(MemPage *))
+#define MEM_CACHE_BYTES ((uint64_t)MEM_CACHE * sizeof(MemCacheSlot))
 
 /* Heap bytes of a value beyond int64 (for the --max-memory budget). */
 static inline uint64_t zbytes(const __mpz_struct *z)
@@ -66,11 +79,39 @@ static inline uint32_t mem_hash(int64_t key)
 	return (uint32_t)(x >> 32);
 }
 
+MemPage *mem_find_table(const Mem *mem, int64_t key);
+MemPage *mem_page_table(Mem *mem, int64_t key, uint64_t *mem_bytes);
+
+/* The page cache's hit for key, or NULL (no cache, or another page in the
+** slot). Inline: a scattered load or store looks a page up per lane. */
+static inline MemPage *mem_cached(const Mem *mem, int64_t key)
+{
+	if (!mem->cache)
+		return NULL;
+	const MemCacheSlot *c = &mem->cache[(uint64_t)key & (MEM_CACHE - 1)];
+	return c->key == key ? c->pg : NULL;
+}
+
+/* Whether cell off of page pg (of mem) holds a value beyond int64. */
+static inline bool mem_big_at(const Mem *mem, const MemPage *pg, int32_t off)
+{
+	return mem->nbig && pg->big && pg->big[off];
+}
+
 /* The page holding cells key << MEM_PAGE_BITS ..., or NULL. */
-MemPage *mem_find(const Mem *mem, int64_t key);
+static inline MemPage *mem_find(const Mem *mem, int64_t key)
+{
+	MemPage *pg = mem_cached(mem, key);
+	return pg ? pg : mem_find_table(mem, key);
+}
+
 /* The page holding cells key << MEM_PAGE_BITS ..., created when absent
 ** (its cost added to *mem_bytes). */
-MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes);
+static inline MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes)
+{
+	MemPage *pg = mem_cached(mem, key);
+	return pg ? pg : mem_page_table(mem, key, mem_bytes);
+}
 /* A cell (borrowed), false if uninitialised. */
 bool mem_get(const Mem *mem, int64_t addr, Num *out);
 /* Store an owned value; returns true if the cell was not initialised before.

@@ -567,6 +567,7 @@ static void make_scratch(Machine *m)
 	m->res = xmalloc(n * sizeof *m->res);
 	m->order = xmalloc(n * sizeof *m->order);
 	m->addr = xmalloc(n * sizeof *m->addr);
+	m->cellpage = xmalloc(n * sizeof *m->cellpage);
 }
 
 /* The step of warp w at pc, whose Θ has nactive threads: the rule under

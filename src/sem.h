@@ -281,6 +281,8 @@ typedef struct Machine {
 	Num *res;               /* nthreads */
 	int32_t *order;         /* nthreads: lanes in lane order */
 	int64_t *addr;          /* nthreads */
+	MemPage **cellpage;      /* nthreads: the page of the cell of each lane of a store or
+	                        ** an atomic, NULL when absent (store_plan in data.c) */
 	int32_t *hslot;         /* race detection table */
 	int32_t nhslot;
 	int32_t *chain;         /* nthreads × 2, made with hslot: the lanes of a store or an

@@ -81,11 +81,11 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 		           (unsigned long long)want, (unsigned long long)max_cells);
 	/* the lane tables: a value and an assigned flag per variable and thread;
 	** and per thread the rows beside them: the scratch of the data rules
-	** (tmp, res, order, addr, chain: 44 bytes), from_block, the local-memory
-	** pointer, the rows of tid/laneid/warpid (up to 24), the cohorts' (about
-	** 9; sem.c) */
+	** (tmp, res, order, addr, chain, cellpage: 52 bytes), from_block, the
+	** local-memory pointer, the rows of tid/laneid/warpid (up to 24), the
+	** cohorts' (about 9; sem.c) */
 	uint64_t max_mem = opt->max_memory ? opt->max_memory : SEM_DEFAULT_MAX_MEMORY;
-	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 96) + (uint64_t)p->nins * 32 +
+	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 104) + (uint64_t)p->nins * 32 +
 	                 SEM_ROW_PAD * (9 + 3 * 8); /* the rows' padding */
 	/* the return stacks: a depth, a scratch pc and the slots per thread */
 	int32_t ret_cap = p->has_calls && p->cfg ? p->cfg->max_call_depth : 0;
@@ -308,6 +308,7 @@ void sem_free(Machine *m)
 	free(m->res);
 	free(m->order);
 	free(m->addr);
+	free(m->cellpage);
 	free(m->hslot);
 	free(m->chain);
 	free(m->gsa_scratch);
@@ -403,6 +404,7 @@ Machine *sem_clone(const Machine *s)
 	m->res = NULL;
 	m->order = NULL;
 	m->addr = NULL;
+	m->cellpage = NULL;
 	m->hslot = NULL;
 	m->nhslot = 0;
 	m->chain = NULL;

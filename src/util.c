@@ -88,6 +88,16 @@ void *xmalloc(size_t n)
 	return p;
 }
 
+void *xaligned(size_t align, size_t n)
+{
+	n = (n + align - 1) / align * align; /* aligned_alloc wants a multiple */
+	void *p = aligned_alloc(align, n);
+	if (!p)
+		out_of_memory(n);
+	prefault(p, n);
+	return p;
+}
+
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);

@@ -31,6 +31,8 @@ void *xmalloc(size_t n);
 ** pay: util.c); main calls it once, first. */
 void mem_setup(void);
 void *xcalloc(size_t n, size_t size);
+/* n bytes on a boundary of align (a power of two), not zeroed. */
+void *xaligned(size_t align, size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);

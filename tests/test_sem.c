@@ -2812,7 +2812,10 @@ Test(sem, address_beyond_int64)
 ** stop at --max-cells at the same step: cells fresh and not (a second store
 ** over the first, a page with a value beyond int64), addresses up and down,
 ** a uniform address and lanes sharing cells with one value (the general
-** rule), a page missing. */
+** rule), a page missing. Addresses in no order (fast_scatter_store) claim
+** their cells in MemPage.mark: onto fresh cells and set ones, across pages,
+** onto a big value, two lanes on one cell found midway; no mark may be
+** left after any of them. */
 static void mem_line(void *ctx, int64_t addr, Num v)
 {
 	char *s = num_str(v);
@@ -2829,11 +2832,15 @@ static char *store_outcome(const char *src, LaneOrder order, uint64_t max_cells)
 	Run r = start_with(src, &o);
 	sem_run(r.m, NULL, NULL);
 	Buf b = {0};
-	buf_printf(&b, "%s cells %llu steps %llu: ", sem_status_name(r.m->status), (unsigned long long)r.m->cells,
-	           (unsigned long long)r.m->steps);
+	buf_printf(&b, "%s cells %llu steps %llu races %d: ", sem_status_name(r.m->status),
+	           (unsigned long long)r.m->cells, (unsigned long long)r.m->steps, r.m->nraces);
 	mem_each(&r.m->shared, mem_line, &b);
 	if (r.m->status != SEM_OK)
 		buf_printf(&b, "| %s at pc %d", r.m->err.rule, r.m->err.pc);
+	for (int32_t p = 0; p < r.m->shared.npages; p++)
+		for (int32_t i = 0; i < MEM_PAGE_SIZE / 64; i++)
+			if (r.m->shared.pages[p]->mark[i])
+				buf_printf(&b, " | a mark left on page %lld", (long long)r.m->shared.pages[p]->key);
 	finish(&r);
 	return buf_steal(&b);
 }
@@ -2948,6 +2955,20 @@ Test(sem, the_two_pass_store_leaves_what_the_general_rule_leaves)
 		" c = 7 - tid\n mem[c] = c\n stop\n",
 		".threads 520\n.data 0: 1\n.data 300: 1\n.data 700: 1\n mem[tid] = 0\n a = tid * 2\n mem[a] = tid\n"
 		" b = a + 1\n mem[b] = b\n stop\n",
+		/* addresses in no order: a permutation of set cells, then of cells
+		** on a page made by the general rule, stored over again */
+		".threads 64\n.memory zero\n mem[tid] = 0\n a = tid * 37\n a = a % 64\n mem[a] = tid\n b = tid * 5\n"
+		" b = b % 64\n b = b + 300\n mem[b] = b\n c = 363 - tid\n c = c * 3\n c = c % 64\n c = c + 300\n"
+		" mem[c] = tid\n stop\n",
+		/* two lanes on one cell after twelve that are not (a race) */
+		".threads 16\n.memory zero\n mem[tid] = 0\n a = tid * 7\n a = a % 13\n mem[a] = tid\n mem[a] = 1\n"
+		" a = tid * 3\n a = a % 16\n mem[a] = tid\n stop\n",
+		/* onto a big value */
+		".threads 16\n.memory zero\n mem[tid] = 0\n mem[5] = 99999999999999999999\n a = tid * 7\n a = a % 16\n"
+		" mem[a] = tid\n stop\n",
+		/* fresh cells across two pages that exist (--max-cells) */
+		".threads 32\n.memory zero\n mem[0] = 1\n mem[300] = 1\n a = tid * 11\n a = a % 64\n b = tid % 2\n"
+		" b = b * 256\n a = a + b\n mem[a] = tid\n stop\n",
 	};
 	for (size_t i = 0; i < sizeof progs / sizeof *progs; i++)
 		for (uint64_t cells = 0; cells <= 12; cells += 6) {
