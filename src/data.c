@@ -483,7 +483,7 @@ static bool fast_load(Machine *m, Warp *w, const Ins *ins)
 	const int32_t *idx = sem_active_list(m, w, &n);
 	int64_t *out = m->tmp, last_key = -1;
 	const MemPage *pg = NULL;
-	bool zero = m->prog->memory_zero;
+	bool zero = m->prog->memory_zero, dense = false;
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = idx[k];
 		int64_t a = A.p ? A.p[t] : A.k;
@@ -491,13 +491,19 @@ static bool fast_load(Machine *m, Warp *w, const Ins *ins)
 			return false;
 		if (a >> MEM_PAGE_BITS != last_key) {
 			last_key = a >> MEM_PAGE_BITS;
-			pg = mem_find(&m->shared, last_key);
+			pg = mem_dense(&m->shared, last_key);
+			if (!(dense = pg != NULL))
+				pg = mem_find(&m->shared, last_key);
 		}
 		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
+		if (dense && !(A.p && k + 1 < n && A.p[idx[k + 1]] == a + 1)) {
+			out[t] = pg->val[off]; /* a page of int64s: no bit to read */
+			continue;
+		}
 		if (A.p && k + 1 < n && off + 1 < MEM_PAGE_SIZE && A.p[idx[k + 1]] == a + 1 && pg &&
 		    !(m->shared.nbig && pg->big)) {
 			int32_t e = address_run(A.p, idx, k, n, a);
-			if (bits_count_range(pg->init, off, e - k) == e - k) {
+			if (dense || bits_count_range(pg->init, off, e - k) == e - k) {
 				/* a run of consecutive cells that all hold int64s */
 				for (int32_t j = k; j < e; j++)
 					out[idx[j]] = pg->val[off + (j - k)];
@@ -573,6 +579,23 @@ static uint64_t race_bytes(const Race *r)
 }
 
 
+/* The open-addressing table of lanes by address of chain_cells and
+** fast_scatter_store (Machine.hslot), emptied, with room for n lanes at
+** most half full; its mask. */
+static uint32_t lane_table(Machine *m, int32_t n)
+{
+	int32_t need = 16;
+	while (need < 2 * n)
+		need *= 2;
+	if (m->nhslot < need) {
+		free(m->hslot);
+		m->hslot = xmalloc((size_t)need * sizeof *m->hslot);
+		m->nhslot = need;
+	}
+	memset(m->hslot, 0xff, (size_t)need * sizeof *m->hslot); /* -1: empty */
+	return (uint32_t)need - 1;
+}
+
 /* Chain the n lanes of m->order by the cell they address (m->addr), with
 ** an open-addressing table over the addresses: next[k] is the next lane
 ** (in lane order) on k's cell, or -1 (first_on_cell tells the first lane
@@ -599,23 +622,13 @@ static bool chain_cells(Machine *m, int32_t n, int32_t **nextp)
 		}
 		return false;
 	}
-	int32_t need = 16;
-	while (need < 2 * n)
-		need *= 2;
-	if (m->nhslot < need) {
-		free(m->hslot);
-		m->hslot = xmalloc((size_t)need * sizeof *m->hslot);
-		m->nhslot = need;
-	}
-	int32_t ns = need;
-	for (int32_t i = 0; i < ns; i++)
-		m->hslot[i] = -1;
+	uint32_t mask = lane_table(m, n);
 	bool shared = false;
 	for (int32_t k = 0; k < n; k++) {
 		next[k] = -1;
-		uint32_t h = mem_hash(m->addr[k]) & (uint32_t)(ns - 1);
+		uint32_t h = mem_hash(m->addr[k]) & mask;
 		while (m->hslot[h] >= 0 && m->addr[m->hslot[h]] != m->addr[k])
-			h = (h + 1) & (uint32_t)(ns - 1);
+			h = (h + 1) & mask;
 		if (m->hslot[h] < 0) {
 			m->hslot[h] = k;
 			lastk[k] = k;
@@ -708,24 +721,29 @@ static uint64_t store_plan(Machine *m, int32_t n, bool local, bool with_values, 
 	int32_t nnew = 0; /* keys of absent shared pages, in m->tmp */
 	int64_t last_big = -1, last_key = -1;
 	const MemPage *last_pg = NULL; /* address runs: a page looked up once per run */
+	bool dense = false;            /* last_pg's cells are all initialised (mem_dense) */
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = m->order[k];
 		const Mem *mm = local ? m->local[t] : &m->shared;
 		int64_t key = m->addr[k] >> MEM_PAGE_BITS;
 		const MemPage *pg = last_pg;
 		if (local || key != last_key) {
-			pg = mm ? mem_find(mm, key) : NULL;
+			pg = !local ? mem_dense(mm, key) : NULL;
+			if (!(dense = pg != NULL))
+				pg = mm ? mem_find(mm, key) : NULL;
 			last_pg = pg;
 			last_key = key;
 		}
 		m->cellpage[k] = (MemPage *)pg;
-		fresh += !(pg && bit_get(pg->init, (int32_t)(m->addr[k] & (MEM_PAGE_SIZE - 1))));
-		if (local && !mm)
-			more += sizeof(Mem);
-		if (!pg && local)
-			more += PAGE_BYTES;
-		else if (!pg && (nnew == 0 || m->tmp[nnew - 1] != key)) /* neighbours share pages */
-			m->tmp[nnew++] = key;
+		if (!dense) { /* (a page of int64s has no fresh cell and exists) */
+			fresh += !(pg && bit_get(pg->init, (int32_t)(m->addr[k] & (MEM_PAGE_SIZE - 1))));
+			if (local && !mm)
+				more += sizeof(Mem);
+			if (!pg && local)
+				more += PAGE_BYTES;
+			else if (!pg && (nnew == 0 || m->tmp[nnew - 1] != key)) /* neighbours share pages */
+				m->tmp[nnew++] = key;
+		}
 		if (with_values && m->res[k].z) {
 			more += num_bytes(m->res[k]);
 			if (!(pg && pg->big) && key != last_big)
@@ -743,6 +761,25 @@ static uint64_t store_plan(Machine *m, int32_t n, bool local, bool with_values, 
 	}
 	*bytes = more + (uint64_t)nnew * PAGE_BYTES;
 	return fresh;
+}
+
+/* store_plan's case when every lane's cell is on a page of int64s whose
+** cells are all initialised (mem_dense): the pages in m->cellpage, and
+** true; false (m->cellpage partly written) otherwise. */
+static bool dense_plan(Machine *m, int32_t n)
+{
+	int64_t last_key = -1;
+	MemPage *pg = NULL;
+	for (int32_t k = 0; k < n; k++) {
+		int64_t key = m->addr[k] >> MEM_PAGE_BITS;
+		if (key != last_key) {
+			last_key = key;
+			if (!(pg = mem_dense(&m->shared, key)))
+				return false;
+		}
+		m->cellpage[k] = pg;
+	}
+	return true;
 }
 
 /* ---- the order of the lanes (rule TL; explore.md §1) ------------------------------------
@@ -1159,47 +1196,55 @@ static bool choose_order(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_
 }
 
 /* fast_store's case when the addresses are in no order (a hash, a
-** permutation): a lane at a time, the cells claimed in MemPage.mark by the
-** check pass (a cell claimed twice is two lanes on one cell: the general
-** rule) and released by the write pass, each lane's page kept between them
-** (m->cellpage). False, with nothing changed and no mark left, when some
-** lane needs the general rule. */
+** permutation): a lane at a time, in two passes. The check pass puts each
+** lane in a table by address (two lanes on one cell: the general rule) and
+** keeps its address and page (m->addr, m->cellpage); on a page whose cells
+** are all initialised (mem_dense) no bit is read or written. False, with
+** nothing changed, when some lane needs the general rule. */
 static bool fast_scatter_store(Machine *m, const int32_t *idx, int32_t n, const Src *A, const Src *B)
 {
 	MemPage **pgs = m->cellpage, *pg = NULL;
+	int64_t *addr = m->addr;
+	uint32_t mask = lane_table(m, n);
+	int32_t *slot = m->hslot;
 	uint64_t fresh = 0;
 	int64_t last_key = -1;
-	int32_t k;
-	for (k = 0; k < n; k++) {
+	bool dense = false;
+	for (int32_t k = 0; k < n; k++) {
 		int64_t a = A->p[idx[k]];
 		if (a < 0)
-			break;
+			return false;
 		if (a >> MEM_PAGE_BITS != last_key) {
 			last_key = a >> MEM_PAGE_BITS;
-			if (!(pg = mem_find(&m->shared, last_key)))
-				break;
+			pg = mem_dense(&m->shared, last_key);
+			if (!(dense = pg != NULL) && !(pg = mem_find(&m->shared, last_key)))
+				return false;
 		}
-		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
-		if (bit_get(pg->mark, off) || mem_big_at(&m->shared, pg, off))
-			break;
-		bit_set(pg->mark, off);
-		fresh += !bit_get(pg->init, off);
+		uint32_t h = mem_hash(a) & mask;
+		for (; slot[h] >= 0; h = (h + 1) & mask)
+			if (addr[slot[h]] == a)
+				return false; /* two lanes on one cell */
+		slot[h] = k;
+		addr[k] = a;
 		pgs[k] = pg;
-	}
-	bool ok = k == n && !(fresh && (m->cells + fresh > m->opt.max_cells || !budget_allows(m, 0)));
-	for (int32_t j = 0; j < k; j++) {
-		int64_t a = A->p[idx[j]];
-		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
-		bit_clear(pgs[j]->mark, off);
-		if (ok) {
-			pgs[j]->val[off] = B->p ? B->p[idx[j]] : B->k;
-			bit_set(pgs[j]->init, off);
-			sem_record_store(m, a);
+		if (!dense) {
+			int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
+			if (mem_big_at(&m->shared, pg, off))
+				return false;
+			fresh += !bit_get(pg->init, off);
 		}
 	}
-	if (ok)
-		m->cells += fresh;
-	return ok;
+	if (fresh && (m->cells + fresh > m->opt.max_cells || !budget_allows(m, 0)))
+		return false; /* the general rule reports it */
+	for (int32_t k = 0; k < n; k++) {
+		int32_t off = (int32_t)(addr[k] & (MEM_PAGE_SIZE - 1));
+		pgs[k]->val[off] = B->p ? B->p[idx[k]] : B->k;
+		if (fresh)
+			bit_set(pgs[k]->init, off);
+		sem_record_store(m, addr[k]);
+	}
+	m->cells += fresh;
+	return true;
 }
 
 /* ST to shared memory in two passes (check, then write) in the case that
@@ -1388,8 +1433,10 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 		return false;
 	/* the cells the atomic initialises: each uninitialised cell once (only
 	** .memory zero has them; store_plan counts a cell once per lane) */
-	uint64_t bytes;
-	uint64_t fresh = store_plan(m, n, false, false, &bytes);
+	uint64_t bytes = 0, fresh = 0;
+	bool dense = dense_plan(m, n); /* every cell initialised, nothing to allocate */
+	if (!dense)
+		fresh = store_plan(m, n, false, false, &bytes);
 	if (fresh) {
 		int32_t *next;
 		chain_cells(m, n, &next);
@@ -1421,7 +1468,7 @@ static bool exec_atomic(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 			if (!pg)
 				pg = mem_page(&m->shared, m->addr[k] >> MEM_PAGE_BITS, &m->heap_bytes);
 			int32_t off = (int32_t)(m->addr[k] & (MEM_PAGE_SIZE - 1));
-			bool init = bit_get(pg->init, off);
+			bool init = dense || bit_get(pg->init, off);
 			int64_t sum, o = init ? pg->val[off] : 0;
 			if (!mem_big_at(&m->shared, pg, off) && !__builtin_add_overflow(o, B.p ? B.p[t] : B.k, &sum)) {
 				pg->val[off] = sum;

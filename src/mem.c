@@ -16,10 +16,8 @@ static inline MemCacheSlot *cache_slot(const Mem *mem, int64_t key)
 
 static void cache_fill(MemCacheSlot *c, MemPage *pg)
 {
-	if (c) {
-		c->key = pg->key;
-		c->pg = pg;
-	}
+	if (c)
+		*c = (MemCacheSlot){pg->key, pg, mem_page_full(pg)};
 }
 
 /* A page, zeroed, on a 64-byte boundary (MemPage). */
@@ -90,7 +88,7 @@ MemPage *mem_page_table(Mem *mem, int64_t key, uint64_t *mem_bytes)
 	if (!mem->cache && mem->npages >= MEM_CACHE_AT) {
 		mem->cache = xmalloc(MEM_CACHE * sizeof *mem->cache);
 		for (int32_t i = 0; i < MEM_CACHE; i++)
-			mem->cache[i] = (MemCacheSlot){-1, NULL};
+			mem->cache[i] = (MemCacheSlot){-1, NULL, false};
 		*mem_bytes += MEM_CACHE_BYTES;
 	}
 	cache_fill(cache_slot(mem, key), pg);

@@ -31,6 +31,8 @@ typedef struct MemPage {
 typedef struct MemCacheSlot {
 	int64_t key;
 	struct MemPage *pg;            /* NULL: empty */
+	bool full;                     /* every cell of pg is initialised (cells are never
+	                               ** uninitialised again: false may be stale, true is not) */
 } MemCacheSlot;
 
 typedef struct Mem {
@@ -90,6 +92,31 @@ static inline MemPage *mem_cached(const Mem *mem, int64_t key)
 		return NULL;
 	const MemCacheSlot *c = &mem->cache[(uint64_t)key & (MEM_CACHE - 1)];
 	return c->key == key ? c->pg : NULL;
+}
+
+_Static_assert(MEM_PAGE_SIZE == 256, "mem_page_full reads four words");
+static inline bool mem_page_full(const MemPage *pg)
+{
+	return (pg->init[0] & pg->init[1] & pg->init[2] & pg->init[3]) == ~0ull;
+}
+
+/* The page of key when the page cache holds it, every cell of it is
+** initialised and no page holds a value beyond int64: a cell of it is read
+** and written with no bit to look at (the scattered accesses of data.c).
+** NULL otherwise. */
+static inline MemPage *mem_dense(const Mem *mem, int64_t key)
+{
+	if (!mem->cache || mem->nbig)
+		return NULL;
+	MemCacheSlot *c = &mem->cache[(uint64_t)key & (MEM_CACHE - 1)];
+	if (c->key != key || !c->pg)
+		return NULL;
+	if (!c->full) {
+		if (!mem_page_full(c->pg))
+			return NULL;
+		c->full = true;
+	}
+	return c->pg;
 }
 
 /* Whether cell off of page pg (of mem) holds a value beyond int64. */
