@@ -2921,6 +2921,38 @@ Test(sem, the_page_cache_finds_every_page)
 	cr_expect_eq(bytes, 0);
 }
 
+/* Dense pages (mem_dense: every cell initialised, no value beyond int64
+** anywhere): a page is dense once its last cell is set, whether its slot
+** was filled before or after; never while a cell is missing, nor while any
+** page holds a big value. */
+Test(sem, a_page_is_dense_when_every_cell_is_set)
+{
+	Mem mem = {.last = -1};
+	uint64_t big = 0, bytes = 0;
+	for (int64_t k = 0; k < 6; k++) /* six pages: a cache */
+		mem_put(&mem, k * MEM_PAGE_SIZE, NUM_I(k), &big, &bytes);
+	cr_assert(mem.cache != NULL);
+	for (int64_t a = 1; a < MEM_PAGE_SIZE; a++) {
+		cr_expect(mem_dense(&mem, 0) == NULL, "cell %lld missing", (long long)a);
+		mem_put(&mem, a, NUM_I(a), &big, &bytes);
+	}
+	cr_expect(mem_dense(&mem, 0) == mem_find(&mem, 0));
+	cr_expect(mem_dense(&mem, 1) == NULL);
+	cr_expect(mem_dense(&mem, 7) == NULL, "a page that does not exist");
+	for (int64_t a = 2 * MEM_PAGE_SIZE; a < 3 * MEM_PAGE_SIZE; a++)
+		mem_put(&mem, a, NUM_I(a), &big, &bytes);
+	cr_expect(mem_dense(&mem, 2) != NULL);
+	mpz_t z;
+	mpz_init_set_str(z, "99999999999999999999", 10);
+	Num v = num_copy((Num){0, z});
+	mpz_clear(z);
+	mem_put(&mem, 5 * MEM_PAGE_SIZE + 3, v, &big, &bytes);
+	cr_expect(mem_dense(&mem, 0) == NULL, "a big value somewhere");
+	mem_clear(&mem, &big, &bytes);
+	cr_expect_eq(bytes, 0);
+	cr_expect_eq(big, 0);
+}
+
 /* Lane 0 stores to cell 10, lanes 1..5 to cells 6..10: a descent, then a
 ** run of consecutive cells back onto lane 0's. The addresses are not
 ** monotonic, so the general rule stores them: in ascending lane order the
@@ -2955,6 +2987,10 @@ Test(sem, the_two_pass_store_leaves_what_the_general_rule_leaves)
 		" c = 7 - tid\n mem[c] = c\n stop\n",
 		".threads 520\n.data 0: 1\n.data 300: 1\n.data 700: 1\n mem[tid] = 0\n a = tid * 2\n mem[a] = tid\n"
 		" b = a + 1\n mem[b] = b\n stop\n",
+		/* runs of consecutive cells by lanes that are not consecutive (the
+		** odd ones), loaded and stored */
+		".threads 600\n.memory zero\n mem[tid] = 0\n p = tid % 2\n bz p, skip\n a = tid / 2\n b = a + 1\n"
+		" v = mem[b]\n v = v + tid\n mem[a] = v\nskip: sync\n stop\n",
 		/* addresses in no order: a permutation of set cells, then of cells
 		** on a page made by the general rule, stored over again */
 		".threads 64\n.memory zero\n mem[tid] = 0\n a = tid * 37\n a = a % 64\n mem[a] = tid\n b = tid * 5\n"
