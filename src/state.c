@@ -141,10 +141,10 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	m->nvars = p->nvars;
 	m->fixed_bytes = fixed;
 	size_t n = (size_t)m->nthreads, nv = (size_t)(p->nvars ? p->nvars : 1);
-	m->val = xcalloc(nv * n + SEM_ROW_PAD, sizeof *m->val);
+	m->val = xcalloc_rows(nv * n + SEM_ROW_PAD, sizeof *m->val);
 	m->big = xcalloc(nv, sizeof *m->big);
 	m->nbig = xcalloc(nv, sizeof *m->nbig);
-	m->def = xcalloc(nv * n + SEM_ROW_PAD, sizeof *m->def);
+	m->def = xcalloc_rows(nv * n + SEM_ROW_PAD, sizeof *m->def);
 	m->ndef = xcalloc(nv, sizeof *m->ndef);
 	/* rows of tid, laneid, warpid for the lane loops, only for those the
 	** program reads (sem_special computes the others): a thread costs
@@ -162,7 +162,7 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	for (int sp = SPEC_TID; sp <= SPEC_WARPID; sp++) {
 		if (!used[sp])
 			continue;
-		int64_t *r = xcalloc(n + SEM_ROW_PAD, sizeof(int64_t));
+		int64_t *r = xcalloc_rows(n + SEM_ROW_PAD, sizeof(int64_t));
 		for (size_t t = 0; t < n; t++)
 			r[t] = sem_special(m, (Special)sp, (int32_t)t); /* computed: no row yet */
 		m->spec[sp] = r;
@@ -266,12 +266,12 @@ void sem_free(Machine *m)
 			free(m->big[v]);
 		}
 	free(m->big);
-	free(m->val);
+	xfree_rows(m->val);
 	free(m->nbig);
-	free(m->def);
+	xfree_rows(m->def);
 	free(m->ndef);
 	for (int s = 0; s < SPEC__COUNT; s++)
-		free(m->spec[s]);
+		xfree_rows(m->spec[s]);
 	free(m->from_block);
 	free(m->ret_depth);
 	free(m->ret_stack);
@@ -304,7 +304,7 @@ void sem_free(Machine *m)
 		sem_race_free(&m->races[i]);
 	free(m->races);
 	free(m->step_active);
-	free(m->tmp);
+	xfree_rows(m->tmp);
 	free(m->res);
 	free(m->order);
 	free(m->addr);
@@ -332,12 +332,22 @@ static void *dup_mem(const void *p, size_t n)
 	return q;
 }
 
+/* dup_mem for what xcalloc_rows made. */
+static void *dup_rows(const void *p, size_t n)
+{
+	if (!p)
+		return NULL;
+	void *q = xcalloc_rows(n ? n : 1, 1);
+	memcpy(q, p, n);
+	return q;
+}
+
 Machine *sem_clone(const Machine *s)
 {
 	Machine *m = xmalloc(sizeof *m);
 	*m = *s;
 	size_t n = (size_t)s->nthreads, nv = (size_t)(s->nvars ? s->nvars : 1);
-	m->val = dup_mem(s->val, (nv * n + SEM_ROW_PAD) * sizeof *m->val);
+	m->val = dup_rows(s->val, (nv * n + SEM_ROW_PAD) * sizeof *m->val);
 	m->big = xcalloc(nv, sizeof *m->big);
 	for (int32_t v = 0; v < s->nvars; v++)
 		if (s->big[v]) {
@@ -347,10 +357,10 @@ Machine *sem_clone(const Machine *s)
 					m->big[v][t] = num_copy((Num){0, s->big[v][t]}).z;
 		}
 	m->nbig = dup_mem(s->nbig, nv * sizeof *m->nbig);
-	m->def = dup_mem(s->def, (nv * n + SEM_ROW_PAD) * sizeof *m->def);
+	m->def = dup_rows(s->def, (nv * n + SEM_ROW_PAD) * sizeof *m->def);
 	m->ndef = dup_mem(s->ndef, nv * sizeof *m->ndef);
 	for (int sp = 0; sp < SPEC__COUNT; sp++)
-		m->spec[sp] = dup_mem(s->spec[sp], s->spec[sp] ? (n + SEM_ROW_PAD) * sizeof(int64_t) : 0);
+		m->spec[sp] = dup_rows(s->spec[sp], s->spec[sp] ? (n + SEM_ROW_PAD) * sizeof(int64_t) : 0);
 	m->from_block = dup_mem(s->from_block, n * sizeof *m->from_block);
 	m->ret_depth = dup_mem(s->ret_depth, n * sizeof *m->ret_depth);
 	m->ret_stack = dup_mem(s->ret_stack, n * (size_t)s->ret_cap * sizeof *m->ret_stack);

@@ -98,6 +98,27 @@ void *xaligned(size_t align, size_t n)
 	return p;
 }
 
+void *xcalloc_rows(size_t n, size_t size)
+{
+	/* calloc's block with room to move up to the boundary and, below the
+	** result, the block's own address for xfree_rows */
+	if (size && n > (SIZE_MAX - 72) / size)
+		out_of_memory(SIZE_MAX);
+	char *base = xcalloc(1, n * size + 72);
+	char *p = (char *)(((uintptr_t)base + 8 + 63) & ~(uintptr_t)63);
+	memcpy(p - sizeof base, &base, sizeof base);
+	return p;
+}
+
+void xfree_rows(void *p)
+{
+	if (p) {
+		void *base;
+		memcpy(&base, (char *)p - sizeof base, sizeof base);
+		free(base);
+	}
+}
+
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
