@@ -459,6 +459,23 @@ static bool gather_int64(Machine *m, int32_t n, const Opnd *a, const Opnd *b)
 	return sign >= 0;
 }
 
+/* How far p[0..r) runs on from a by one: p[j] == a + j below the result
+** (at least 1: p[0] is a), compared eight at a time (vectorised). */
+LANE_CLONES static size_t run_from(const int64_t *p, size_t r, uint64_t a)
+{
+	size_t j = 1;
+	for (; j + 8 <= r; j += 8) {
+		uint64_t d = 0;
+		for (size_t i = 0; i < 8; i++)
+			d |= ((uint64_t)p[j + i] - (j + i)) ^ a;
+		if (d)
+			break;
+	}
+	while (j < r && (uint64_t)p[j] - j == a)
+		j++;
+	return j;
+}
+
 /* The lanes idx[k..e) from lane k whose addresses run on from a by one
 ** cell each, on a's page: the cells a .. a+(e-k)-1. */
 static int32_t address_run(const int64_t *addr, const int32_t *idx, int32_t k, int32_t n, int64_t a)
@@ -470,18 +487,7 @@ static int32_t address_run(const int64_t *addr, const int32_t *idx, int32_t k, i
 	if (idx[k + r - 1] - idx[k] == r - 1) {
 		/* consecutive lanes (idx ascends): their addresses side by side,
 		** compared eight at a time (a loop the compiler vectorises) */
-		const int64_t *p = addr + idx[k];
-		int32_t j = 1;
-		for (; j + 8 <= r; j += 8) {
-			uint64_t d = 0;
-			for (int32_t i = 0; i < 8; i++)
-				d |= (uint64_t)p[j + i] ^ (uint64_t)(a + j + i); /* a + j < the page's end */
-			if (d)
-				break;
-		}
-		while (j < r && p[j] == a + j)
-			j++;
-		return k + j;
+		return k + (int32_t)run_from(addr + idx[k], (size_t)r, (uint64_t)a);
 	}
 	int32_t e = k + 1;
 	while (e - k < r && addr[idx[e]] == a + (e - k))

@@ -258,8 +258,22 @@ static inline bool sem_enters_block(const Machine *m, int32_t from, int32_t to)
 	const Cfg *g = m->cfg;
 	return to != from + 1 || to >= m->prog->nins || g->blocks[g->block_of[to]].first == to;
 }
+/* Whether an edge out of from's block is kept beyond that the warp entered
+** a block: for the effects, or for a GSA group that reads it. */
+static inline bool sem_edge_kept(const Machine *m, int32_t from)
+{
+	return m->effects || (m->track_edges && m->cfg->blocks[m->cfg->block_of[from]].feeds_gsa);
+}
+void sem_keep_edge(Machine *m, Warp *w, int32_t from, const uint64_t *movers);
 /* The PEs in movers leave the block of from for to (the edge φ/μ read). */
-void sem_take_edge(Machine *m, Warp *w, int32_t from, int32_t to, const uint64_t *movers);
+static inline void sem_take_edge(Machine *m, Warp *w, int32_t from, int32_t to, const uint64_t *movers)
+{
+	if (!sem_enters_block(m, from, to))
+		return;
+	w->entered = true;
+	if (movers && sem_edge_kept(m, from))
+		sem_keep_edge(m, w, from, movers);
+}
 /* Θ := s. */
 void sem_set_active(Warp *w, const uint64_t *s);
 /* The active threads, ascending. */

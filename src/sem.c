@@ -305,20 +305,16 @@ static void record_edge(Machine *m, const Warp *w, int32_t blk, const uint64_t *
 
 /* The PEs in movers leave the block of from_pc for to_pc: they remember
 ** the edge (for φ/μ) and the warp starts a new block execution. */
-void sem_take_edge(Machine *m, Warp *w, int32_t from_pc, int32_t to_pc, const uint64_t *movers)
+/* sem_take_edge's part for an edge that is kept (model.h). */
+void sem_keep_edge(Machine *m, Warp *w, int32_t from_pc, const uint64_t *movers)
 {
-	if (!sem_enters_block(m, from_pc, to_pc))
-		return;
-	w->entered = true;
-	if (!movers)
-		return;
 	int32_t blk = m->cfg->block_of[from_pc];
 	if (m->effects)
 		record_edge(m, w, blk, movers);
 	/* only a GSA group at a block's start reads the edge (data.c, the
 	** oracle's gsa_reads): edges into blocks without one need not be kept
 	** (the deferred PEs of a BD under sync take theirs here too, to a
-	** successor of the same block) */
+	** successor of the same block; sem_edge_kept) */
 	if (!m->track_edges || !m->cfg->blocks[blk].feeds_gsa)
 		return;
 	int32_t *fb = m->from_block + w->base;
@@ -937,6 +933,7 @@ static int32_t uniform_side(Machine *m, const Warp *w)
 ** and the model's rule for it is go alone (Model.uniform_branch_go): 1
 ** they jump, 0 they fall; else -1 (a warp with no active lane takes
 ** the model's own rule). One pass over the union's words, not the warps. */
+static int32_t union_side(const Machine *m);
 static int32_t cohort_side(const Machine *m, int32_t k)
 {
 	if (!m->model->uniform_branch_go)
@@ -945,6 +942,13 @@ static int32_t cohort_side(const Machine *m, int32_t k)
 	for (int32_t i = 0; i < k; i++)
 		if (nact[i] == 0)
 			return -1;
+	return union_side(m);
+}
+
+/* Which way all the lanes of the cohort's union go in its split: 1 jump,
+** 0 fall, -1 both (each warp then its own way: uniform_side). */
+static int32_t union_side(const Machine *m)
+{
 	const Warp *c = &m->cohort;
 	const uint64_t *jump = m->cohort_split;
 	bool all = true, none = true;
@@ -968,7 +972,7 @@ static int32_t cohort_steps(Machine *m, CohortKind kind, int32_t k, int32_t pc, 
 	const Model *md = m->model;
 	const int32_t *nact = m->cohort_warps + m->nwarps;
 	bool quick = kind == COHORT_BRANCH && md->uniform_branch;
-	int32_t i = 0, first_side = -1;
+	int32_t i = 0, first_side = -1, all_side = quick ? union_side(m) : -1;
 	bool arrived = false;
 	Rule rule;
 	*same = quick;
@@ -984,7 +988,7 @@ static int32_t cohort_steps(Machine *m, CohortKind kind, int32_t k, int32_t pc, 
 			*same = false;
 			continue;
 		}
-		int32_t side = quick && nact[i] > 0 ? uniform_side(m, w) : -1;
+		int32_t side = !quick || nact[i] == 0 ? -1 : all_side >= 0 ? all_side : uniform_side(m, w);
 		bool entered = w->entered;
 		w->entered = false;
 		if (side >= 0 && md->uniform_branch(m, w, pc, ins, side, &rule)) {
