@@ -1620,6 +1620,29 @@ static const uint8_t *def_of(const Machine *m, const Opnd *o)
 ** p and the operand each lane selects are assigned int64s: the values into
 ** out. False when a lane needs the general rule (a big value, an
 ** unassigned predicate or operand). */
+/* gamma_row_int64 over consecutive lanes whose three operands are rows:
+** branch-free (vectorised); false when a lane reads an unassigned value. */
+LANE_CLONES static bool gamma_lanes(const int64_t *p, const int64_t *b, const int64_t *c, const uint8_t *pd,
+                                    const uint8_t *bd, const uint8_t *cd, size_t n, int64_t *out)
+{
+	uint8_t ok = 1;
+	for (size_t i = 0; i < n; i++) {
+		bool one = p[i] != 0;
+		ok &= pd[i] & (one ? bd[i] : cd[i]);
+		out[i] = one ? b[i] : c[i];
+	}
+	return ok;
+}
+
+/* Whether every byte of d[0..n) is 1 (a definedness row; vectorised). */
+LANE_CLONES static bool all_ones(const uint8_t *d, size_t n)
+{
+	uint8_t ok = 1;
+	for (size_t i = 0; i < n; i++)
+		ok &= d[i];
+	return ok;
+}
+
 static bool gamma_row_int64(const Machine *m, const Ins *ins, const int32_t *idx, int32_t n,
                             int64_t *out)
 {
@@ -1627,6 +1650,10 @@ static bool gamma_row_int64(const Machine *m, const Ins *ins, const int32_t *idx
 	if (!src_of(m, &ins->a, &P) || !src_of(m, &ins->b, &B) || !src_of(m, &ins->c, &C))
 		return false;
 	const uint8_t *pd = def_of(m, &ins->a), *bd = def_of(m, &ins->b), *cd = def_of(m, &ins->c);
+	if (n > 0 && idx[n - 1] - idx[0] == n - 1 && P.p && B.p && C.p && pd && bd && cd) {
+		size_t t = (size_t)idx[0]; /* consecutive lanes */
+		return gamma_lanes(P.p + t, B.p + t, C.p + t, pd + t, bd + t, cd + t, (size_t)n, out);
+	}
 	for (int32_t k = 0; k < n; k++) {
 		int32_t t = idx[k];
 		if (pd && !pd[t])
@@ -1677,6 +1704,13 @@ static bool gsa_group_int64(Machine *m, Warp *w, int32_t pc, int32_t count)
 			if (!sel || !src_of(m, sel, &S))
 				return false;
 			const uint8_t *df = sel->kind == OPND_VAR && !sem_all_defined(m, w, sel->var) ? defrow(m, sel->var) : NULL;
+			if (S.p && idx[end - 1] - idx[k] == end - 1 - k) { /* consecutive lanes */
+				if (df && !all_ones(df + idx[k], (size_t)(end - k)))
+					return false;
+				memcpy(out + k, S.p + idx[k], (size_t)(end - k) * sizeof *out);
+				k = end;
+				continue;
+			}
 			for (; k < end; k++) {
 				int32_t t = idx[k];
 				if (df && !df[t])

@@ -2684,6 +2684,28 @@ Test(sem, atomic_on_fresh_cell)
 	finish(&r);
 }
 
+/* γ copies what it selects, unassigned included (SSA's undef): every lane
+** selects the operand its path did not assign, so x3 is unassigned in all
+** four (consecutive lanes: the vectorised γ must see it too), and reading
+** it is the error. */
+Test(sem, gsa_gamma_of_an_unassigned_operand_is_unassigned)
+{
+	Run r = start("l0: p = tid & 1\n"
+	              "l1: bz p, l4\n"
+	              "l2: x1 = 10\n"
+	              "l3: jump l5\n"
+	              "l4: x2 = 20\n"
+	              "l5: x3 = gamma(p, x2, x1)\n"
+	              "l6: y = x3 + 1\n"
+	              "l7: stop\n");
+	cr_expect_eq(sem_run(r.m, NULL, NULL), SEM_STUCK);
+	cr_expect_eq(r.m->err.pc, 6);
+	cr_expect(strstr(r.m->err.msg, "'x3'") != NULL, "%s", r.m->err.msg);
+	for (int t = 0; t < 4; t++)
+		cr_expect(!has_var(r.m, "x3", t), "thread %d", t);
+	finish(&r);
+}
+
 /* A GSA group that fails at an implicit sync (γ reads its predicate q,
 ** which {0,2} never assigned: MV, thread 0) leaves the state as it was
 ** before SP: Θ = {0,2}, the node still on the stack, pc at the γ block. */
