@@ -166,10 +166,17 @@ void json_obj_end(Json *j) { close_(j, '}'); }
 void json_arr(Json *j) { open_(j, '['); }
 void json_arr_end(Json *j) { close_(j, ']'); }
 
-void json_key(Json *j, const char *k)
+void json_key_any(Json *j, const char *k)
 {
 	sep(j);
 	put_string(j->b, k, "\": ", 3);
+	j->after_key = true;
+}
+
+void json_key_plain(Json *j, const char *k, size_t n)
+{
+	sep(j);
+	put_quoted(j->b, k, n, "\": ", 3);
 	j->after_key = true;
 }
 

@@ -23,7 +23,14 @@ void json_obj(Json *j);     /* { */
 void json_obj_end(Json *j); /* } */
 void json_arr(Json *j);     /* [ */
 void json_arr_end(Json *j); /* ] */
-void json_key(Json *j, const char *k);
+void json_key_any(Json *j, const char *k);
+/* A key of n bytes that needs no escape. */
+void json_key_plain(Json *j, const char *k, size_t n);
+/* A key. A string literal (musimd's keys are plain names: no quote, no
+** backslash, no control character) is written without scanning it: the
+** trace writes several keys per step. */
+#define json_key(j, k) \
+	(__builtin_constant_p(k) ? json_key_plain((j), (k), strlen(k)) : json_key_any((j), (k)))
 void json_str(Json *j, const char *s); /* NULL → null */
 void json_int(Json *j, int64_t v);
 /* A set of n lanes (bit l of set[l / 64]) as the ranges of consecutive
