@@ -219,14 +219,11 @@ static inline uint64_t *ctl_mask(const Warp *w, int32_t k, int32_t i)
 /* A new record on top (its bytes and sets zeroed); grows the stack and
 ** charges it to the --max-memory budget. Returns its index. */
 int32_t ctl_push(Machine *m, Warp *w);
-/* JP, IT and the barrier's release for a model whose stack does not move
-** with the pc (sync, mimd): Θ takes the edge from -> to. */
-void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to);
-/* model_go_along for a cohort: whether from -> to enters a block is
-** looked at once. */
 /* A uniform branch as go alone: BT (all jump) or BF (all fall), the warp
 ** moved by the model's go (Model.uniform_branch of ipdom and mimd). */
 bool model_uniform_go(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool jump, Rule *rule);
+/* model_go_along for a cohort: whether from -> to enters a block is
+** looked at once. */
 uint64_t model_go_along_cohort(Machine *m, const int32_t *warps, int32_t k, int32_t from, int32_t to);
 /* sync (and implicit syncs) under a model that ignores them: rule NOP, the
 ** model's go to the next instruction. */
@@ -273,6 +270,13 @@ static inline void sem_take_edge(Machine *m, Warp *w, int32_t from, int32_t to, 
 	w->entered = true;
 	if (movers && sem_edge_kept(m, from))
 		sem_keep_edge(m, w, from, movers);
+}
+/* JP, IT and the barrier's release for a model whose stack does not move
+** with the pc (sync, mimd): Θ takes the edge from -> to. */
+static inline void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to)
+{
+	sem_take_edge(m, w, from, to, w->active);
+	w->pc = to;
 }
 /* Θ := s. */
 void sem_set_active(Warp *w, const uint64_t *s);

@@ -349,20 +349,6 @@ void sem_warp_done(Machine *m, Warp *w)
 ** however many warps have finished or wait (a lone straggler among 16 384
 ** warps costs what one warp costs). */
 
-void sem_warp_status(Machine *m, Warp *w, WarpStatus st)
-{
-	w->status = st;
-	int32_t i = w->id, word = i >> 6;
-	if (st == WARP_RUN) {
-		m->runnable[word] |= 1ull << (i & 63);
-		m->runnable_sum[word >> 6] |= 1ull << (word & 63);
-	} else {
-		m->runnable[word] &= ~(1ull << (i & 63));
-		if (!m->runnable[word])
-			m->runnable_sum[word >> 6] &= ~(1ull << (word & 63));
-	}
-}
-
 void sem_ready_reset(Machine *m)
 {
 	int32_t nwords = bits_words(m->nwarps);

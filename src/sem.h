@@ -338,8 +338,20 @@ static inline uint64_t sem_bytes(const Machine *m) /* inline: a check after ever
 }
 
 /* Warp w's status becomes st (every change goes through here: the
-** scheduler's ready set follows). */
-void sem_warp_status(Machine *m, Warp *w, WarpStatus st);
+** scheduler's ready set follows). Inline: a barrier changes every warp's. */
+static inline void sem_warp_status(Machine *m, Warp *w, WarpStatus st)
+{
+	w->status = st;
+	int32_t i = w->id, word = i >> 6;
+	if (st == WARP_RUN) {
+		m->runnable[word] |= 1ull << (i & 63);
+		m->runnable_sum[word >> 6] |= 1ull << (word & 63);
+	} else {
+		m->runnable[word] &= ~(1ull << (i & 63));
+		if (!m->runnable[word])
+			m->runnable_sum[word >> 6] &= ~(1ull << (word & 63));
+	}
+}
 /* Rebuild the ready set from the warps' statuses (after setting them all). */
 void sem_ready_reset(Machine *m);
 /* The next warp the deterministic round-robin scheduler runs, or -1. */

@@ -103,12 +103,6 @@ void ctl_reserve(Machine *m, Warp *w, int32_t n)
 	}
 }
 
-void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to)
-{
-	sem_take_edge(m, w, from, to, w->active);
-	w->pc = to;
-}
-
 bool model_uniform_go(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool jump, Rule *rule)
 {
 	*rule = jump ? RULE_BT : RULE_BF;
