@@ -1018,12 +1018,33 @@ static void cohort_moves(Machine *m, int32_t k, int32_t pc, Rule rule, int32_t f
 	m->block_execs[m->cfg->block_of[pc]] += entered;
 }
 
+/* Writes the pc of the kept cohort's moves that were not written
+** (Machine.lazy_k) into its warps. */
+static void flush_lazy(Machine *m)
+{
+	for (int32_t i = 0; i < m->lazy_k; i++)
+		m->warps[m->cohort_warps[i]].pc = m->lazy_pc;
+	m->lazy_k = 0;
+}
+
+/* Whether the kept cohort's next step, a data step or a move from `from`
+** to `to`, may leave its warps' pcs unwritten (Machine.lazy_k): go along
+** (Model.go_cohort) to the next instruction of the same block sets each
+** warp's pc and clears its `entered`, already clear (kept_clear). */
+static bool lazy_move(const Machine *m, bool kept, CohortKind kind, int32_t from, int32_t to)
+{
+	return kept && m->kept_clear && m->model->go_cohort && (kind == COHORT_DATA || kind == COHORT_MOVE) &&
+	       to == from + 1 && !sem_enters_block(m, from, to);
+}
+
 /* Runs the cohort that starts at warp `first` (sem_pick's choice) and
 ** returns true, or returns false when there is none of two warps or more:
 ** then sem_step runs `first` alone. */
 static bool run_cohort(Machine *m, int32_t first)
 {
-	int32_t pc = m->warps[first].pc;
+	if (m->lazy_k && first != m->kept_first)
+		flush_lazy(m);
+	int32_t pc = m->lazy_k ? m->lazy_pc : m->warps[first].pc;
 	if (m->steps < m->cohort_after || m->opt.lane_order == ORDER_RANDOM || m->opt.atomic_any ||
 	    m->effects || pc < 0 || pc >= m->prog->nins)
 		return false;
@@ -1041,7 +1062,9 @@ static bool run_cohort(Machine *m, int32_t first)
 		make_scratch(m);
 	bool all = false;
 	int32_t k = kept_cohort(m, first, pc);
+	bool kept = k > 0;
 	if (k == 0) {
+		flush_lazy(m);
 		m->kept_union = false;
 		k = cohort_members(m, first, pc, kind == COHORT_DATA || kind == COHORT_BRANCH, &all);
 		count_lanes(m, k);
@@ -1052,6 +1075,12 @@ static bool run_cohort(Machine *m, int32_t first)
 	if (k < 2)
 		return false;
 	const Ins *ins = &m->prog->ins[pc];
+	bool jump = ins->op == OP_JUMP;
+	int32_t to = kind == COHORT_DATA ? sem_data_next(m, pc, ins) : jump ? ins->target : pc + 1;
+	int32_t from = kind == COHORT_DATA ? to - 1 : pc;
+	bool lazy = lazy_move(m, kept, kind, from, to);
+	if (!lazy)
+		flush_lazy(m);
 	if (!cohort_lanes(m, kind, k, pc, ins)) {
 		drop_error(m);
 		m->cohort_after = m->steps + (uint64_t)k; /* these warps step alone */
@@ -1062,22 +1091,29 @@ static bool run_cohort(Machine *m, int32_t first)
 	m->model_alt = 0;
 	int32_t side = kind == COHORT_BRANCH ? cohort_side(m, k) : -1;
 	if (kind == COHORT_DATA || kind == COHORT_MOVE || side >= 0) {
-		bool jump = ins->op == OP_JUMP;
 		Rule rule = kind == COHORT_DATA ? RULE_IT : jump ? RULE_JP : RULE_NOP;
-		int32_t to = kind == COHORT_DATA ? sem_data_next(m, pc, ins) : jump ? ins->target : pc + 1;
-		int32_t from = kind == COHORT_DATA ? to - 1 : pc;
 		if (side >= 0) { /* model_uniform_go's rule and move, for every warp at once */
 			rule = side ? RULE_BT : RULE_BF;
 			to = side ? ins->target : pc + 1;
 			m->visits[pc] += (uint64_t)k; /* count_step's for a branch */
 		}
-		cohort_moves(m, k, pc, rule, from, to);
+		if (lazy) { /* cohort_moves with go_cohort's writes left for flush_lazy */
+			m->steps += (uint64_t)k;
+			m->thread_instructions += (uint64_t)m->cohort_nlanes;
+			m->rule_count[rule] += (uint64_t)k;
+			m->lazy_k = k;
+			m->lazy_pc = to;
+		} else {
+			cohort_moves(m, k, pc, rule, from, to);
+			m->kept_clear = !sem_enters_block(m, from, to);
+		}
 		if (all && m->model->go_cohort) { /* still every runnable warp, all at `to` */
 			m->kept_k = k;
 			m->kept_first = first;
 			m->kept_pc = to;
 		}
 	} else {
+		m->kept_clear = false;
 		m->split_given = kind == COHORT_BRANCH;
 		bool same;
 		int32_t waiting = m->arrived; /* threads at the barrier before the cohort */
@@ -1111,6 +1147,7 @@ SemStatus sem_run(Machine *m, SemHook hook, void *ctx)
 			break;
 		if (cohorts && run_cohort(m, w))
 			continue;
+		flush_lazy(m);
 		m->kept_k = 0; /* a step alone may change anything */
 		m->kept_union = false;
 		uint64_t before = m->steps;
@@ -1121,6 +1158,7 @@ SemStatus sem_run(Machine *m, SemHook hook, void *ctx)
 				hook(ctx, m, &info);
 		}
 	}
+	flush_lazy(m); /* (a guard: every way out of the loop above has flushed) */
 	return m->status;
 }
 

@@ -321,6 +321,12 @@ typedef struct Machine {
 	int32_t kept_k, kept_first, kept_pc;
 	int64_t cohort_nlanes;   /* the active lanes of the cohort's warps (sem.c) */
 	bool kept_union;
+	bool kept_clear;         /* and no warp of it has `entered` set */
+	/* Moves of a kept cohort inside a block are not written into its warps:
+	** the lazy_k warps of cohort_warps are at lazy_pc, not at their Warp.pc,
+	** until flush_lazy (sem.c) writes it, before anything else reads them
+	** (0: every Warp.pc is right; sem_run never returns with one pending). */
+	int32_t lazy_k, lazy_pc;
 } Machine;
 
 /* Build the initial state (semantics.md §1). Problems with the options

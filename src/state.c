@@ -410,6 +410,7 @@ Machine *sem_clone(const Machine *s)
 	m->cohort_warps = NULL;
 	m->cohort_split = NULL;
 	m->kept_k = 0;
+	m->lazy_k = 0;
 	m->kept_union = false;
 	m->res = NULL;
 	m->order = NULL;
