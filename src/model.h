@@ -103,7 +103,8 @@ struct Model {
 	/* go for the k warps of a cohort (sem.c) that all leave from for to,
 	** in the same pass counting and clearing their `entered` (how many of
 	** the steps start a block execution: semantics.md §7); NULL: go warp
-	** by warp */
+	** by warp. A model with go_cohort has go = model_go_along (sem.c
+	** inlines it) */
 	uint64_t (*go_cohort)(Machine *, const int32_t *warps, int32_t k, int32_t from, int32_t to);
 	/* A ret at pc whose active threads return to different pcs (rule RS,
 	** a divergence): the thread t goes to m->ret_to[t] (its return stack

@@ -392,7 +392,10 @@ static void release_barrier(Machine *m)
 		}
 		sem_warp_status(m, w, WARP_RUN);
 		int32_t pc = w->pc;
-		m->model->go(m, w, pc, pc + 1);
+		if (m->model->go_cohort) /* go is go along (Model.go_cohort): inline */
+			model_go_along(m, w, pc, pc + 1);
+		else
+			m->model->go(m, w, pc, pc + 1);
 	}
 	m->arrived = 0;
 }
