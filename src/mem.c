@@ -215,7 +215,7 @@ void mem_clone(Mem *dst, const Mem *src)
 	dst->last = -1;
 	for (int32_t p = 0; p < src->npages; p++) {
 		const MemPage *sp = src->pages[p];
-		MemPage *pg = page_alloc();
+		MemPage *pg = xaligned(_Alignof(MemPage), sizeof *pg);
 		memcpy(pg, sp, sizeof *pg);
 		if (sp->big) {
 			pg->big = xcalloc(MEM_PAGE_SIZE, sizeof *pg->big);

@@ -337,7 +337,7 @@ static void *dup_rows(const void *p, size_t n)
 {
 	if (!p)
 		return NULL;
-	void *q = xcalloc_rows(n ? n : 1, 1);
+	void *q = xmalloc_rows(n ? n : 1, 1);
 	memcpy(q, p, n);
 	return q;
 }

@@ -98,16 +98,27 @@ void *xaligned(size_t align, size_t n)
 	return p;
 }
 
-void *xcalloc_rows(size_t n, size_t size)
+/* A block of n × size bytes from alloc (calloc or malloc) with room to move
+** up to a 64-byte boundary and, below the result, the block's own address
+** for xfree_rows. */
+static void *rows_in(size_t n, size_t size, bool zeroed)
 {
-	/* calloc's block with room to move up to the boundary and, below the
-	** result, the block's own address for xfree_rows */
 	if (size && n > (SIZE_MAX - 72) / size)
 		out_of_memory(SIZE_MAX);
-	char *base = xcalloc(1, n * size + 72);
+	char *base = zeroed ? xcalloc(1, n * size + 72) : xmalloc(n * size + 72);
 	char *p = (char *)(((uintptr_t)base + 8 + 63) & ~(uintptr_t)63);
 	memcpy(p - sizeof base, &base, sizeof base);
 	return p;
+}
+
+void *xcalloc_rows(size_t n, size_t size)
+{
+	return rows_in(n, size, true);
+}
+
+void *xmalloc_rows(size_t n, size_t size)
+{
+	return rows_in(n, size, false);
 }
 
 void xfree_rows(void *p)

@@ -37,6 +37,8 @@ void *xaligned(size_t align, size_t n);
 ** then run the same whatever the heap held before; a big one is fresh
 ** pages, touched only when used, as with calloc). Freed by xfree_rows. */
 void *xcalloc_rows(size_t n, size_t size);
+/* The same, not zeroed (a copy's). */
+void *xmalloc_rows(size_t n, size_t size);
 void xfree_rows(void *p);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
