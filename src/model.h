@@ -22,7 +22,7 @@
 ** key; the text forms print the fields in this order, as the papers write
 ** the tuple. */
 typedef struct CtlField {
-	const char *key;   /* JSON */
+	const char *key;   /* JSON: a plain name (written without escapes) */
 	const char *label; /* text: `info stack`'s header */
 	bool is_set;
 	bool is_num;       /* a number; a negative one is none, printed "-" (JSON null) */

@@ -246,7 +246,7 @@ static void json_stack(Json *j, Buf *tmp, const Machine *m, int32_t wi)
 			nfields = tab->nfields;
 		}
 		for (int32_t f = 0; f < nfields; f++) {
-			json_key(j, fields[f].key);
+			json_key_plain(j, fields[f].key, strlen(fields[f].key));
 			if (fields[f].is_set)
 				json_set(j, m, wi, v.set[f]);
 			else if (fields[f].is_num && v.pc[f] < 0)

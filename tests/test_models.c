@@ -301,3 +301,33 @@ Test(models, thread_frontiers_match_ipdom_on_structured_code)
 		free(src);
 	}
 }
+
+/* The JSON keys of the models' control state are written without escapes
+** (report.c: json_key_plain): each must be a plain name. */
+static bool plain_name(const char *k)
+{
+	if (!*k)
+		return false;
+	for (; *k; k++)
+		if (!((*k >= 'a' && *k <= 'z') || (*k >= '0' && *k <= '9') || *k == '_'))
+			return false;
+	return true;
+}
+
+static void expect_plain_keys(const Model *md)
+{
+	for (int32_t f = 0; f < md->nfields; f++)
+		cr_expect(plain_name(md->fields[f].key), "%s: '%s'", md->name, md->fields[f].key);
+	for (int32_t t = 0; t < md->ntables; t++)
+		for (int32_t f = 0; f < md->tables[t].nfields; f++)
+			cr_expect(plain_name(md->tables[t].fields[f].key), "%s: '%s'", md->name,
+			          md->tables[t].fields[f].key);
+}
+
+Test(models, control_state_keys_are_plain_names)
+{
+	for (int i = 0; models[i]; i++)
+		expect_plain_keys(models[i]);
+	for (int32_t i = 0; i < its_policy_count(); i++)
+		expect_plain_keys(its_policy_model(i));
+}
