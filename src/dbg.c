@@ -187,6 +187,21 @@ static bool fits(const Dbg *s, uint64_t bytes)
 	return used <= s->m->opt.max_memory && bytes <= s->m->opt.max_memory - used;
 }
 
+/* The first checkpoint interval: DBG_FIRST_INTERVAL steps, doubled until
+** an interval's steps do DBG_CK_WORK times the work of one copy of the
+** machine, a step counted as its warp's lanes plus DBG_STEP_LANES (its
+** fixed part) and a copy as the bytes of the state. A small machine keeps a
+** checkpoint every 64 steps; a big one spends about 1/DBG_CK_WORK of the
+** run on copies at first (`continue` against `run`: bench/README.md). */
+static uint64_t first_interval(const Machine *m)
+{
+	uint64_t want = DBG_CK_WORK * sem_bytes(m), per_step = (uint64_t)m->sched_warpsize + DBG_STEP_LANES;
+	uint64_t interval = DBG_FIRST_INTERVAL;
+	while (interval * per_step < want)
+		interval *= 2;
+	return interval;
+}
+
 /* Keep a clone every `interval` steps; when the table is full, or when the
 ** clone would not fit the memory budget, keep every other one and double
 ** the interval (without room even then, going back replays from the start). */
@@ -277,7 +292,7 @@ Dbg *dbg_new(const Program *p, const SemOptions *opt, Diags *d)
 		s->ckbytes = sem_bytes(m);
 	}
 	charge(s);
-	s->interval = DBG_FIRST_INTERVAL;
+	s->interval = first_interval(s->m);
 	s->forced_warp = -1;
 	s->sched_cycle = -1;
 	s->next_id = 1;
@@ -306,7 +321,7 @@ void dbg_restart(Dbg *s)
 	drop_checkpoints_after(s, 0);
 	s->m = initial_state(s);
 	s->nhist = 0;
-	s->interval = DBG_FIRST_INTERVAL;
+	s->interval = first_interval(s->m);
 	s->failed_attempt = false;
 	s->sched_on = s->sched != NULL;
 	charge(s);

@@ -7,7 +7,9 @@
 ** steps), so it can go back to any earlier step: it restores the nearest
 ** checkpoint and replays the recorded warps with sem_step — the semantics
 ** is deterministic given the state and the warp, so the replayed states are
-** the ones passed through. Checkpoints are thinned as a run grows (at most
+** the ones passed through. The first interval between checkpoints is
+** sized to the machine (dbg.c, first_interval). Checkpoints are thinned as
+** a run grows (at most
 ** DBG_MAX_CHECKPOINTS), so memory stays bounded and going back costs at
 ** most one checkpoint interval of steps. The checkpoints and the recorded
 ** schedule count against the machine's --max-memory budget
@@ -27,6 +29,8 @@
 
 #define DBG_MAX_CHECKPOINTS 64
 #define DBG_FIRST_INTERVAL 64
+#define DBG_CK_WORK 16      /* an interval's work against one checkpoint's copy */
+#define DBG_STEP_LANES 256  /* a step's fixed part, in lanes */
 
 typedef enum DbgPointKind { POINT_BREAK, POINT_WATCH_VAR, POINT_WATCH_MEM } DbgPointKind;
 

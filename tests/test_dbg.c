@@ -189,10 +189,30 @@ Test(dbg, back_and_goto_restore_every_state_of_every_example)
 	free_names(files, nf);
 }
 
+/* The first checkpoint interval (dbg.c, first_interval): the least power of
+** two from DBG_FIRST_INTERVAL whose steps do DBG_CK_WORK times the work of
+** a copy, for a machine of 2 threads and one of 1024 in one warp. */
+Test(dbg, the_first_checkpoint_interval_follows_the_cost_of_a_copy)
+{
+	static const char *const srcs[] = {".threads 2\n x = tid\n stop\n", ".threads 1024\n x = tid\n stop\n"};
+	for (int i = 0; i < 2; i++) {
+		Prog r = load(srcs[i]);
+		Dbg *s = session(&r, &model_sync);
+		uint64_t per_step = (uint64_t)s->m->sched_warpsize + DBG_STEP_LANES, want = DBG_CK_WORK * sem_bytes(s->m);
+		cr_expect_geq(s->interval * per_step, want);
+		cr_expect(s->interval == DBG_FIRST_INTERVAL || s->interval / 2 * per_step < want);
+		cr_expect_eq(s->interval & (s->interval - 1), 0);
+		if (i == 1)
+			cr_expect_geq(s->interval, 1024u);
+		dbg_free(s);
+		unload(&r);
+	}
+}
+
 Test(dbg, checkpoints_stay_bounded_on_a_long_run)
 {
-	/* two threads loop 4000 times: about 24000 steps, far beyond
-	** DBG_MAX_CHECKPOINTS × DBG_FIRST_INTERVAL = 4096 */
+	/* two threads loop 4000 times: about 24000 steps, beyond
+	** DBG_MAX_CHECKPOINTS × the first interval (256 for this machine) */
 	Prog r = load(".threads 2\n"
 	              "       i = 0\n"
 	              "loop:  p = i < 4000\n"
@@ -206,6 +226,9 @@ Test(dbg, checkpoints_stay_bounded_on_a_long_run)
 	              "       stop\n");
 	max_steps = 100000;
 	Dbg *s = session(&r, &model_sync);
+	uint64_t first = s->interval;
+	cr_assert_geq(first, (uint64_t)DBG_FIRST_INTERVAL);
+	cr_assert_leq(first, 256u, "a small machine checkpoints often");
 	DbgStop st = dbg_continue(s, NULL, NULL);
 	cr_assert_eq(st.kind, STOP_END);
 	uint64_t end = s->m->steps;
@@ -214,7 +237,7 @@ Test(dbg, checkpoints_stay_bounded_on_a_long_run)
 	/* thinning keeps every other checkpoint, not none: going back stays cheap */
 	cr_assert_geq(s->nck, DBG_MAX_CHECKPOINTS / 2);
 	cr_assert_geq(s->ckstep[s->nck - 1] + 2 * s->interval, end);
-	cr_assert_gt(s->interval, (uint64_t)DBG_FIRST_INTERVAL, "the checkpoints were never thinned");
+	cr_assert_gt(s->interval, first, "the checkpoints were never thinned");
 	for (int i = 1; i < s->nck; i++)
 		cr_assert_lt(s->ckstep[i - 1], s->ckstep[i]);
 	static const uint64_t targets[] = {1, 63, 64, 65, 4095, 4097, 10001, 20000};
