@@ -15,14 +15,13 @@
 #define MEM_PAGE_SIZE (1 << MEM_PAGE_BITS)
 
 /* A page, 64-byte aligned: a lane's access touches the line of the bits
-** (init and mark) and the line of its value; the key is also in the page
-** cache (Mem.cache) and whether any page holds a big value in Mem.nbig, so
-** the scattered accesses of the fast paths (data.c) read neither key nor
-** big here. */
+** and the line of its value, or its value alone on a page whose cells are
+** all initialised (mem_dense); the key is also in the page cache
+** (Mem.cache) and whether any page holds a big value in Mem.nbig, so the
+** scattered accesses of the fast paths (data.c) read neither key nor big
+** here. */
 typedef struct MemPage {
 	_Alignas(64) uint64_t init[MEM_PAGE_SIZE / 64];
-	uint64_t mark[MEM_PAGE_SIZE / 64]; /* scratch of one store, zero between steps: the
-	                               ** cells its lanes have claimed (data.c) */
 	int64_t key;                   /* address >> MEM_PAGE_BITS */
 	__mpz_struct **big;            /* NULL until a cell holds a big value */
 	int64_t val[MEM_PAGE_SIZE];

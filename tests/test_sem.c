@@ -2834,10 +2834,9 @@ Test(sem, address_beyond_int64)
 ** stop at --max-cells at the same step: cells fresh and not (a second store
 ** over the first, a page with a value beyond int64), addresses up and down,
 ** a uniform address and lanes sharing cells with one value (the general
-** rule), a page missing. Addresses in no order (fast_scatter_store) claim
-** their cells in MemPage.mark: onto fresh cells and set ones, across pages,
-** onto a big value, two lanes on one cell found midway; no mark may be
-** left after any of them. */
+** rule), a page missing. Addresses in no order (fast_scatter_store): onto
+** fresh cells and set ones, across pages, onto a big value, two lanes on
+** one cell found midway (the general rule, its race). */
 static void mem_line(void *ctx, int64_t addr, Num v)
 {
 	char *s = num_str(v);
@@ -2859,10 +2858,6 @@ static char *store_outcome(const char *src, LaneOrder order, uint64_t max_cells)
 	mem_each(&r.m->shared, mem_line, &b);
 	if (r.m->status != SEM_OK)
 		buf_printf(&b, "| %s at pc %d", r.m->err.rule, r.m->err.pc);
-	for (int32_t p = 0; p < r.m->shared.npages; p++)
-		for (int32_t i = 0; i < MEM_PAGE_SIZE / 64; i++)
-			if (r.m->shared.pages[p]->mark[i])
-				buf_printf(&b, " | a mark left on page %lld", (long long)r.m->shared.pages[p]->key);
 	finish(&r);
 	return buf_steal(&b);
 }
