@@ -214,9 +214,22 @@ typedef struct SchedClasses {
 } SchedClasses;
 
 typedef struct Classes {
-	SchedClasses *sc;       /* per scheduler */
 	uint64_t seq;           /* walks so far */
 } Classes;
+
+/* What the cycle loop keeps of a scheduler, together. */
+typedef struct SchedRun {
+	/* A scheduler that found none of its warps ready sleeps until the
+	** first of their hazards clears: nothing another scheduler does can
+	** make one ready sooner (it can only keep a shared unit busy longer),
+	** except a barrier's release, which starts a new epoch (Run.epoch). */
+	int64_t sleep_until;
+	uint64_t sleep_epoch;
+	uint64_t *counter;      /* the statistic its category counts this cycle (count) */
+	int32_t issued_k;       /* active lanes of its issue */
+	UnitPool *pool[UNIT__COUNT]; /* the pool it issues to, per unit (pool_of) */
+	SchedClasses cl;        /* the walk by classes */
+} SchedRun;
 
 /* What the walks and issues keep of a warp, together (one cache line). */
 typedef struct WarpRun {
@@ -238,19 +251,10 @@ typedef struct Run {
 	int32_t *order;      /* a scheduler's warps in policy order */
 	WarpRun *wr;         /* per warp */
 	uint8_t ready_unit;  /* the unit of warp_ready's last WS_STRUCTURAL answer */
-	int32_t *category;   /* per scheduler, this cycle: -1 issued, else 0 stall, 1 scoreboard, 2 idle */
-	uint64_t **counter;  /* per scheduler: the statistic its category counts this cycle (count) */
-	int32_t *issued_k;   /* per scheduler: active lanes of its issue */
+	SchedRun *sr;        /* per scheduler */
 	bool committed;      /* an issue since the last commit-watchdog check */
 	int32_t pos;         /* the issuing warp's position in its scheduler's list */
-	/* A scheduler that found none of its warps ready sleeps until the
-	** first of their hazards clears: nothing another scheduler does can
-	** make one ready sooner (it can only keep a shared unit busy longer),
-	** except a barrier's release, which starts a new epoch. */
-	int64_t *sleep_until;
-	int32_t *sleep_cat;
-	uint64_t *sleep_epoch;
-	uint64_t epoch;
+	uint64_t epoch;      /* barrier releases and CTA launches so far (SchedRun's sleep) */
 	SmTraceFn *trace;    /* told of every issue, or NULL */
 	void *trace_ctx;
 	LdSt *ldst;          /* the LD/ST unit and the memory hierarchy (ldst.c) */
@@ -260,7 +264,6 @@ typedef struct Run {
 	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
 	Fetch fetch;
 	OpColl oc;
-	int64_t unit_free[UNIT__COUNT]; /* per unit kind: when the walking scheduler's pool frees (-1: not asked yet) */
 	SmAlloc *alloc;      /* register allocation (sm/regalloc.c): the code run is its; NULL: none */
 	/* the walk by classes (walk_classes): on for a rotation policy without
 	** hooks, one pc per warp, no spill code */
@@ -274,6 +277,13 @@ typedef struct Run {
 } Run;
 
 static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks);
+
+/* The first cycle a unit of scheduler s's pool for u is free (a walk reads
+** it as it goes: only the scheduler's own issue changes it meanwhile). */
+static ALWAYS_INLINE int64_t unit_free(const Run *x, int32_t s, SmUnit u)
+{
+	return pool_free(x->sr[s].pool[u]);
+}
 static void classes_rebuild(Run *x);
 
 /* CTAs take the room there is (cta.c); their warps are ready from now on,
@@ -391,11 +401,7 @@ static ALWAYS_INLINE SmWarpState warp_ready_(Run *x, int32_t w, int32_t s, int64
 		*when = x->wr[w].ready_at;
 		return WS_SCOREBOARD;
 	}
-	int64_t f = x->unit_free[si->unit]; /* this walk's answer for the unit, once */
-	if (f < 0) {
-		const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-		f = x->unit_free[si->unit] = pool_free(p);
-	}
+	int64_t f = unit_free(x, s, (SmUnit)si->unit);
 	if (f > c->now) {
 		*when = f;
 		x->ready_unit = si->unit; /* (note_state keeps it) */
@@ -490,9 +496,7 @@ static ALWAYS_INLINE int64_t issue_cost(Run *x, const SmIns *si, int64_t *busy)
 static ALWAYS_INLINE void take_unit(Run *x, int32_t s, const SmIns *si, int64_t busy)
 {
 	SmCore *c = &x->c;
-	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-	pool_take(p, c->now + busy);
-	x->unit_free[si->unit] = -1;
+	pool_take(x->sr[s].pool[si->unit], c->now + busy);
 }
 
 /* Issue warp w's next spill instruction (sm/regalloc.c): an issue slot,
@@ -523,7 +527,7 @@ __attribute__((noinline)) static bool issue_spill(Run *x, int32_t w, int32_t s, 
 	r->thread_insn += (uint64_t)n;
 	x->wr[w].ws.warp_insn++;
 	x->wr[w].ws.thread_insn += (uint64_t)n;
-	x->issued_k[s] = n < r->warpsize ? n : r->warpsize;
+	x->sr[s].issued_k = n < r->warpsize ? n : r->warpsize;
 	r->spill_insn++;
 	bool local = op->kind == SO_LD_LOCAL || op->kind == SO_ST_LOCAL;
 	switch ((SpillRole)op->role) {
@@ -594,7 +598,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	r->thread_insn += (uint64_t)info.nactive;
 	x->wr[w].ws.warp_insn++;
 	x->wr[w].ws.thread_insn += (uint64_t)info.nactive;
-	x->issued_k[s] = info.nactive < r->warpsize ? info.nactive : r->warpsize;
+	x->sr[s].issued_k = info.nactive < r->warpsize ? info.nactive : r->warpsize;
 	int64_t busy, lat = issue_cost(x, si, &busy);
 	/* front end and operand delivery (sm/fetch.c, sm/opcoll.c): register
 	** bank conflicts delay the result; the I-buffer steps or refills */
@@ -803,7 +807,7 @@ static ALWAYS_INLINE void cls_add(Run *x, int32_t w, int32_t cl)
 	int32_t p = x->c.pos_of[w];
 	if (cl == CLS_NONE || p < 0)
 		return;
-	SchedClasses *q = &x->k.sc[x->c.sched_of[w]];
+	SchedClasses *q = &x->sr[x->c.sched_of[w]].cl;
 	if (cl == CLS_FIN) {
 		q->fin |= bit(p);
 	} else if (cl == CLS_OWN) {
@@ -824,7 +828,7 @@ static ALWAYS_INLINE void classify(Run *x, int32_t w)
 	if (was == cl && was != CLS_OWN)
 		return;
 	if (p >= 0 && was != CLS_NONE) {
-		SchedClasses *q = &x->k.sc[x->c.sched_of[w]];
+		SchedClasses *q = &x->sr[x->c.sched_of[w]].cl;
 		if (was == CLS_FIN) {
 			q->fin &= ~bit(p);
 		} else if (was == CLS_OWN) {
@@ -841,7 +845,7 @@ static ALWAYS_INLINE void classify(Run *x, int32_t w)
 ** and own_sb exact again. */
 static void own_prune(Run *x, int32_t s)
 {
-	SchedClasses *q = &x->k.sc[s];
+	SchedClasses *q = &x->sr[s].cl;
 	const int32_t *list = &x->c.sched_warps[s * x->c.per];
 	q->own_next = NEVER;
 	q->own_sb = 0;
@@ -863,7 +867,7 @@ static void own_prune(Run *x, int32_t s)
 static void classes_rebuild(Run *x)
 {
 	for (int32_t s = 0; s < x->c.nsched; s++) {
-		SchedClasses *q = &x->k.sc[s];
+		SchedClasses *q = &x->sr[s].cl;
 		q->fin = q->own = 0;
 		for (int u = 0; u < UNIT__COUNT; u++)
 			q->str[u] = 0;
@@ -879,7 +883,7 @@ static void classes_rebuild(Run *x)
 static ALWAYS_INLINE int64_t until_of(const Run *x, int32_t w)
 {
 	if (x->classes && x->wr[w].st == WS_STRUCTURAL) {
-		const SchedClasses *q = &x->k.sc[x->c.sched_of[w]];
+		const SchedClasses *q = &x->sr[x->c.sched_of[w]].cl;
 		if (x->wr[w].look < q->recall_seq)
 			return q->recall_f[x->wr[w].unit];
 	}
@@ -888,15 +892,8 @@ static ALWAYS_INLINE int64_t until_of(const Run *x, int32_t w)
 
 static void classes_init(Run *x)
 {
-	Classes *k = &x->k;
-	k->sc = xcalloc((size_t)x->c.nsched, sizeof *k->sc);
-	k->seq = 1;
+	x->k.seq = 1;
 	classes_rebuild(x);
-}
-
-static void classes_free(Classes *k)
-{
-	free(k->sc);
 }
 
 static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)
@@ -997,12 +994,10 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	r->nwarps = m->nwarps;
 	r->warps = xcalloc((size_t)m->nwarps + 1, sizeof *r->warps);
 	x->order = xmalloc(((size_t)c->per + 1) * sizeof *x->order);
-	x->category = xmalloc((size_t)c->nsched * sizeof *x->category);
-	x->counter = xmalloc((size_t)c->nsched * sizeof *x->counter);
-	x->issued_k = xmalloc((size_t)c->nsched * sizeof *x->issued_k);
-	x->sleep_until = xcalloc((size_t)c->nsched, sizeof *x->sleep_until);
-	x->sleep_cat = xcalloc((size_t)c->nsched, sizeof *x->sleep_cat);
-	x->sleep_epoch = xcalloc((size_t)c->nsched, sizeof *x->sleep_epoch);
+	x->sr = xcalloc((size_t)c->nsched, sizeof *x->sr);
+	for (int32_t s = 0; s < c->nsched; s++)
+		for (int32_t u = 0; u < UNIT__COUNT; u++)
+			x->sr[s].pool[u] = pool_of(c, s, (SmUnit)u);
 	x->epoch = 1;
 	int32_t maxnw = 1, maxsize = 1;
 	for (int32_t w = 0; w < m->nwarps; w++) {
@@ -1114,7 +1109,7 @@ static int32_t issue_more(Run *x, int32_t w, int32_t s, int32_t pc, bool hooks)
 {
 	SmCore *c = &x->c;
 	const Warp *W = &c->m->warps[w];
-	int32_t issued = 1, k = x->issued_k[s]; /* the cycle's Wk: the first issue's lanes */
+	int32_t issued = 1, k = x->sr[s].issued_k; /* the cycle's Wk: the first issue's lanes */
 	uint8_t unit = c->code->ins[pc].unit;
 	while (issued < c->cfg->max_insn_issue_per_warp && c->m->status == SEM_RUNNING && W->status == WARP_RUN &&
 	       W->pc == pc + 1) {
@@ -1128,7 +1123,7 @@ static int32_t issue_more(Run *x, int32_t w, int32_t s, int32_t pc, bool hooks)
 			break;
 		issued++;
 	}
-	x->issued_k[s] = k;
+	x->sr[s].issued_k = k;
 	return issued;
 }
 
@@ -1156,11 +1151,7 @@ static ALWAYS_INLINE bool recalled(Run *x, int32_t w, int32_t s, int64_t *mine, 
 		return true;
 	case WS_STRUCTURAL: {
 		SmUnit u = (SmUnit)x->wr[w].unit;
-		int64_t f = x->unit_free[u];
-		if (f < 0) {
-			const UnitPool *p = pool_of(c, s, u);
-			f = x->unit_free[u] = pool_free(p);
-		}
+		int64_t f = unit_free(x, s, u);
 		if (f <= c->now)
 			return false;
 		*structural = true;
@@ -1252,7 +1243,7 @@ static ALWAYS_INLINE int32_t walk(Run *x, int32_t s, const int32_t *list, int32_
 static void walk_passed(Run *x, int32_t s, int32_t n, int32_t at, int32_t greedy, int32_t p, uint64_t busy,
                         int64_t *mine, bool *structural, bool *scoreboard)
 {
-	const SchedClasses *q = &x->k.sc[s];
+	const SchedClasses *q = &x->sr[s].cl;
 	const int32_t *list = &x->c.sched_warps[s * x->c.per];
 	uint64_t passed = 0; /* the greedy warp, then the rotation from at to p */
 	if (greedy != p) {
@@ -1262,7 +1253,7 @@ static void walk_passed(Run *x, int32_t s, int32_t n, int32_t at, int32_t greedy
 	}
 	for (uint64_t set = passed & busy; set; set &= set - 1) {
 		int32_t w = list[__builtin_ctzll(set)];
-		x->wr[w].until = x->unit_free[x->wr[w].unit];
+		x->wr[w].until = unit_free(x, s, (SmUnit)x->wr[w].unit);
 		x->wr[w].look = x->k.seq;
 		*structural = true;
 		if (x->wr[w].until < *mine)
@@ -1282,7 +1273,7 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
                             int64_t *mine, bool *structural, bool *scoreboard)
 {
 	SmCore *c = &x->c;
-	SchedClasses *q = &x->k.sc[s];
+	SchedClasses *q = &x->sr[s].cl;
 	const int64_t now = c->now;
 	x->k.seq++;
 	if (q->own_dirty || q->own_next <= now)
@@ -1295,11 +1286,7 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
 	for (int u = 0; u < UNIT__COUNT; u++) {
 		if (!q->str[u])
 			continue;
-		int64_t f = x->unit_free[u];
-		if (f < 0) {
-			const UnitPool *pool = pool_of(c, s, (SmUnit)u);
-			f = x->unit_free[u] = pool_free(pool);
-		}
+		int64_t f = unit_free(x, s, (SmUnit)u);
 		if (f > now) {
 			busy |= q->str[u];
 			busy_next = f < busy_next ? f : busy_next;
@@ -1350,7 +1337,7 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
 			*mine = busy_next;
 		q->recall_seq = x->k.seq;
 		for (int u = 0; u < UNIT__COUNT; u++)
-			q->recall_f[u] = x->unit_free[u];
+			q->recall_f[u] = unit_free(x, s, (SmUnit)u);
 	}
 	if (own_next < *mine)
 		*mine = own_next;
@@ -1364,7 +1351,7 @@ static ALWAYS_INLINE uint64_t *counter_of(Run *x, int32_t s, int32_t cat)
 {
 	SmResult *r = x->r;
 	switch (cat) {
-	case -1: return &r->occupancy[x->issued_k[s] > 0 ? x->issued_k[s] : 0];
+	case -1: return &r->occupancy[x->sr[s].issued_k > 0 ? x->sr[s].issued_k : 0];
 	case 0: return &r->stall;
 	case 1: return &r->scoreboard;
 	default: return &r->idle;
@@ -1381,11 +1368,11 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 	const int32_t nsched = c->nsched;
 	int32_t s = x->first; /* GPGPU-Sim rotates the first scheduler, one per cycle */
 	for (int32_t k = 0; k < nsched; k++, s = s + 1 == nsched ? 0 : s + 1) {
-		if (now < x->sleep_until[s] && x->sleep_epoch[s] == x->epoch) {
-			x->category[s] = x->sleep_cat[s];
-			x->counter[s] = counter_of(x, s, x->category[s]);
-			if (x->sleep_until[s] < next)
-				next = x->sleep_until[s];
+		SchedRun *sr = &x->sr[s];
+		if (now < sr->sleep_until && sr->sleep_epoch == x->epoch) {
+			/* (its counter is the one its walk set) */
+			if (sr->sleep_until < next)
+				next = sr->sleep_until;
 			continue;
 		}
 		int32_t n = c->sched_nwarps[s];
@@ -1404,23 +1391,19 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 			n = c->sched->order(c, s, list, n, x->order);
 			list = x->order;
 		}
-		for (int u = 0; u < UNIT__COUNT; u++)
-			x->unit_free[u] = -1; /* a scheduler's walk: its pools do not change until it issues */
 		int64_t mine = NEVER;
 		bool structural = false, scoreboard = false;
 		int32_t chosen = !hooks && x->classes && c->m->status == SEM_RUNNING
 		                         ? walk_classes(x, s, list, n, at, greedy, &mine, &structural, &scoreboard)
 		                         : walk(x, s, list, n, at, greedy, 0, &mine, &structural, &scoreboard, hooks);
-		x->category[s] = chosen >= 0 ? -1 : structural ? 0 : scoreboard ? 1 : 2;
-		x->counter[s] = counter_of(x, s, x->category[s]);
+		sr->counter = counter_of(x, s, chosen >= 0 ? -1 : structural ? 0 : scoreboard ? 1 : 2);
 		if (chosen < 0) {
 			if (hooks && c->sched->wake) { /* the policy's order may change by itself */
 				int64_t wk = c->sched->wake(c, s);
 				mine = wk < mine ? wk : mine;
 			}
-			x->sleep_until[s] = mine;
-			x->sleep_cat[s] = x->category[s];
-			x->sleep_epoch[s] = x->epoch;
+			sr->sleep_until = mine;
+			sr->sleep_epoch = x->epoch;
 			if (mine < next)
 				next = mine;
 		}
@@ -1445,7 +1428,7 @@ static ALWAYS_INLINE void count(Run *x, int64_t span)
 {
 	const SmCore *c = &x->c;
 	for (int32_t s = 0; s < c->nsched; s++)
-		*x->counter[s] += (uint64_t)span;
+		*x->sr[s].counter += (uint64_t)span;
 }
 
 static void run(Run *x)
@@ -1534,7 +1517,7 @@ static void run(Run *x)
 	r->cycles = (uint64_t)c->now;
 	if (r->status == SM_OK && x->drain > c->now) {
 		for (int32_t s = 0; s < c->nsched; s++)
-			x->counter[s] = counter_of(x, s, x->category[s] = 2);
+			x->sr[s].counter = counter_of(x, s, 2);
 		count(x, x->drain - c->now);
 		r->cycles = (uint64_t)x->drain;
 	}
@@ -1568,12 +1551,7 @@ static void run_free(Run *x)
 	free(c->pool_at);
 	free(x->order);
 	free(x->wr);
-	free(x->category);
-	free(x->counter);
-	free(x->issued_k);
-	free(x->sleep_until);
-	free(x->sleep_cat);
-	free(x->sleep_epoch);
+	free(x->sr);
 	free(x->g.notes);
 	free(x->g.lanes);
 	free(x->g.val);
@@ -1583,7 +1561,6 @@ static void run_free(Run *x)
 	cta_free(c);
 	spill_free(c->spill);
 	regalloc_free(x->alloc);
-	classes_free(&x->k);
 }
 
 SmResult *sm_run(const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)
