@@ -1237,6 +1237,15 @@ static ALWAYS_INLINE int32_t walk(Run *x, int32_t s, const int32_t *list, int32_
 	return chosen;
 }
 
+/* The walk without hooks, out of line: the walk by classes' rare case
+** (the machine stopped). */
+__attribute__((noinline)) static int32_t walk_unhooked(Run *x, int32_t s, const int32_t *list, int32_t n, int32_t at,
+                                                       int32_t greedy, int32_t from, int64_t *mine, bool *structural,
+                                                       bool *scoreboard)
+{
+	return walk(x, s, list, n, at, greedy, from, mine, structural, scoreboard, false);
+}
+
 /* The warps of the classes that scheduler s's walk passes before it asks
 ** list[p] (the recalled structural ones in busy, the own hazards): what
 ** asking them would have done and found. */
@@ -1322,7 +1331,7 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
 			int32_t off = (p - at + n) % n, index = off;
 			if (greedy >= 0)
 				index = p == greedy ? 0 : 1 + off - ((greedy - at + n) % n < off);
-			return walk(x, s, list, n, at, greedy, index + 1, mine, structural, scoreboard, false);
+			return walk_unhooked(x, s, list, n, at, greedy, index + 1, mine, structural, scoreboard);
 		}
 		*structural |= st == WS_STRUCTURAL || st == WS_COLLECTOR;
 		*scoreboard |= st == WS_SCOREBOARD;
@@ -1360,7 +1369,7 @@ static ALWAYS_INLINE uint64_t *counter_of(Run *x, int32_t s, int32_t cat)
 
 /* One cycle's decisions: each scheduler issues its first ready warp. The
 ** earliest cycle at which a warp may issue, when none did (NEVER: none). */
-static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
+static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks, bool classes)
 {
 	SmCore *c = &x->c;
 	int64_t next = NEVER;
@@ -1393,9 +1402,10 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 		}
 		int64_t mine = NEVER;
 		bool structural = false, scoreboard = false;
-		int32_t chosen = !hooks && x->classes && c->m->status == SEM_RUNNING
+		int32_t chosen = classes && c->m->status == SEM_RUNNING
 		                         ? walk_classes(x, s, list, n, at, greedy, &mine, &structural, &scoreboard)
-		                         : walk(x, s, list, n, at, greedy, 0, &mine, &structural, &scoreboard, hooks);
+		                 : classes ? walk_unhooked(x, s, list, n, at, greedy, 0, &mine, &structural, &scoreboard)
+		                           : walk(x, s, list, n, at, greedy, 0, &mine, &structural, &scoreboard, hooks);
 		sr->counter = counter_of(x, s, chosen >= 0 ? -1 : structural ? 0 : scoreboard ? 1 : 2);
 		if (chosen < 0) {
 			if (hooks && c->sched->wake) { /* the policy's order may change by itself */
@@ -1411,15 +1421,21 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 	return next;
 }
 
-/* The policies without hooks (lrr, gto, ...), and those with. */
+/* The walk by classes (its own copy, so that the hot loop stays small),
+** the policies without hooks (lrr, gto, ...), and those with. */
+static int64_t cycle_classes(Run *x)
+{
+	return cycle_with(x, false, true);
+}
+
 static int64_t cycle_plain(Run *x)
 {
-	return cycle_with(x, false);
+	return cycle_with(x, false, false);
 }
 
 static int64_t cycle_hooked(Run *x)
 {
-	return cycle_with(x, true);
+	return cycle_with(x, true, false);
 }
 
 /* The scheduler-cycles of the cycles counted: each scheduler's category
@@ -1458,7 +1474,7 @@ static void run(Run *x)
 			break;
 		}
 		uint64_t before = r->warp_insn;
-		int64_t next = x->hooks ? cycle_hooked(x) : cycle_plain(x);
+		int64_t next = x->hooks ? cycle_hooked(x) : x->classes ? cycle_classes(x) : cycle_plain(x);
 		if (m->status != SEM_RUNNING && m->status != SEM_DEADLOCK) {
 			count(x, 1); /* finished, stuck or at the step limit: said at the top */
 			c->now++;
