@@ -228,6 +228,12 @@ typedef struct SchedRun {
 	uint64_t *counter;      /* the statistic its category counts this cycle (count) */
 	int32_t issued_k;       /* active lanes of its issue */
 	UnitPool *pool[UNIT__COUNT]; /* the pool it issues to, per unit (pool_of) */
+	bool own_pool[UNIT__COUNT];  /* that pool is its alone (look_ahead) */
+	/* the warp whose look in the next cycle its issue took (look_ahead), or
+	** -1; its walk in that cycle keeps or undoes it (tent_resolve). A run
+	** that stops before (a limit, a watchdog) stops in that cycle: the
+	** look's state counts no cycle. */
+	int32_t tent;
 	SchedClasses cl;        /* the walk by classes */
 } SchedRun;
 
@@ -1002,9 +1008,13 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->ws = r->warps;
 	x->order = xmalloc(((size_t)c->per + 1) * sizeof *x->order);
 	x->sr = xcalloc((size_t)c->nsched, sizeof *x->sr);
-	for (int32_t s = 0; s < c->nsched; s++)
-		for (int32_t u = 0; u < UNIT__COUNT; u++)
+	for (int32_t s = 0; s < c->nsched; s++) {
+		x->sr[s].tent = -1;
+		for (int32_t u = 0; u < UNIT__COUNT; u++) {
 			x->sr[s].pool[u] = pool_of(c, s, (SmUnit)u);
+			x->sr[s].own_pool[u] = c->nsched == 1 || (c->npools > 1 && u != UNIT_MEM);
+		}
+	}
 	x->epoch = 1;
 	int32_t maxnw = 1, maxsize = 1;
 	for (int32_t w = 0; w < m->nwarps; w++) {
@@ -1085,7 +1095,80 @@ static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t 
 
 /* After warp w issued at now: that cycle, then the hazard its next
 ** instruction waits for (or ready). */
-static ALWAYS_INLINE void note_issue(Run *x, int32_t w, bool hooks)
+/* The look scheduler s's walk takes at warp w in the next cycle, taken at
+** w's issue now where its answer depends on nothing but w and the
+** scheduler's own units — its scoreboard, its I-buffer, a pool no other
+** scheduler issues to — and is a hazard that holds then: its state from
+** the next cycle on, as that look would note it (the walk's classes then
+** pass w by: where a busy unit keeps every other walk from issuing, that
+** walk asks no warp at all). Tentative (SchedRun.tent): when that walk
+** issues a warp it reaches before w, it never looked at w (tent_resolve). */
+static ALWAYS_INLINE void look_ahead(Run *x, int32_t w, int32_t s)
+{
+	const SmCore *c = &x->c;
+	const Warp *W = &c->m->warps[w];
+	WarpRun *wr = &x->wr[w];
+	const int64_t next = c->now + 1;
+	if (c->st_hold || (x->fetch.on && x->fetch.pc[w] != W->pc))
+		return; /* AWARE's ST insert, a refetch: warp_ready's order decides */
+	const SmIns *si = &c->code->ins[W->pc];
+	int64_t f = unit_free(x, s, (SmUnit)si->unit);
+	if (f <= next)
+		return; /* (its unit free, others may issue before the walk reaches w: not worth it) */
+	const int64_t *ready = &c->reg_ready[(size_t)w * (size_t)c->code->nregs];
+	int64_t t = 0; /* warp_ready's scoreboard answer (its I-buffer holds the pc) */
+	for (int32_t i = 0; i < si->nsrc; i++)
+		if (ready[si->src[i]] > t)
+			t = ready[si->src[i]];
+	if (si->dst >= 0 && ready[si->dst] > t)
+		t = ready[si->dst];
+	if (x->fetch.on && x->fetch.ready[w] > t)
+		t = x->fetch.ready[w];
+	wr->ready_pc = W->pc;
+	wr->ready_at = t;
+	if (t > next) { /* (note_issue left I-buffer waits beyond next to warp_ready: a scoreboard wait) */
+		wr->st = WS_SCOREBOARD;
+		wr->until = t;
+	} else if (x->sr[s].own_pool[si->unit]) {
+		wr->st = WS_STRUCTURAL;
+		wr->until = f;
+		wr->unit = si->unit;
+	} else {
+		return;
+	}
+	x->sr[s].tent = w; /* (its state changes from not selected since next, for no cycles yet) */
+}
+
+/* Warp w's look_ahead undone: not selected since the cycle after its
+** issue, as note_issue left it, and out of its class. */
+static void tent_undo(Run *x, int32_t w)
+{
+	WarpRun *wr = &x->wr[w];
+	int32_t p = x->c.pos_of[w];
+	SchedClasses *q = &x->sr[x->c.sched_of[w]].cl;
+	if (p >= 0 && wr->cls == CLS_OWN) {
+		q->own &= ~bit(p);
+		q->own_dirty = true;
+	} else if (p >= 0 && wr->cls >= CLS_STR) {
+		q->str[wr->cls - CLS_STR] &= ~bit(p);
+	}
+	wr->cls = CLS_NONE;
+	wr->st = WS_NOT_SELECTED;
+	wr->until = NEVER;
+}
+
+/* Scheduler s's walk (policy order: list[greedy], then the rotation from
+** list[at] without it) issues list[p]: did it reach its tentative warp
+** before (look_ahead)? If not, that look never was. */
+static void tent_resolve(Run *x, int32_t s, int32_t n, int32_t at, int32_t greedy, int32_t p)
+{
+	int32_t w = x->sr[s].tent, q = x->c.pos_of[w];
+	x->sr[s].tent = -1;
+	if (!(q == greedy || (p != greedy && (q - at + n) % n < (p - at + n) % n)))
+		tent_undo(x, w);
+}
+
+static ALWAYS_INLINE void note_issue(Run *x, int32_t w, int32_t s, bool hooks)
 {
 	int64_t now = x->c.now;
 	close_state(x, w, now, hooks);
@@ -1102,6 +1185,8 @@ static ALWAYS_INLINE void note_issue(Run *x, int32_t w, bool hooks)
 		x->wr[w].st = (SmWarpState)x->fetch.cause[w]; /* waits for its refetch (sm/fetch.c) */
 		x->wr[w].until = x->fetch.ready[w];
 	}
+	if (!hooks && x->classes && x->wr[w].st == WS_NOT_SELECTED)
+		look_ahead(x, w, s);
 	if (!hooks && x->classes)
 		classify(x, w);
 }
@@ -1186,7 +1271,7 @@ static ALWAYS_INLINE bool issue_chosen(Run *x, int32_t w, int32_t s, bool hooks)
 		x->r->dual_issue++;
 	else
 		x->r->single_issue++;
-	note_issue(x, w, hooks);
+	note_issue(x, w, s, hooks);
 	return true;
 }
 
@@ -1331,6 +1416,8 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
 		if (st == WS_ISSUED) {
 			if ((busy | q->own) && (p != at || greedy >= 0)) /* (nothing passed else) */
 				walk_passed(x, s, n, at, greedy, p, busy, mine, structural, scoreboard);
+			if (x->sr[s].tent >= 0)
+				tent_resolve(x, s, n, at, greedy, p);
 			if (issue_chosen(x, w, s, false))
 				return w;
 			/* the machine stopped: the rest of the walk as without classes */
@@ -1415,6 +1502,7 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks, bool classes)
 		                           : walk(x, s, list, n, at, greedy, 0, &mine, &structural, &scoreboard, hooks);
 		sr->counter = counter_of(x, s, chosen >= 0 ? -1 : structural ? 0 : scoreboard ? 1 : 2);
 		if (chosen < 0) {
+			sr->tent = -1; /* (the walk reached every warp: its look was taken) */
 			if (hooks && c->sched->wake) { /* the policy's order may change by itself */
 				int64_t wk = c->sched->wake(c, s);
 				mine = wk < mine ? wk : mine;
