@@ -1141,7 +1141,7 @@ static ALWAYS_INLINE void look_ahead(Run *x, int32_t w, int32_t s)
 
 /* Warp w's look_ahead undone: not selected since the cycle after its
 ** issue, as note_issue left it, and out of its class. */
-static void tent_undo(Run *x, int32_t w)
+__attribute__((noinline)) static void tent_undo(Run *x, int32_t w)
 {
 	WarpRun *wr = &x->wr[w];
 	int32_t p = x->c.pos_of[w];
@@ -1160,7 +1160,7 @@ static void tent_undo(Run *x, int32_t w)
 /* Scheduler s's walk (policy order: list[greedy], then the rotation from
 ** list[at] without it) issues list[p]: did it reach its tentative warp
 ** before (look_ahead)? If not, that look never was. */
-static void tent_resolve(Run *x, int32_t s, int32_t n, int32_t at, int32_t greedy, int32_t p)
+__attribute__((noinline)) static void tent_resolve(Run *x, int32_t s, int32_t n, int32_t at, int32_t greedy, int32_t p)
 {
 	int32_t w = x->sr[s].tent, q = x->c.pos_of[w];
 	x->sr[s].tent = -1;
