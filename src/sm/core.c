@@ -202,13 +202,16 @@ static ALWAYS_INLINE void progress_note(Progress *g, int32_t w, int32_t pc, cons
 ** AWARE's ST insert) that has not cleared; structural, waiting for a unit
 ** of kind CLS_STR + unit. */
 enum { CLS_NONE, CLS_FIN, CLS_OWN, CLS_STR };
+#define OWN_DIRTY INT64_MIN
 
 /* A scheduler's classes: sets over its list's positions (at most 64). */
 typedef struct SchedClasses {
 	uint64_t fin, own, str[UNIT__COUNT];
-	int64_t own_next;       /* the first cycle an own hazard clears (exact unless own_dirty) */
+	/* the first cycle an own hazard clears; OWN_DIRTY when a warp left the
+	** class since it was exact (own_sb too is stale then): the next walk
+	** recomputes both (own_prune) */
+	int64_t own_next;
 	int32_t own_sb;         /* its own hazards that are the scoreboard's */
-	bool own_dirty;         /* a warp left own since own_next was exact */
 	uint64_t recall_seq;    /* the last walk that recalled structural warps and issued nothing */
 	int64_t recall_f[UNIT__COUNT]; /* their units' first free cycle in it */
 } SchedClasses;
@@ -843,7 +846,7 @@ static ALWAYS_INLINE void classify(Run *x, int32_t w)
 			q->fin &= ~bit(p);
 		} else if (was == CLS_OWN) {
 			q->own &= ~bit(p);
-			q->own_dirty = true;
+			q->own_next = OWN_DIRTY;
 		} else {
 			q->str[was - CLS_STR] &= ~bit(p);
 		}
@@ -859,7 +862,6 @@ static void own_prune(Run *x, int32_t s)
 	const int32_t *list = &x->c.sched_warps[s * x->c.per];
 	q->own_next = NEVER;
 	q->own_sb = 0;
-	q->own_dirty = false;
 	for (uint64_t set = q->own; set; set &= set - 1) {
 		int32_t p = __builtin_ctzll(set), w = list[p];
 		if (x->wr[w].until <= x->c.now) {
@@ -883,8 +885,7 @@ static void classes_rebuild(Run *x)
 			q->str[u] = 0;
 		q->own_next = NEVER;
 		q->own_sb = 0;
-		q->own_dirty = false;
-	}
+		}
 	for (int32_t w = 0; w < x->c.m->nwarps; w++)
 		cls_add(x, w, cls_of(x, w));
 }
@@ -1148,7 +1149,7 @@ __attribute__((noinline)) static void tent_undo(Run *x, int32_t w)
 	SchedClasses *q = &x->sr[x->c.sched_of[w]].cl;
 	if (p >= 0 && wr->cls == CLS_OWN) {
 		q->own &= ~bit(p);
-		q->own_dirty = true;
+		q->own_next = OWN_DIRTY;
 	} else if (p >= 0 && wr->cls >= CLS_STR) {
 		q->str[wr->cls - CLS_STR] &= ~bit(p);
 	}
@@ -1377,21 +1378,18 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
 	SchedClasses *q = &x->sr[s].cl;
 	const int64_t now = c->now;
 	x->k.seq++;
-	if (q->own_dirty || q->own_next <= now)
+	if (q->own_next <= now) /* (or OWN_DIRTY) */
 		own_prune(x, s);
 	int64_t own_next = q->own_next;
 	bool own_sb = q->own_sb > 0;
 	/* the structural warps whose units are busy are recalled */
 	uint64_t busy = 0;
 	int64_t busy_next = NEVER;
-	for (int u = 0; u < UNIT__COUNT; u++) {
-		if (!q->str[u])
-			continue;
+	for (int u = 0; u < UNIT__COUNT; u++) { /* (without branches: free or busy alternate) */
 		int64_t f = unit_free(x, s, (SmUnit)u);
-		if (f > now) {
-			busy |= q->str[u];
-			busy_next = f < busy_next ? f : busy_next;
-		}
+		uint64_t b = f > now ? q->str[u] : 0;
+		busy |= b;
+		busy_next = b && f < busy_next ? f : busy_next;
 	}
 	uint64_t ask = ~(q->fin | q->own | busy) & bit_range(0, n);
 	/* in policy order: the greedy warp, then the rotation from at (the
