@@ -240,9 +240,12 @@ typedef struct SchedRun {
 	SchedClasses cl;        /* the walk by classes */
 } SchedRun;
 
-/* What the walks and issues keep of a warp, together in one cache line
-** (its statistics apart, in the result's: the step's lane data evict these
-** lines between two looks at a warp, so a look should touch few). */
+/* What the walks and issues keep of a warp, cache-line aligned (the
+** step's lane data evict these lines between two looks at a warp, so a
+** look should touch few): what a look reads in the first line with the
+** instruction counts an issue adds to, then the stall cycles, the first
+** four states' (issued, not selected, scoreboard, structural) in the
+** second line. */
 typedef struct WarpRun {
 	_Alignas(64) int64_t ready_at;       /* when the scoreboard (and its I-buffer) let its instruction at ready_pc issue */
 	int64_t since, until;   /* its state since `since` (until `until` for a hazard, after which
@@ -252,8 +255,9 @@ typedef struct WarpRun {
 	int32_t ready_pc;       /* the pc ready_at was computed for (-1: none) */
 	uint8_t unit;           /* in WS_STRUCTURAL: the unit it waits for */
 	uint8_t cls;            /* its class (the walk by classes) */
+	SmWarpStats ws;         /* its statistics, into the result's at the end */
 } WarpRun;
-_Static_assert(sizeof(WarpRun) == 64, "a warp's run state in one cache line");
+_Static_assert(offsetof(WarpRun, ws.cycles) == 64, "a warp's look and its counts in one cache line");
 
 typedef struct Run {
 	SmCore c;
@@ -262,7 +266,6 @@ typedef struct Run {
 	int32_t *order;      /* a scheduler's warps in policy order */
 	WarpRun *wr;         /* per warp, each in its own cache line (in wr_mem) */
 	void *wr_mem;
-	SmWarpStats *ws;     /* per warp: its statistics (the result's) */
 	uint8_t ready_unit;  /* the unit of warp_ready's last WS_STRUCTURAL answer */
 	SchedRun *sr;        /* per scheduler */
 	bool committed;      /* an issue since the last commit-watchdog check */
@@ -538,8 +541,8 @@ __attribute__((noinline)) static bool issue_spill(Run *x, int32_t w, int32_t s, 
 	take_unit(x, s, si, busy);
 	r->warp_insn++;
 	r->thread_insn += (uint64_t)n;
-	x->ws[w].warp_insn++;
-	x->ws[w].thread_insn += (uint64_t)n;
+	x->wr[w].ws.warp_insn++;
+	x->wr[w].ws.thread_insn += (uint64_t)n;
 	x->sr[s].issued_k = n < r->warpsize ? n : r->warpsize;
 	r->spill_insn++;
 	bool local = op->kind == SO_LD_LOCAL || op->kind == SO_ST_LOCAL;
@@ -609,8 +612,8 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 		x->trace(x->trace_ctx, c->now, s, m, &info);
 	r->warp_insn++;
 	r->thread_insn += (uint64_t)info.nactive;
-	x->ws[w].warp_insn++;
-	x->ws[w].thread_insn += (uint64_t)info.nactive;
+	x->wr[w].ws.warp_insn++;
+	x->wr[w].ws.thread_insn += (uint64_t)info.nactive;
 	x->sr[s].issued_k = info.nactive < r->warpsize ? info.nactive : r->warpsize;
 	int64_t busy, lat = issue_cost(x, si, &busy);
 	/* front end and operand delivery (sm/fetch.c, sm/opcoll.c): register
@@ -1006,7 +1009,6 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	r->occupancy = xcalloc((size_t)r->warpsize + 1, sizeof *r->occupancy);
 	r->nwarps = m->nwarps;
 	r->warps = xcalloc((size_t)m->nwarps + 1, sizeof *r->warps);
-	x->ws = r->warps;
 	x->order = xmalloc(((size_t)c->per + 1) * sizeof *x->order);
 	x->sr = xcalloc((size_t)c->nsched, sizeof *x->sr);
 	for (int32_t s = 0; s < c->nsched; s++) {
@@ -1063,7 +1065,7 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 ** not issue: then it looked at all its warps.) */
 static ALWAYS_INLINE void close_state(Run *x, int32_t w, int64_t now, bool hooks)
 {
-	SmWarpStats *ws = &x->ws[w];
+	SmWarpStats *ws = &x->wr[w].ws;
 	SmWarpState st = x->wr[w].st;
 	int64_t since = x->wr[w].since, until = until_of(x, w);
 	if (hooks && st == WS_BACKED_OFF) { /* a hazard too, counted apart */
@@ -1173,7 +1175,7 @@ static ALWAYS_INLINE void note_issue(Run *x, int32_t w, int32_t s, bool hooks)
 {
 	int64_t now = x->c.now;
 	close_state(x, w, now, hooks);
-	x->ws[w].cycles[WS_ISSUED]++;
+	x->wr[w].ws.cycles[WS_ISSUED]++;
 	const Warp *W = &x->c.m->warps[w];
 	x->wr[w].since = now + 1;
 	x->wr[w].until = NEVER;
@@ -1632,6 +1634,7 @@ static void run(Run *x)
 	}
 	for (int32_t w = 0; w < m->nwarps; w++) {
 		close_state(x, w, (int64_t)r->cycles, true);
+		r->warps[w] = x->wr[w].ws;
 	}
 	r->rf_conflict_cycles = x->oc.conflict_cycles;
 	r->rf_conflict_reads = x->oc.conflict_reads;
