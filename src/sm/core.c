@@ -440,6 +440,25 @@ static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_
 	return warp_ready_(x, w, s, when, hooks, false);
 }
 
+/* warp_ready for a warp of the walk by classes' structural class whose
+** unit is free now (the walk asks it): its look found its instruction's
+** registers ready and only that unit missing, and nothing but its own
+** issue changes its status, pc, scoreboard or I-buffer (nor AWARE's ST
+** hold, which it has not: st_hold NULL), so what is left of the answer is
+** the collector unit's — without reading the warp (a cache miss here:
+** the steps' lane data evict it between two looks). */
+static ALWAYS_INLINE SmWarpState warp_ready_freed(Run *x, int32_t w, int32_t s, int64_t *when)
+{
+	const SmCore *c = &x->c;
+	*when = NEVER;
+	int64_t cu = opcoll_free_at(&x->oc, s, (SmUnit)x->wr[w].unit, c->now);
+	if (cu > c->now) {
+		*when = cu;
+		return WS_COLLECTOR;
+	}
+	return WS_ISSUED;
+}
+
 /* Did the step change the destination's lanes (a lane's int64 value or
 ** definedness)? The step tells, watching the variable (Machine.watch_var,
 ** set before it by watch_dst, cleared after it by dst_changed). */
@@ -1399,7 +1418,7 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
 	bool first = greedy >= 0 && (ask & bit(greedy));
 	if (greedy >= 0)
 		ask &= ~bit(greedy);
-	uint64_t turned = at == 0 ? ask : (ask >> at) | (ask << (n - at));
+	uint64_t turned = at == 0 ? ask : ((ask >> at) | (ask << (n - at))) & bit_range(0, n); /* (each once) */
 	while (first || turned) {
 		int32_t p;
 		if (first) {
@@ -1412,7 +1431,8 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
 		}
 		int32_t w = list[p];
 		int64_t when = NEVER;
-		SmWarpState st = warp_ready_(x, w, s, &when, false, true);
+		SmWarpState st = x->wr[w].cls >= CLS_STR && !c->st_hold ? warp_ready_freed(x, w, s, &when)
+		                                                         : warp_ready_(x, w, s, &when, false, true);
 		if (st == WS_ISSUED) {
 			if ((busy | q->own) && (p != at || greedy >= 0)) /* (nothing passed else) */
 				walk_passed(x, s, n, at, greedy, p, busy, mine, structural, scoreboard);
