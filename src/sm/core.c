@@ -237,6 +237,12 @@ typedef struct SchedRun {
 	** that stops before (a limit, a watchdog) stops in that cycle: the
 	** look's state counts no cycle. */
 	int32_t tent;
+	/* the cycle of its next walk when its issue foresaw that walk asking no
+	** warp and issuing nothing (foresee_empty), else -1; with what that
+	** walk counts and whether it recalls structural warps */
+	int64_t skip;
+	uint64_t *skip_counter;
+	bool skip_recall;
 	SchedClasses cl;        /* the walk by classes */
 } SchedRun;
 
@@ -1032,6 +1038,7 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	x->sr = xcalloc((size_t)c->nsched, sizeof *x->sr);
 	for (int32_t s = 0; s < c->nsched; s++) {
 		x->sr[s].tent = -1;
+		x->sr[s].skip = -1;
 		for (int32_t u = 0; u < UNIT__COUNT; u++) {
 			x->sr[s].pool[u] = pool_of(c, s, (SmUnit)u);
 			x->sr[s].own_pool[u] = c->nsched == 1 || (c->npools > 1 && u != UNIT_MEM);
@@ -1481,6 +1488,60 @@ static ALWAYS_INLINE uint64_t *counter_of(Run *x, int32_t s, int32_t cat)
 	}
 }
 
+/* After scheduler s's walk issued in cycle now: will its walk in the next
+** cycle ask no warp (every one finished, on an own hazard that has not
+** cleared by then, or structural on a unit of a pool of its own that is
+** still busy then: the look-ahead makes the warp that issued one of
+** these) and so issue nothing? Then it sleeps until that walk's end
+** would have it sleep, and that walk's bookkeeping waits for its cycle
+** (empty_walk). Nothing but its own issue changes these classes and
+** pools; another scheduler's barrier release or CTA launch starts a new
+** epoch, which wakes it for a real walk, as does a stopped machine. */
+static ALWAYS_INLINE void foresee_empty(Run *x, int32_t s, int64_t now)
+{
+	SchedRun *sr = &x->sr[s];
+	const SchedClasses *q = &sr->cl;
+	const int64_t next = now + 1;
+	if (q->own_next <= next) /* (or OWN_DIRTY) */
+		return;
+	uint64_t str = 0;
+	int64_t busy_next = NEVER;
+	for (int u = 0; u < UNIT__COUNT; u++) {
+		if (!q->str[u])
+			continue;
+		int64_t f = unit_free(x, s, (SmUnit)u);
+		if (!sr->own_pool[u] || f <= next)
+			return;
+		str |= q->str[u];
+		busy_next = f < busy_next ? f : busy_next;
+	}
+	if (~(q->fin | q->own | str) & bit_range(0, x->c.sched_nwarps[s]))
+		return;
+	int64_t mine = busy_next < q->own_next ? busy_next : q->own_next;
+	sr->skip = next;
+	sr->skip_recall = str != 0;
+	sr->skip_counter = counter_of(x, s, str ? 0 : q->own_sb > 0 ? 1 : 2);
+	sr->sleep_until = mine;
+	sr->sleep_epoch = x->epoch;
+}
+
+/* Scheduler s's foreseen walk, in its cycle: what walk_classes' walk that
+** asks no warp does (the walk's count, the recalled structural warps'
+** units), and its end (the look-ahead taken). */
+static ALWAYS_INLINE void empty_walk(Run *x, int32_t s)
+{
+	SchedRun *sr = &x->sr[s];
+	x->k.seq++;
+	if (sr->skip_recall) {
+		sr->cl.recall_seq = x->k.seq;
+		for (int u = 0; u < UNIT__COUNT; u++)
+			sr->cl.recall_f[u] = unit_free(x, s, (SmUnit)u);
+	}
+	sr->counter = sr->skip_counter;
+	sr->tent = -1;
+	sr->skip = -1;
+}
+
 /* One cycle's decisions: each scheduler issues its first ready warp. The
 ** earliest cycle at which a warp may issue, when none did (NEVER: none). */
 static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks, bool classes)
@@ -1492,12 +1553,17 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks, bool classes)
 	int32_t s = x->first; /* GPGPU-Sim rotates the first scheduler, one per cycle */
 	for (int32_t k = 0; k < nsched; k++, s = s + 1 == nsched ? 0 : s + 1) {
 		SchedRun *sr = &x->sr[s];
-		if (now < sr->sleep_until && sr->sleep_epoch == x->epoch) {
-			/* (its counter is the one its walk set) */
+		if (now < sr->sleep_until && sr->sleep_epoch == x->epoch &&
+		    (!classes || sr->skip != now || c->m->status == SEM_RUNNING)) {
+			if (classes && sr->skip == now)
+				empty_walk(x, s);
+			/* (else its counter is the one its walk set) */
 			if (sr->sleep_until < next)
 				next = sr->sleep_until;
 			continue;
 		}
+		if (classes)
+			sr->skip = -1;
 		int32_t n = c->sched_nwarps[s];
 		const int32_t *list = &c->sched_warps[s * c->per];
 		int32_t at = 0, greedy = -1; /* the walk: list[greedy], then the rotation from list[at] without it */
@@ -1531,6 +1597,8 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks, bool classes)
 			sr->sleep_epoch = x->epoch;
 			if (mine < next)
 				next = mine;
+		} else if (classes) {
+			foresee_empty(x, s, now);
 		}
 	}
 	return next;
