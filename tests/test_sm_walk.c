@@ -199,3 +199,23 @@ Test(sm_walk, divergent_exits_under_aware_run_as_when_every_warp_is_asked, .init
 	cr_expect_eq(compare_walks("divergent exits, ipdom", t.p, &so), (int)(sizeof variants / sizeof *variants));
 	unload(&t);
 }
+
+/* The look ahead at an issue (look_ahead): with one INT unit of initiation
+** interval 2 per scheduler, the walk after an issue finds the unit busy
+** and its warps' looks were taken at their issues; shared-memory loads
+** (another unit) between the integer operations make that walk issue a
+** warp before it reaches the one looked at, whose look is undone
+** (tent_resolve); unequal trip counts leave warps at a barrier and finish
+** them at different times. Every policy, both walks. */
+Test(sm_walk, looks_taken_at_issue_run_as_when_every_warp_is_asked, .init = watchdog_120)
+{
+	Prog t = load(".threads 512\n.warpsize 32\n"
+	              "       a = tid\n       mem[tid] = a\n       barrier\n"
+	              "       b = tid + 1\n       n = tid % 7\n       n = n + 5\n       i = 0\n"
+	              "loop:  a = a + 3\n       b = b ^ a\n       c = mem[i]\n       a = a & 65535\n"
+	              "       b = b + c\n       i = i + 1\n       p = i < n\n       bnz p, loop\n"
+	              "       sync\n       barrier\n       e = a + b\n       mem[tid] = e\n       stop\n");
+	SemOptions so = {0};
+	cr_expect_eq(compare_walks("looks taken at issue", t.p, &so), (int)(sizeof variants / sizeof *variants));
+	unload(&t);
+}

@@ -202,25 +202,58 @@ static ALWAYS_INLINE void progress_note(Progress *g, int32_t w, int32_t pc, cons
 ** AWARE's ST insert) that has not cleared; structural, waiting for a unit
 ** of kind CLS_STR + unit. */
 enum { CLS_NONE, CLS_FIN, CLS_OWN, CLS_STR };
+#define OWN_DIRTY INT64_MIN
 
 /* A scheduler's classes: sets over its list's positions (at most 64). */
 typedef struct SchedClasses {
 	uint64_t fin, own, str[UNIT__COUNT];
-	int64_t own_next;       /* the first cycle an own hazard clears (exact unless own_dirty) */
+	/* the first cycle an own hazard clears; OWN_DIRTY when a warp left the
+	** class since it was exact (own_sb too is stale then): the next walk
+	** recomputes both (own_prune) */
+	int64_t own_next;
 	int32_t own_sb;         /* its own hazards that are the scoreboard's */
-	bool own_dirty;         /* a warp left own since own_next was exact */
 	uint64_t recall_seq;    /* the last walk that recalled structural warps and issued nothing */
 	int64_t recall_f[UNIT__COUNT]; /* their units' first free cycle in it */
 } SchedClasses;
 
 typedef struct Classes {
-	SchedClasses *sc;       /* per scheduler */
 	uint64_t seq;           /* walks so far */
 } Classes;
 
-/* What the walks and issues keep of a warp, together (one cache line). */
+/* What the cycle loop keeps of a scheduler, together. */
+typedef struct SchedRun {
+	/* A scheduler that found none of its warps ready sleeps until the
+	** first of their hazards clears: nothing another scheduler does can
+	** make one ready sooner (it can only keep a shared unit busy longer),
+	** except a barrier's release, which starts a new epoch (Run.epoch). */
+	int64_t sleep_until;
+	uint64_t sleep_epoch;
+	uint64_t *counter;      /* the statistic its category counts this cycle (count) */
+	int32_t issued_k;       /* active lanes of its issue */
+	UnitPool *pool[UNIT__COUNT]; /* the pool it issues to, per unit (pool_of) */
+	bool own_pool[UNIT__COUNT];  /* that pool is its alone (look_ahead) */
+	/* the warp whose look in the next cycle its issue took (look_ahead), or
+	** -1; its walk in that cycle keeps or undoes it (tent_resolve). A run
+	** that stops before (a limit, a watchdog) stops in that cycle: the
+	** look's state counts no cycle. */
+	int32_t tent;
+	/* the cycle of its next walk when its issue foresaw that walk asking no
+	** warp and issuing nothing (foresee_empty), else -1; with what that
+	** walk counts and whether it recalls structural warps */
+	int64_t skip;
+	uint64_t *skip_counter;
+	bool skip_recall;
+	SchedClasses cl;        /* the walk by classes */
+} SchedRun;
+
+/* What the walks and issues keep of a warp, cache-line aligned (the
+** step's lane data evict these lines between two looks at a warp, so a
+** look should touch few): what a look reads in the first line with the
+** instruction counts an issue adds to, then the stall cycles, the first
+** four states' (issued, not selected, scoreboard, structural) in the
+** second line. */
 typedef struct WarpRun {
-	int64_t ready_at;       /* when the scoreboard (and its I-buffer) let its instruction at ready_pc issue */
+	_Alignas(64) int64_t ready_at;       /* when the scoreboard (and its I-buffer) let its instruction at ready_pc issue */
 	int64_t since, until;   /* its state since `since` (until `until` for a hazard, after which
 	                        ** it was ready: see note_state) */
 	uint64_t look;          /* the walk that last set `until` (the walk by classes: until_of) */
@@ -230,27 +263,20 @@ typedef struct WarpRun {
 	uint8_t cls;            /* its class (the walk by classes) */
 	SmWarpStats ws;         /* its statistics, into the result's at the end */
 } WarpRun;
+_Static_assert(offsetof(WarpRun, ws.cycles) == 64, "a warp's look and its counts in one cache line");
 
 typedef struct Run {
 	SmCore c;
 	SmResult *r;
 	Progress g;
 	int32_t *order;      /* a scheduler's warps in policy order */
-	WarpRun *wr;         /* per warp */
+	WarpRun *wr;         /* per warp, each in its own cache line (in wr_mem) */
+	void *wr_mem;
 	uint8_t ready_unit;  /* the unit of warp_ready's last WS_STRUCTURAL answer */
-	int32_t *category;   /* per scheduler, this cycle: -1 issued, else 0 stall, 1 scoreboard, 2 idle */
-	uint64_t **counter;  /* per scheduler: the statistic its category counts this cycle (count) */
-	int32_t *issued_k;   /* per scheduler: active lanes of its issue */
+	SchedRun *sr;        /* per scheduler */
 	bool committed;      /* an issue since the last commit-watchdog check */
 	int32_t pos;         /* the issuing warp's position in its scheduler's list */
-	/* A scheduler that found none of its warps ready sleeps until the
-	** first of their hazards clears: nothing another scheduler does can
-	** make one ready sooner (it can only keep a shared unit busy longer),
-	** except a barrier's release, which starts a new epoch. */
-	int64_t *sleep_until;
-	int32_t *sleep_cat;
-	uint64_t *sleep_epoch;
-	uint64_t epoch;
+	uint64_t epoch;      /* barrier releases and CTA launches so far (SchedRun's sleep) */
 	SmTraceFn *trace;    /* told of every issue, or NULL */
 	void *trace_ctx;
 	LdSt *ldst;          /* the LD/ST unit and the memory hierarchy (ldst.c) */
@@ -260,7 +286,6 @@ typedef struct Run {
 	/* the front end and operand delivery (sm/fetch.c, sm/opcoll.c) */
 	Fetch fetch;
 	OpColl oc;
-	int64_t unit_free[UNIT__COUNT]; /* per unit kind: when the walking scheduler's pool frees (-1: not asked yet) */
 	SmAlloc *alloc;      /* register allocation (sm/regalloc.c): the code run is its; NULL: none */
 	/* the walk by classes (walk_classes): on for a rotation policy without
 	** hooks, one pc per warp, no spill code */
@@ -274,6 +299,13 @@ typedef struct Run {
 } Run;
 
 static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t until, bool hooks);
+
+/* The first cycle a unit of scheduler s's pool for u is free (a walk reads
+** it as it goes: only the scheduler's own issue changes it meanwhile). */
+static ALWAYS_INLINE int64_t unit_free(const Run *x, int32_t s, SmUnit u)
+{
+	return pool_free(x->sr[s].pool[u]);
+}
 static void classes_rebuild(Run *x);
 
 /* CTAs take the room there is (cta.c); their warps are ready from now on,
@@ -391,11 +423,7 @@ static ALWAYS_INLINE SmWarpState warp_ready_(Run *x, int32_t w, int32_t s, int64
 		*when = x->wr[w].ready_at;
 		return WS_SCOREBOARD;
 	}
-	int64_t f = x->unit_free[si->unit]; /* this walk's answer for the unit, once */
-	if (f < 0) {
-		const UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-		f = x->unit_free[si->unit] = pool_free(p);
-	}
+	int64_t f = unit_free(x, s, (SmUnit)si->unit);
 	if (f > c->now) {
 		*when = f;
 		x->ready_unit = si->unit; /* (note_state keeps it) */
@@ -416,6 +444,25 @@ static ALWAYS_INLINE SmWarpState warp_ready_(Run *x, int32_t w, int32_t s, int64
 static ALWAYS_INLINE SmWarpState warp_ready(Run *x, int32_t w, int32_t s, int64_t *when, bool hooks)
 {
 	return warp_ready_(x, w, s, when, hooks, false);
+}
+
+/* warp_ready for a warp of the walk by classes' structural class whose
+** unit is free now (the walk asks it): its look found its instruction's
+** registers ready and only that unit missing, and nothing but its own
+** issue changes its status, pc, scoreboard or I-buffer (nor AWARE's ST
+** hold, which it has not: st_hold NULL), so what is left of the answer is
+** the collector unit's — without reading the warp (a cache miss here:
+** the steps' lane data evict it between two looks). */
+static ALWAYS_INLINE SmWarpState warp_ready_freed(Run *x, int32_t w, int32_t s, int64_t *when)
+{
+	const SmCore *c = &x->c;
+	*when = NEVER;
+	int64_t cu = opcoll_free_at(&x->oc, s, (SmUnit)x->wr[w].unit, c->now);
+	if (cu > c->now) {
+		*when = cu;
+		return WS_COLLECTOR;
+	}
+	return WS_ISSUED;
 }
 
 /* Did the step change the destination's lanes (a lane's int64 value or
@@ -490,9 +537,7 @@ static ALWAYS_INLINE int64_t issue_cost(Run *x, const SmIns *si, int64_t *busy)
 static ALWAYS_INLINE void take_unit(Run *x, int32_t s, const SmIns *si, int64_t busy)
 {
 	SmCore *c = &x->c;
-	UnitPool *p = pool_of(c, s, (SmUnit)si->unit);
-	pool_take(p, c->now + busy);
-	x->unit_free[si->unit] = -1;
+	pool_take(x->sr[s].pool[si->unit], c->now + busy);
 }
 
 /* Issue warp w's next spill instruction (sm/regalloc.c): an issue slot,
@@ -523,7 +568,7 @@ __attribute__((noinline)) static bool issue_spill(Run *x, int32_t w, int32_t s, 
 	r->thread_insn += (uint64_t)n;
 	x->wr[w].ws.warp_insn++;
 	x->wr[w].ws.thread_insn += (uint64_t)n;
-	x->issued_k[s] = n < r->warpsize ? n : r->warpsize;
+	x->sr[s].issued_k = n < r->warpsize ? n : r->warpsize;
 	r->spill_insn++;
 	bool local = op->kind == SO_LD_LOCAL || op->kind == SO_ST_LOCAL;
 	switch ((SpillRole)op->role) {
@@ -594,7 +639,7 @@ static ALWAYS_INLINE bool issue(Run *x, int32_t w, int32_t s, bool hooks)
 	r->thread_insn += (uint64_t)info.nactive;
 	x->wr[w].ws.warp_insn++;
 	x->wr[w].ws.thread_insn += (uint64_t)info.nactive;
-	x->issued_k[s] = info.nactive < r->warpsize ? info.nactive : r->warpsize;
+	x->sr[s].issued_k = info.nactive < r->warpsize ? info.nactive : r->warpsize;
 	int64_t busy, lat = issue_cost(x, si, &busy);
 	/* front end and operand delivery (sm/fetch.c, sm/opcoll.c): register
 	** bank conflicts delay the result; the I-buffer steps or refills */
@@ -803,7 +848,7 @@ static ALWAYS_INLINE void cls_add(Run *x, int32_t w, int32_t cl)
 	int32_t p = x->c.pos_of[w];
 	if (cl == CLS_NONE || p < 0)
 		return;
-	SchedClasses *q = &x->k.sc[x->c.sched_of[w]];
+	SchedClasses *q = &x->sr[x->c.sched_of[w]].cl;
 	if (cl == CLS_FIN) {
 		q->fin |= bit(p);
 	} else if (cl == CLS_OWN) {
@@ -824,12 +869,12 @@ static ALWAYS_INLINE void classify(Run *x, int32_t w)
 	if (was == cl && was != CLS_OWN)
 		return;
 	if (p >= 0 && was != CLS_NONE) {
-		SchedClasses *q = &x->k.sc[x->c.sched_of[w]];
+		SchedClasses *q = &x->sr[x->c.sched_of[w]].cl;
 		if (was == CLS_FIN) {
 			q->fin &= ~bit(p);
 		} else if (was == CLS_OWN) {
 			q->own &= ~bit(p);
-			q->own_dirty = true;
+			q->own_next = OWN_DIRTY;
 		} else {
 			q->str[was - CLS_STR] &= ~bit(p);
 		}
@@ -841,11 +886,10 @@ static ALWAYS_INLINE void classify(Run *x, int32_t w)
 ** and own_sb exact again. */
 static void own_prune(Run *x, int32_t s)
 {
-	SchedClasses *q = &x->k.sc[s];
+	SchedClasses *q = &x->sr[s].cl;
 	const int32_t *list = &x->c.sched_warps[s * x->c.per];
 	q->own_next = NEVER;
 	q->own_sb = 0;
-	q->own_dirty = false;
 	for (uint64_t set = q->own; set; set &= set - 1) {
 		int32_t p = __builtin_ctzll(set), w = list[p];
 		if (x->wr[w].until <= x->c.now) {
@@ -863,14 +907,13 @@ static void own_prune(Run *x, int32_t s)
 static void classes_rebuild(Run *x)
 {
 	for (int32_t s = 0; s < x->c.nsched; s++) {
-		SchedClasses *q = &x->k.sc[s];
+		SchedClasses *q = &x->sr[s].cl;
 		q->fin = q->own = 0;
 		for (int u = 0; u < UNIT__COUNT; u++)
 			q->str[u] = 0;
 		q->own_next = NEVER;
 		q->own_sb = 0;
-		q->own_dirty = false;
-	}
+		}
 	for (int32_t w = 0; w < x->c.m->nwarps; w++)
 		cls_add(x, w, cls_of(x, w));
 }
@@ -879,7 +922,7 @@ static void classes_rebuild(Run *x)
 static ALWAYS_INLINE int64_t until_of(const Run *x, int32_t w)
 {
 	if (x->classes && x->wr[w].st == WS_STRUCTURAL) {
-		const SchedClasses *q = &x->k.sc[x->c.sched_of[w]];
+		const SchedClasses *q = &x->sr[x->c.sched_of[w]].cl;
 		if (x->wr[w].look < q->recall_seq)
 			return q->recall_f[x->wr[w].unit];
 	}
@@ -888,15 +931,8 @@ static ALWAYS_INLINE int64_t until_of(const Run *x, int32_t w)
 
 static void classes_init(Run *x)
 {
-	Classes *k = &x->k;
-	k->sc = xcalloc((size_t)x->c.nsched, sizeof *k->sc);
-	k->seq = 1;
+	x->k.seq = 1;
 	classes_rebuild(x);
-}
-
-static void classes_free(Classes *k)
-{
-	free(k->sc);
 }
 
 static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)
@@ -963,7 +999,9 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	for (int32_t s = 0; s < c->nsched; s++)
 		c->last_issued[s] = c->last_pos[s] = -1;
 	c->reg_ready = xcalloc((size_t)m->nwarps * (size_t)code->nregs + 1, sizeof *c->reg_ready);
-	x->wr = xcalloc((size_t)m->nwarps + 1, sizeof *x->wr);
+	/* (one more, for the first's alignment to a cache line) */
+	x->wr_mem = xcalloc((size_t)m->nwarps + 2, sizeof *x->wr);
+	x->wr = (WarpRun *)(((uintptr_t)x->wr_mem + 63) & ~(uintptr_t)63);
 	for (int32_t w = 0; w < m->nwarps; w++) {
 		x->wr[w].ready_pc = -1;
 		x->wr[w].st = WS_NOT_RESIDENT; /* until its CTA's launch */
@@ -997,12 +1035,15 @@ static bool setup(Run *x, const SmCode *code, const SmConfig *cfg, const SemOpti
 	r->nwarps = m->nwarps;
 	r->warps = xcalloc((size_t)m->nwarps + 1, sizeof *r->warps);
 	x->order = xmalloc(((size_t)c->per + 1) * sizeof *x->order);
-	x->category = xmalloc((size_t)c->nsched * sizeof *x->category);
-	x->counter = xmalloc((size_t)c->nsched * sizeof *x->counter);
-	x->issued_k = xmalloc((size_t)c->nsched * sizeof *x->issued_k);
-	x->sleep_until = xcalloc((size_t)c->nsched, sizeof *x->sleep_until);
-	x->sleep_cat = xcalloc((size_t)c->nsched, sizeof *x->sleep_cat);
-	x->sleep_epoch = xcalloc((size_t)c->nsched, sizeof *x->sleep_epoch);
+	x->sr = xcalloc((size_t)c->nsched, sizeof *x->sr);
+	for (int32_t s = 0; s < c->nsched; s++) {
+		x->sr[s].tent = -1;
+		x->sr[s].skip = -1;
+		for (int32_t u = 0; u < UNIT__COUNT; u++) {
+			x->sr[s].pool[u] = pool_of(c, s, (SmUnit)u);
+			x->sr[s].own_pool[u] = c->nsched == 1 || (c->npools > 1 && u != UNIT_MEM);
+		}
+	}
 	x->epoch = 1;
 	int32_t maxnw = 1, maxsize = 1;
 	for (int32_t w = 0; w < m->nwarps; w++) {
@@ -1083,7 +1124,80 @@ static ALWAYS_INLINE void note_state(Run *x, int32_t w, SmWarpState st, int64_t 
 
 /* After warp w issued at now: that cycle, then the hazard its next
 ** instruction waits for (or ready). */
-static ALWAYS_INLINE void note_issue(Run *x, int32_t w, bool hooks)
+/* The look scheduler s's walk takes at warp w in the next cycle, taken at
+** w's issue now where its answer depends on nothing but w and the
+** scheduler's own units — its scoreboard, its I-buffer, a pool no other
+** scheduler issues to — and is a hazard that holds then: its state from
+** the next cycle on, as that look would note it (the walk's classes then
+** pass w by: where a busy unit keeps every other walk from issuing, that
+** walk asks no warp at all). Tentative (SchedRun.tent): when that walk
+** issues a warp it reaches before w, it never looked at w (tent_resolve). */
+static ALWAYS_INLINE void look_ahead(Run *x, int32_t w, int32_t s)
+{
+	const SmCore *c = &x->c;
+	const Warp *W = &c->m->warps[w];
+	WarpRun *wr = &x->wr[w];
+	const int64_t next = c->now + 1;
+	if (c->st_hold || (x->fetch.on && x->fetch.pc[w] != W->pc))
+		return; /* AWARE's ST insert, a refetch: warp_ready's order decides */
+	const SmIns *si = &c->code->ins[W->pc];
+	int64_t f = unit_free(x, s, (SmUnit)si->unit);
+	if (f <= next)
+		return; /* (its unit free, others may issue before the walk reaches w: not worth it) */
+	const int64_t *ready = &c->reg_ready[(size_t)w * (size_t)c->code->nregs];
+	int64_t t = 0; /* warp_ready's scoreboard answer (its I-buffer holds the pc) */
+	for (int32_t i = 0; i < si->nsrc; i++)
+		if (ready[si->src[i]] > t)
+			t = ready[si->src[i]];
+	if (si->dst >= 0 && ready[si->dst] > t)
+		t = ready[si->dst];
+	if (x->fetch.on && x->fetch.ready[w] > t)
+		t = x->fetch.ready[w];
+	wr->ready_pc = W->pc;
+	wr->ready_at = t;
+	if (t > next) { /* (note_issue left I-buffer waits beyond next to warp_ready: a scoreboard wait) */
+		wr->st = WS_SCOREBOARD;
+		wr->until = t;
+	} else if (x->sr[s].own_pool[si->unit]) {
+		wr->st = WS_STRUCTURAL;
+		wr->until = f;
+		wr->unit = si->unit;
+	} else {
+		return;
+	}
+	x->sr[s].tent = w; /* (its state changes from not selected since next, for no cycles yet) */
+}
+
+/* Warp w's look_ahead undone: not selected since the cycle after its
+** issue, as note_issue left it, and out of its class. */
+__attribute__((noinline)) static void tent_undo(Run *x, int32_t w)
+{
+	WarpRun *wr = &x->wr[w];
+	int32_t p = x->c.pos_of[w];
+	SchedClasses *q = &x->sr[x->c.sched_of[w]].cl;
+	if (p >= 0 && wr->cls == CLS_OWN) {
+		q->own &= ~bit(p);
+		q->own_next = OWN_DIRTY;
+	} else if (p >= 0 && wr->cls >= CLS_STR) {
+		q->str[wr->cls - CLS_STR] &= ~bit(p);
+	}
+	wr->cls = CLS_NONE;
+	wr->st = WS_NOT_SELECTED;
+	wr->until = NEVER;
+}
+
+/* Scheduler s's walk (policy order: list[greedy], then the rotation from
+** list[at] without it) issues list[p]: did it reach its tentative warp
+** before (look_ahead)? If not, that look never was. */
+__attribute__((noinline)) static void tent_resolve(Run *x, int32_t s, int32_t n, int32_t at, int32_t greedy, int32_t p)
+{
+	int32_t w = x->sr[s].tent, q = x->c.pos_of[w];
+	x->sr[s].tent = -1;
+	if (!(q == greedy || (p != greedy && (q - at + n) % n < (p - at + n) % n)))
+		tent_undo(x, w);
+}
+
+static ALWAYS_INLINE void note_issue(Run *x, int32_t w, int32_t s, bool hooks)
 {
 	int64_t now = x->c.now;
 	close_state(x, w, now, hooks);
@@ -1100,6 +1214,8 @@ static ALWAYS_INLINE void note_issue(Run *x, int32_t w, bool hooks)
 		x->wr[w].st = (SmWarpState)x->fetch.cause[w]; /* waits for its refetch (sm/fetch.c) */
 		x->wr[w].until = x->fetch.ready[w];
 	}
+	if (!hooks && x->classes && x->wr[w].st == WS_NOT_SELECTED)
+		look_ahead(x, w, s);
 	if (!hooks && x->classes)
 		classify(x, w);
 }
@@ -1114,7 +1230,7 @@ static int32_t issue_more(Run *x, int32_t w, int32_t s, int32_t pc, bool hooks)
 {
 	SmCore *c = &x->c;
 	const Warp *W = &c->m->warps[w];
-	int32_t issued = 1, k = x->issued_k[s]; /* the cycle's Wk: the first issue's lanes */
+	int32_t issued = 1, k = x->sr[s].issued_k; /* the cycle's Wk: the first issue's lanes */
 	uint8_t unit = c->code->ins[pc].unit;
 	while (issued < c->cfg->max_insn_issue_per_warp && c->m->status == SEM_RUNNING && W->status == WARP_RUN &&
 	       W->pc == pc + 1) {
@@ -1128,7 +1244,7 @@ static int32_t issue_more(Run *x, int32_t w, int32_t s, int32_t pc, bool hooks)
 			break;
 		issued++;
 	}
-	x->issued_k[s] = k;
+	x->sr[s].issued_k = k;
 	return issued;
 }
 
@@ -1156,11 +1272,7 @@ static ALWAYS_INLINE bool recalled(Run *x, int32_t w, int32_t s, int64_t *mine, 
 		return true;
 	case WS_STRUCTURAL: {
 		SmUnit u = (SmUnit)x->wr[w].unit;
-		int64_t f = x->unit_free[u];
-		if (f < 0) {
-			const UnitPool *p = pool_of(c, s, u);
-			f = x->unit_free[u] = pool_free(p);
-		}
+		int64_t f = unit_free(x, s, u);
 		if (f <= c->now)
 			return false;
 		*structural = true;
@@ -1188,7 +1300,7 @@ static ALWAYS_INLINE bool issue_chosen(Run *x, int32_t w, int32_t s, bool hooks)
 		x->r->dual_issue++;
 	else
 		x->r->single_issue++;
-	note_issue(x, w, hooks);
+	note_issue(x, w, s, hooks);
 	return true;
 }
 
@@ -1246,13 +1358,22 @@ static ALWAYS_INLINE int32_t walk(Run *x, int32_t s, const int32_t *list, int32_
 	return chosen;
 }
 
+/* The walk without hooks, out of line: the walk by classes' rare case
+** (the machine stopped). */
+__attribute__((noinline)) static int32_t walk_unhooked(Run *x, int32_t s, const int32_t *list, int32_t n, int32_t at,
+                                                       int32_t greedy, int32_t from, int64_t *mine, bool *structural,
+                                                       bool *scoreboard)
+{
+	return walk(x, s, list, n, at, greedy, from, mine, structural, scoreboard, false);
+}
+
 /* The warps of the classes that scheduler s's walk passes before it asks
 ** list[p] (the recalled structural ones in busy, the own hazards): what
 ** asking them would have done and found. */
 static void walk_passed(Run *x, int32_t s, int32_t n, int32_t at, int32_t greedy, int32_t p, uint64_t busy,
                         int64_t *mine, bool *structural, bool *scoreboard)
 {
-	const SchedClasses *q = &x->k.sc[s];
+	const SchedClasses *q = &x->sr[s].cl;
 	const int32_t *list = &x->c.sched_warps[s * x->c.per];
 	uint64_t passed = 0; /* the greedy warp, then the rotation from at to p */
 	if (greedy != p) {
@@ -1262,7 +1383,7 @@ static void walk_passed(Run *x, int32_t s, int32_t n, int32_t at, int32_t greedy
 	}
 	for (uint64_t set = passed & busy; set; set &= set - 1) {
 		int32_t w = list[__builtin_ctzll(set)];
-		x->wr[w].until = x->unit_free[x->wr[w].unit];
+		x->wr[w].until = unit_free(x, s, (SmUnit)x->wr[w].unit);
 		x->wr[w].look = x->k.seq;
 		*structural = true;
 		if (x->wr[w].until < *mine)
@@ -1282,28 +1403,21 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
                             int64_t *mine, bool *structural, bool *scoreboard)
 {
 	SmCore *c = &x->c;
-	SchedClasses *q = &x->k.sc[s];
+	SchedClasses *q = &x->sr[s].cl;
 	const int64_t now = c->now;
 	x->k.seq++;
-	if (q->own_dirty || q->own_next <= now)
+	if (q->own_next <= now) /* (or OWN_DIRTY) */
 		own_prune(x, s);
 	int64_t own_next = q->own_next;
 	bool own_sb = q->own_sb > 0;
 	/* the structural warps whose units are busy are recalled */
 	uint64_t busy = 0;
 	int64_t busy_next = NEVER;
-	for (int u = 0; u < UNIT__COUNT; u++) {
-		if (!q->str[u])
-			continue;
-		int64_t f = x->unit_free[u];
-		if (f < 0) {
-			const UnitPool *pool = pool_of(c, s, (SmUnit)u);
-			f = x->unit_free[u] = pool_free(pool);
-		}
-		if (f > now) {
-			busy |= q->str[u];
-			busy_next = f < busy_next ? f : busy_next;
-		}
+	for (int u = 0; u < UNIT__COUNT; u++) { /* (without branches: free or busy alternate) */
+		int64_t f = unit_free(x, s, (SmUnit)u);
+		uint64_t b = f > now ? q->str[u] : 0;
+		busy |= b;
+		busy_next = b && f < busy_next ? f : busy_next;
 	}
 	uint64_t ask = ~(q->fin | q->own | busy) & bit_range(0, n);
 	/* in policy order: the greedy warp, then the rotation from at (the
@@ -1311,7 +1425,7 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
 	bool first = greedy >= 0 && (ask & bit(greedy));
 	if (greedy >= 0)
 		ask &= ~bit(greedy);
-	uint64_t turned = at == 0 ? ask : (ask >> at) | (ask << (n - at));
+	uint64_t turned = at == 0 ? ask : ((ask >> at) | (ask << (n - at))) & bit_range(0, n); /* (each once) */
 	while (first || turned) {
 		int32_t p;
 		if (first) {
@@ -1324,10 +1438,13 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
 		}
 		int32_t w = list[p];
 		int64_t when = NEVER;
-		SmWarpState st = warp_ready_(x, w, s, &when, false, true);
+		SmWarpState st = x->wr[w].cls >= CLS_STR && !c->st_hold ? warp_ready_freed(x, w, s, &when)
+		                                                         : warp_ready_(x, w, s, &when, false, true);
 		if (st == WS_ISSUED) {
 			if ((busy | q->own) && (p != at || greedy >= 0)) /* (nothing passed else) */
 				walk_passed(x, s, n, at, greedy, p, busy, mine, structural, scoreboard);
+			if (x->sr[s].tent >= 0)
+				tent_resolve(x, s, n, at, greedy, p);
 			if (issue_chosen(x, w, s, false))
 				return w;
 			/* the machine stopped: the rest of the walk as without classes */
@@ -1335,7 +1452,7 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
 			int32_t off = (p - at + n) % n, index = off;
 			if (greedy >= 0)
 				index = p == greedy ? 0 : 1 + off - ((greedy - at + n) % n < off);
-			return walk(x, s, list, n, at, greedy, index + 1, mine, structural, scoreboard, false);
+			return walk_unhooked(x, s, list, n, at, greedy, index + 1, mine, structural, scoreboard);
 		}
 		*structural |= st == WS_STRUCTURAL || st == WS_COLLECTOR;
 		*scoreboard |= st == WS_SCOREBOARD;
@@ -1350,7 +1467,7 @@ static int32_t walk_classes(Run *x, int32_t s, const int32_t *list, int32_t n, i
 			*mine = busy_next;
 		q->recall_seq = x->k.seq;
 		for (int u = 0; u < UNIT__COUNT; u++)
-			q->recall_f[u] = x->unit_free[u];
+			q->recall_f[u] = unit_free(x, s, (SmUnit)u);
 	}
 	if (own_next < *mine)
 		*mine = own_next;
@@ -1364,16 +1481,70 @@ static ALWAYS_INLINE uint64_t *counter_of(Run *x, int32_t s, int32_t cat)
 {
 	SmResult *r = x->r;
 	switch (cat) {
-	case -1: return &r->occupancy[x->issued_k[s] > 0 ? x->issued_k[s] : 0];
+	case -1: return &r->occupancy[x->sr[s].issued_k > 0 ? x->sr[s].issued_k : 0];
 	case 0: return &r->stall;
 	case 1: return &r->scoreboard;
 	default: return &r->idle;
 	}
 }
 
+/* After scheduler s's walk issued in cycle now: will its walk in the next
+** cycle ask no warp (every one finished, on an own hazard that has not
+** cleared by then, or structural on a unit of a pool of its own that is
+** still busy then: the look-ahead makes the warp that issued one of
+** these) and so issue nothing? Then it sleeps until that walk's end
+** would have it sleep, and that walk's bookkeeping waits for its cycle
+** (empty_walk). Nothing but its own issue changes these classes and
+** pools; another scheduler's barrier release or CTA launch starts a new
+** epoch, which wakes it for a real walk, as does a stopped machine. */
+static ALWAYS_INLINE void foresee_empty(Run *x, int32_t s, int64_t now)
+{
+	SchedRun *sr = &x->sr[s];
+	const SchedClasses *q = &sr->cl;
+	const int64_t next = now + 1;
+	if (q->own_next <= next) /* (or OWN_DIRTY) */
+		return;
+	uint64_t str = 0;
+	int64_t busy_next = NEVER;
+	for (int u = 0; u < UNIT__COUNT; u++) {
+		if (!q->str[u])
+			continue;
+		int64_t f = unit_free(x, s, (SmUnit)u);
+		if (!sr->own_pool[u] || f <= next)
+			return;
+		str |= q->str[u];
+		busy_next = f < busy_next ? f : busy_next;
+	}
+	if (~(q->fin | q->own | str) & bit_range(0, x->c.sched_nwarps[s]))
+		return;
+	int64_t mine = busy_next < q->own_next ? busy_next : q->own_next;
+	sr->skip = next;
+	sr->skip_recall = str != 0;
+	sr->skip_counter = counter_of(x, s, str ? 0 : q->own_sb > 0 ? 1 : 2);
+	sr->sleep_until = mine;
+	sr->sleep_epoch = x->epoch;
+}
+
+/* Scheduler s's foreseen walk, in its cycle: what walk_classes' walk that
+** asks no warp does (the walk's count, the recalled structural warps'
+** units), and its end (the look-ahead taken). */
+static ALWAYS_INLINE void empty_walk(Run *x, int32_t s)
+{
+	SchedRun *sr = &x->sr[s];
+	x->k.seq++;
+	if (sr->skip_recall) {
+		sr->cl.recall_seq = x->k.seq;
+		for (int u = 0; u < UNIT__COUNT; u++)
+			sr->cl.recall_f[u] = unit_free(x, s, (SmUnit)u);
+	}
+	sr->counter = sr->skip_counter;
+	sr->tent = -1;
+	sr->skip = -1;
+}
+
 /* One cycle's decisions: each scheduler issues its first ready warp. The
 ** earliest cycle at which a warp may issue, when none did (NEVER: none). */
-static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
+static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks, bool classes)
 {
 	SmCore *c = &x->c;
 	int64_t next = NEVER;
@@ -1381,13 +1552,18 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 	const int32_t nsched = c->nsched;
 	int32_t s = x->first; /* GPGPU-Sim rotates the first scheduler, one per cycle */
 	for (int32_t k = 0; k < nsched; k++, s = s + 1 == nsched ? 0 : s + 1) {
-		if (now < x->sleep_until[s] && x->sleep_epoch[s] == x->epoch) {
-			x->category[s] = x->sleep_cat[s];
-			x->counter[s] = counter_of(x, s, x->category[s]);
-			if (x->sleep_until[s] < next)
-				next = x->sleep_until[s];
+		SchedRun *sr = &x->sr[s];
+		if (now < sr->sleep_until && sr->sleep_epoch == x->epoch &&
+		    (!classes || sr->skip != now || c->m->status == SEM_RUNNING)) {
+			if (classes && sr->skip == now)
+				empty_walk(x, s);
+			/* (else its counter is the one its walk set) */
+			if (sr->sleep_until < next)
+				next = sr->sleep_until;
 			continue;
 		}
+		if (classes)
+			sr->skip = -1;
 		int32_t n = c->sched_nwarps[s];
 		const int32_t *list = &c->sched_warps[s * c->per];
 		int32_t at = 0, greedy = -1; /* the walk: list[greedy], then the rotation from list[at] without it */
@@ -1404,39 +1580,45 @@ static ALWAYS_INLINE int64_t cycle_with(Run *x, bool hooks)
 			n = c->sched->order(c, s, list, n, x->order);
 			list = x->order;
 		}
-		for (int u = 0; u < UNIT__COUNT; u++)
-			x->unit_free[u] = -1; /* a scheduler's walk: its pools do not change until it issues */
 		int64_t mine = NEVER;
 		bool structural = false, scoreboard = false;
-		int32_t chosen = !hooks && x->classes && c->m->status == SEM_RUNNING
+		int32_t chosen = classes && c->m->status == SEM_RUNNING
 		                         ? walk_classes(x, s, list, n, at, greedy, &mine, &structural, &scoreboard)
-		                         : walk(x, s, list, n, at, greedy, 0, &mine, &structural, &scoreboard, hooks);
-		x->category[s] = chosen >= 0 ? -1 : structural ? 0 : scoreboard ? 1 : 2;
-		x->counter[s] = counter_of(x, s, x->category[s]);
+		                 : classes ? walk_unhooked(x, s, list, n, at, greedy, 0, &mine, &structural, &scoreboard)
+		                           : walk(x, s, list, n, at, greedy, 0, &mine, &structural, &scoreboard, hooks);
+		sr->counter = counter_of(x, s, chosen >= 0 ? -1 : structural ? 0 : scoreboard ? 1 : 2);
 		if (chosen < 0) {
+			sr->tent = -1; /* (the walk reached every warp: its look was taken) */
 			if (hooks && c->sched->wake) { /* the policy's order may change by itself */
 				int64_t wk = c->sched->wake(c, s);
 				mine = wk < mine ? wk : mine;
 			}
-			x->sleep_until[s] = mine;
-			x->sleep_cat[s] = x->category[s];
-			x->sleep_epoch[s] = x->epoch;
+			sr->sleep_until = mine;
+			sr->sleep_epoch = x->epoch;
 			if (mine < next)
 				next = mine;
+		} else if (classes) {
+			foresee_empty(x, s, now);
 		}
 	}
 	return next;
 }
 
-/* The policies without hooks (lrr, gto, ...), and those with. */
+/* The walk by classes (its own copy, so that the hot loop stays small),
+** the policies without hooks (lrr, gto, ...), and those with. */
+static int64_t cycle_classes(Run *x)
+{
+	return cycle_with(x, false, true);
+}
+
 static int64_t cycle_plain(Run *x)
 {
-	return cycle_with(x, false);
+	return cycle_with(x, false, false);
 }
 
 static int64_t cycle_hooked(Run *x)
 {
-	return cycle_with(x, true);
+	return cycle_with(x, true, false);
 }
 
 /* The scheduler-cycles of the cycles counted: each scheduler's category
@@ -1445,7 +1627,7 @@ static ALWAYS_INLINE void count(Run *x, int64_t span)
 {
 	const SmCore *c = &x->c;
 	for (int32_t s = 0; s < c->nsched; s++)
-		*x->counter[s] += (uint64_t)span;
+		*x->sr[s].counter += (uint64_t)span;
 }
 
 static void run(Run *x)
@@ -1475,7 +1657,7 @@ static void run(Run *x)
 			break;
 		}
 		uint64_t before = r->warp_insn;
-		int64_t next = x->hooks ? cycle_hooked(x) : cycle_plain(x);
+		int64_t next = x->hooks ? cycle_hooked(x) : x->classes ? cycle_classes(x) : cycle_plain(x);
 		if (m->status != SEM_RUNNING && m->status != SEM_DEADLOCK) {
 			count(x, 1); /* finished, stuck or at the step limit: said at the top */
 			c->now++;
@@ -1534,7 +1716,7 @@ static void run(Run *x)
 	r->cycles = (uint64_t)c->now;
 	if (r->status == SM_OK && x->drain > c->now) {
 		for (int32_t s = 0; s < c->nsched; s++)
-			x->counter[s] = counter_of(x, s, x->category[s] = 2);
+			x->sr[s].counter = counter_of(x, s, 2);
 		count(x, x->drain - c->now);
 		r->cycles = (uint64_t)x->drain;
 	}
@@ -1567,13 +1749,8 @@ static void run_free(Run *x)
 	free(c->pools);
 	free(c->pool_at);
 	free(x->order);
-	free(x->wr);
-	free(x->category);
-	free(x->counter);
-	free(x->issued_k);
-	free(x->sleep_until);
-	free(x->sleep_cat);
-	free(x->sleep_epoch);
+	free(x->wr_mem);
+	free(x->sr);
 	free(x->g.notes);
 	free(x->g.lanes);
 	free(x->g.val);
@@ -1583,7 +1760,6 @@ static void run_free(Run *x)
 	cta_free(c);
 	spill_free(c->spill);
 	regalloc_free(x->alloc);
-	classes_free(&x->k);
 }
 
 SmResult *sm_run(const SmCode *code, const SmConfig *cfg, const SemOptions *so, Diags *d)
