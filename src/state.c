@@ -434,7 +434,7 @@ Machine *sem_clone(const Machine *s)
 static void put_var(Buf *b, int64_t x)
 {
 	uint64_t u = ((uint64_t)x << 1) ^ (uint64_t)(x >> 63);
-	char tmp[10];
+	char tmp[16]; /* 10 bytes at most; 16: what buf_putn's short copy may read */
 	int n = 0;
 	do {
 		unsigned char c = u & 0x7f;
