@@ -1059,3 +1059,31 @@ Test(sm, e16_gto_hides_load_latency_that_lrr_waits_for)
 	cr_expect_geq(slope[1], gto_bound, "gto %llu a round, bound %llu", (unsigned long long)slope[1],
 	              (unsigned long long)gto_bound);
 }
+
+/* 6, second part: K warps on one scheduler with its one SFU (II = 8), each a
+** chain of N dependent divisions, take N × max(145, 8K) cycles: the SFU
+** saturates once K ≥ 145 / 8, that is from K = 19. The slope per division
+** is read between N = 10 and N = 20. */
+Test(sm, e6_division_chains_saturate_the_sfu_from_19_warps)
+{
+	SmConfig c = config();
+	c.num_sched = 1;
+	c.num_sfu = 1;
+	const int ks[] = {1, 8, 18, 19, 24, 32};
+	for (size_t i = 0; i < sizeof ks / sizeof *ks; i++) {
+		int K = ks[i];
+		uint64_t cyc[2];
+		for (int j = 0; j < 2; j++) {
+			Buf src = {0};
+			buf_printf(&src, ".threads %d\n.warpsize 32\n       x = tid + 1000000\n", 32 * K);
+			for (int d = 0; d < 10 * (j + 1); d++)
+				buf_puts(&src, "       x = x / 1\n");
+			buf_puts(&src, "       stop\n");
+			cyc[j] = cycles_of(buf_str(&src), &c);
+			buf_free(&src);
+		}
+		uint64_t slope = (cyc[1] - cyc[0]) / 10, want = 8u * (uint64_t)K > 145u ? 8u * (uint64_t)K : 145u;
+		cr_expect(slope * 100 >= want * 98 && slope * 100 <= want * 102, "K = %d: %llu cycles a division, want %llu",
+		          K, (unsigned long long)slope, (unsigned long long)want);
+	}
+}
