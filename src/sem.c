@@ -303,9 +303,8 @@ static void record_edge(Machine *m, const Warp *w, int32_t blk, const uint64_t *
 	bits_copy(m->fx_lanes + (size_t)i * (size_t)nw, movers, w->nw);
 }
 
-/* The PEs in movers leave the block of from_pc for to_pc: they remember
-** the edge (for φ/μ) and the warp starts a new block execution. */
-/* sem_take_edge's part for an edge that is kept (model.h). */
+/* sem_take_edge's part for an edge that is kept (model.h): the PEs in
+** movers remember the edge (for φ/μ). */
 void sem_keep_edge(Machine *m, Warp *w, int32_t from_pc, const uint64_t *movers)
 {
 	int32_t blk = m->cfg->block_of[from_pc];
@@ -918,22 +917,6 @@ static int32_t uniform_side(Machine *m, const Warp *w)
 	return none ? 0 : all ? 1 : -1;
 }
 
-/* Which way every lane of the cohort's branch goes, when all go one way
-** and the model's rule for it is go alone (Model.uniform_branch_go): 1
-** they jump, 0 they fall; else -1 (a warp with no active lane takes
-** the model's own rule). One pass over the union's words, not the warps. */
-static int32_t union_side(const Machine *m);
-static int32_t cohort_side(const Machine *m, int32_t k)
-{
-	if (!m->model->uniform_branch_go)
-		return -1;
-	const int32_t *nact = m->cohort_warps + m->nwarps;
-	for (int32_t i = 0; i < k; i++)
-		if (nact[i] == 0)
-			return -1;
-	return union_side(m);
-}
-
 /* Which way all the lanes of the cohort's union go in its split: 1 jump,
 ** 0 fall, -1 both (each warp then its own way: uniform_side). */
 static int32_t union_side(const Machine *m)
@@ -946,6 +929,21 @@ static int32_t union_side(const Machine *m)
 		none &= jump[j] == 0;
 	}
 	return none ? 0 : all ? 1 : -1;
+}
+
+/* Which way every lane of the cohort's branch goes, when all go one way
+** and the model's rule for it is go alone (Model.uniform_branch_go): 1
+** they jump, 0 they fall; else -1 (a warp with no active lane takes
+** the model's own rule). One pass over the union's words, not the warps. */
+static int32_t cohort_side(const Machine *m, int32_t k)
+{
+	if (!m->model->uniform_branch_go)
+		return -1;
+	const int32_t *nact = m->cohort_warps + m->nwarps;
+	for (int32_t i = 0; i < k; i++)
+		if (nact[i] == 0)
+			return -1;
+	return union_side(m);
 }
 
 /* The cohort's warps step one after another through fire, as sem_step
