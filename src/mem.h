@@ -131,6 +131,14 @@ static inline MemPage *mem_find(const Mem *mem, int64_t key)
 	return pg ? pg : mem_find_table(mem, key);
 }
 
+/* mem_find, telling in *dense whether the page is mem_dense's. */
+static inline MemPage *mem_find_dense(const Mem *mem, int64_t key, bool *dense)
+{
+	MemPage *pg = mem_dense(mem, key);
+	*dense = pg != NULL;
+	return pg ? pg : mem_find(mem, key);
+}
+
 /* The page holding cells key << MEM_PAGE_BITS ..., created when absent
 ** (its cost added to *mem_bytes). */
 static inline MemPage *mem_page(Mem *mem, int64_t key, uint64_t *mem_bytes)

@@ -998,11 +998,14 @@ static int32_t cohort_steps(Machine *m, CohortKind kind, int32_t k, int32_t pc, 
 ** sync, whose rule is the model's go alone: it cannot fail, allocates
 ** nothing, pushes no record and completes nothing, so what fire checks
 ** after it is left out (a third of a warp of one's step). */
-static void cohort_moves(Machine *m, int32_t k, int32_t pc, Rule rule, int32_t from, int32_t to)
+static void cohort_moves(Machine *m, int32_t k, int32_t pc, Rule rule, int32_t from, int32_t to, bool lazy)
 {
 	const Model *md = m->model;
 	uint64_t entered = 0;
-	if (md->go_cohort) {
+	if (lazy) { /* go_cohort's writes left for flush_lazy (lazy_move) */
+		m->lazy_k = k;
+		m->lazy_pc = to;
+	} else if (md->go_cohort) {
 		entered = md->go_cohort(m, m->cohort_warps, k, from, to);
 	} else {
 		for (int32_t i = 0; i < k; i++) {
@@ -1017,6 +1020,7 @@ static void cohort_moves(Machine *m, int32_t k, int32_t pc, Rule rule, int32_t f
 	m->thread_instructions += (uint64_t)m->cohort_nlanes;
 	m->rule_count[rule] += (uint64_t)k;
 	m->block_execs[m->cfg->block_of[pc]] += entered;
+	m->kept_clear = !sem_enters_block(m, from, to); /* go cleared or set every `entered` */
 }
 
 /* Writes the pc of the kept cohort's moves that were not written
@@ -1098,16 +1102,7 @@ static bool run_cohort(Machine *m, int32_t first)
 			to = side ? ins->target : pc + 1;
 			m->visits[pc] += (uint64_t)k; /* count_step's for a branch */
 		}
-		if (lazy) { /* cohort_moves with go_cohort's writes left for flush_lazy */
-			m->steps += (uint64_t)k;
-			m->thread_instructions += (uint64_t)m->cohort_nlanes;
-			m->rule_count[rule] += (uint64_t)k;
-			m->lazy_k = k;
-			m->lazy_pc = to;
-		} else {
-			cohort_moves(m, k, pc, rule, from, to);
-			m->kept_clear = !sem_enters_block(m, from, to);
-		}
+		cohort_moves(m, k, pc, rule, from, to, lazy);
 		if (all && m->model->go_cohort) { /* still every runnable warp, all at `to` */
 			m->kept_k = k;
 			m->kept_first = first;
