@@ -113,27 +113,14 @@ bool model_uniform_go(Machine *m, Warp *w, int32_t pc, const Ins *ins, bool jump
 uint64_t model_go_along_cohort(Machine *m, const int32_t *warps, int32_t k, int32_t from, int32_t to)
 {
 	uint64_t entered = 0;
-	if (sem_enters_block(m, from, to) && !sem_edge_kept(m, from)) {
-		for (int32_t i = 0; i < k; i++) { /* model_go_along when the edge is not kept */
-			Warp *w = &m->warps[warps[i]];
-			entered += w->entered;
-			w->entered = true;
-			w->pc = to;
-		}
-	} else if (sem_enters_block(m, from, to)) {
-		for (int32_t i = 0; i < k; i++) {
-			Warp *w = &m->warps[warps[i]];
-			entered += w->entered;
-			w->entered = false;
-			model_go_along(m, w, from, to);
-		}
-	} else {
-		for (int32_t i = 0; i < k; i++) {
-			Warp *w = &m->warps[warps[i]];
-			entered += w->entered;
-			w->entered = false;
-			w->pc = to;
-		}
+	bool enters = sem_enters_block(m, from, to), kept = enters && sem_edge_kept(m, from);
+	for (int32_t i = 0; i < k; i++) {
+		Warp *w = &m->warps[warps[i]];
+		entered += w->entered;
+		w->entered = enters; /* sem_take_edge's, without its tests per warp */
+		if (kept)
+			sem_keep_edge(m, w, from, w->active);
+		w->pc = to;
 	}
 	return entered;
 }
