@@ -1228,8 +1228,53 @@ static bool choose_order(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_
 ** keeps its address and page (m->addr, m->cellpage); on a page whose cells
 ** are all initialised (mem_dense) no bit is read or written. False, with
 ** nothing changed, when some lane needs the general rule. */
+/* fast_scatter_store's case when every cell is on a page whose cells are all
+** initialised (mem_dense; no value beyond int64 anywhere): one pass that
+** writes as it checks, keeping each lane's old value (m->tmp); a second lane
+** on a cell, or a cell on another page, puts the old values back and leaves
+** it to the two passes. No cell is fresh: no budget to ask. The lanes go
+** from the last: a store usually follows a load of its cells in lane order
+** (read, modify, write), whose last lines are the likeliest still cached. */
+static bool scatter_store_dense(Machine *m, const int32_t *idx, int32_t n, const Src *A, const Src *B)
+{
+	MemPage **pgs = m->cellpage;
+	int64_t *addr = m->addr, *old = m->tmp;
+	uint32_t mask = lane_table(m, n);
+	int32_t *slot = m->hslot;
+	MemCacheSlot *cache = m->shared.cache;
+	int32_t k = 0;
+	for (; k < n; k++) {
+		int32_t t = idx[n - 1 - k];
+		int64_t a = A->p[t], key = a >> MEM_PAGE_BITS;
+		MemCacheSlot *c = &cache[(uint64_t)key & (MEM_CACHE - 1)];
+		if (a < 0 || c->key != key || !c->pg || !(c->full || (c->full = mem_page_full(c->pg))))
+			break;
+		uint32_t h = mem_hash(a) & mask;
+		for (; slot[h] >= 0; h = (h + 1) & mask)
+			if (addr[slot[h]] == a)
+				goto undo; /* two lanes on one cell */
+		slot[h] = k;
+		addr[k] = a;
+		pgs[k] = c->pg;
+		int64_t *cell = &c->pg->val[a & (MEM_PAGE_SIZE - 1)];
+		old[k] = *cell;
+		*cell = B->p ? B->p[t] : B->k;
+	}
+	if (k == n) {
+		for (k = n - 1; k >= 0 && m->effects; k--)
+			sem_record_store(m, addr[k]); /* in lane order */
+		return true;
+	}
+undo:
+	while (k-- > 0)
+		pgs[k]->val[addr[k] & (MEM_PAGE_SIZE - 1)] = old[k];
+	return false;
+}
+
 static bool fast_scatter_store(Machine *m, const int32_t *idx, int32_t n, const Src *A, const Src *B)
 {
+	if (m->shared.cache && !m->shared.nbig && scatter_store_dense(m, idx, n, A, B))
+		return true;
 	MemPage **pgs = m->cellpage, *pg = NULL;
 	int64_t *addr = m->addr;
 	uint32_t mask = lane_table(m, n);

@@ -3019,6 +3019,14 @@ Test(sem, the_two_pass_store_leaves_what_the_general_rule_leaves)
 		/* onto a big value */
 		".threads 16\n.memory zero\n mem[tid] = 0\n mem[5] = 99999999999999999999\n a = tid * 7\n a = a % 16\n"
 		" mem[a] = tid\n stop\n",
+		/* on a page whose cells are all set (one pass, data.c, from the
+		** last lane; four pages: a page cache): a permutation; two lanes on one cell after 251 were
+		** written; a negative address in lane 100 after 155 were written (the
+		** general rule stores nothing: their old values are back) */
+		".threads 256\n.memory zero\n.data 1000: 1\n.data 2000: 1\n.data 3000: 1\n mem[tid] = 1\n a = tid * 37\n a = a % 256\n mem[a] = tid\n stop\n",
+		".threads 256\n.memory zero\n.data 1000: 1\n.data 2000: 1\n.data 3000: 1\n mem[tid] = 1\n a = tid * 7\n a = a % 251\n mem[a] = tid\n mem[a] = 1\n stop\n",
+		".threads 256\n.memory zero\n.data 1000: 1\n.data 2000: 1\n.data 3000: 1\n mem[tid] = 1\n z = tid == 100\n z = z * 1000\n a = tid * 37\n a = a % 256\n"
+		" a = a - z\n mem[a] = tid\n stop\n",
 		/* fresh cells across two pages that exist (--max-cells) */
 		".threads 32\n.memory zero\n mem[0] = 1\n mem[300] = 1\n a = tid * 11\n a = a % 64\n b = tid % 2\n"
 		" b = b * 256\n a = a + b\n mem[a] = tid\n stop\n",
