@@ -281,6 +281,65 @@ static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
 	commit_values(m, w, dst, out, false);
 }
 
+/* The values of src (a row) made dst's in the active lanes of w by their
+** mask, 64 lanes a word: a blend the vector unit does, for a warp whose
+** active lanes are too many for a list to pay. dst holds no big value and
+** is not watched (span_arith). */
+LANE_CLONES static void blend_active(int64_t *restrict d, const int64_t *restrict s, const uint64_t *active,
+                                     int32_t nw)
+{
+	for (int32_t j = 0; j < nw; j++, d += 64, s += 64) {
+		uint64_t a = active[j];
+		if (a == ~0ull)
+			memcpy(d, s, 64 * sizeof *d);
+		else
+			while (a) { /* by runs of active lanes */
+				int32_t b = __builtin_ctzll(a);
+				uint64_t rest = ~a >> b;
+				int32_t e = rest ? b + __builtin_ctzll(rest) : 64;
+				for (int32_t i = b; i < e; i++)
+					d[i] = s[i];
+				a = e < 64 ? a & (~0ull << e) : 0;
+			}
+	}
+}
+
+/* CT / AS / BP when some lanes of w are inactive but at least an eighth are
+** active: the lane loop runs over every lane of the warp into m->tmp (the
+** operators' expressions never trap: an inactive lane computes a value
+** nobody keeps) and the active lanes take theirs by mask, with no list of
+** lanes. An overflow, or a failure, in any lane sends the instruction to
+** the lanes' list (an inactive lane's may be spurious). */
+static bool span_arith(Machine *m, Warp *w, const Ins *ins, Src A, Src B)
+{
+	int32_t dst = ins->dst;
+	if (w->size < 256 || m->nbig[dst] > 0 || dst == m->watch_var)
+		return false;
+	int32_t n = w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
+	if (n == w->size || n * 8 < w->size)
+		return false; /* every lane (the dense loops), or few (their list) */
+	int32_t lo = w->base, hi = w->base + w->size;
+	const int64_t *src = A.p;
+	if (ins->op == OP_UNARY) {
+		BinOp op = ins->sub == UN_NEG ? BIN_SUB : ins->sub == UN_NOT ? BIN_EQ : BIN_XOR;
+		Src Z = {NULL, ins->sub == UN_BNOT ? -1 : 0};
+		if (!fast_binop(op, m->tmp, Z, A, true, lo, hi, NULL, 0))
+			return false;
+		src = m->tmp;
+	} else if (ins->op == OP_BINARY) {
+		if (!fast_binop((BinOp)ins->sub, m->tmp, A, B, true, lo, hi, NULL, 0))
+			return false;
+		src = m->tmp;
+	} else if (!src) {
+		return false; /* a copy of a constant */
+	}
+	int64_t *d = row(m, dst);
+	if (src != d)
+		blend_active(d + lo, src + lo, w->active, w->nw);
+	commit_marks(m, w, NULL, 0, dst);
+	return true;
+}
+
 /* ---- data instructions: the exact path -------------------------------------- */
 
 static const char *binop_text(BinOp op)
@@ -343,6 +402,8 @@ static bool exec_arith(Machine *m, Warp *w, int32_t pc, const Ins *ins)
 		return false;
 	Src A, B = {NULL, 0};
 	if (src_of(m, &ins->a, &A) && (ins->op != OP_BINARY || src_of(m, &ins->b, &B))) {
+		if (span_arith(m, w, ins, A, B))
+			return true;
 		int32_t n;
 		const int32_t *idx = sem_active_list(m, w, &n);
 		bool dense = n == w->size;

@@ -2862,6 +2862,69 @@ static char *store_outcome(const char *src, LaneOrder order, uint64_t max_cells)
 	return buf_steal(&b);
 }
 
+/* Every variable of every thread as text ("-" unassigned). */
+static char *regs_text(const Machine *m)
+{
+	Buf b = {0};
+	for (int32_t v = 0; v < m->prog->nvars; v++)
+		for (int32_t t = 0; t < m->nthreads; t++) {
+			Num x;
+			if (!sem_get(m, v, t, &x)) {
+				buf_puts(&b, "- ");
+				continue;
+			}
+			char *text = num_str(x);
+			buf_printf(&b, "%s ", text);
+			free(text);
+		}
+	return buf_steal(&b);
+}
+
+/* Arithmetic in a warp of 1024 with some lanes inactive runs over all its
+** lanes and commits the active ones by mask (data.c, span_arith): it leaves
+** what warps of one thread leave. Active lanes of a third, of two thirds,
+** of all but one; an overflow in active lanes (the exact path), and in
+** inactive lanes only (spurious: the lanes' list); unary operators, copies,
+** a first assignment in some lanes. */
+Test(sem, arithmetic_over_a_partly_active_warp_leaves_what_warps_of_one_leave)
+{
+	const char *body =
+		".threads 1024\n"
+		" x = tid * 3\n"
+		" h = tid % 2\n"
+		" h = h * 9223372036854775000\n" /* odd lanes near the top of int64 */
+		" p = tid % 3\n"
+		" bz p, third\n"                  /* two thirds go on */
+		" y = x + 5\n z = -x\n c = x\n n = !p\n"
+		" e = tid & 1\n"
+		" bz e, even\n"                   /* the odd ones: h + 1000 overflows */
+		" o = h + 1000\n"
+		"even: sync\n"
+		" q = 1 - e\n"
+		" bz q, odd\n"                   /* the even ones: their h is 0, the odd lanes' not */
+		" s = h + 1000\n"
+		"odd: sync\n"
+		"third: sync\n"
+		" r = tid != 1023\n"
+		" bz r, last\n"
+		" x = x * x\n y = ~x\n"
+		"last: sync\n"
+		" stop\n";
+	char *text[2];
+	for (int i = 0; i < 2; i++) {
+		char src[1024];
+		snprintf(src, sizeof src, ".warpsize %d\n%s", i ? 1 : 1024, body);
+		Run r = start(src);
+		sem_run(r.m, NULL, NULL);
+		cr_assert_eq(r.m->status, SEM_OK, "warp size %d: %s", i ? 1 : 1024, r.m->err.msg);
+		text[i] = regs_text(r.m);
+		finish(&r);
+	}
+	cr_expect_str_eq(text[0], text[1]);
+	free(text[0]);
+	free(text[1]);
+}
+
 /* Loads by runs of consecutive cells (data.c, fast_load): across pages,
 ** reaching cells never written (0 under .memory zero, else MM names the
 ** first such thread), and around a page that holds a big value. */
