@@ -170,9 +170,17 @@ LANE_CLONES static bool fast_binop(BinOp op, int64_t *out, Src A, Src B, bool de
 		LANE_LOOP2(r = (int64_t)((uint64_t)a - (uint64_t)b);
 		           bad |= (uint64_t)((a ^ b) & (a ^ r)) >> 63);
 		break;
-	case BIN_MUL:
-		LANE_LOOP2(bad |= (uint64_t)__builtin_mul_overflow(a, b, &r));
+	case BIN_MUL: {
+		/* factors of 32 bits (sign included) have a product within int64:
+		** a vector multiply and a test of the factors; wider ones, the
+		** exact test lane by lane (out is no operand: exec_arith) */
+		uint64_t wide = 0;
+		LANE_LOOP2(r = (int64_t)((uint64_t)a * (uint64_t)b);
+		           wide |= ((uint64_t)a + (1ull << 31)) | ((uint64_t)b + (1ull << 31)));
+		if (wide >> 32)
+			LANE_LOOP2(bad |= (uint64_t)__builtin_mul_overflow(a, b, &r));
 		break;
+	}
 	case BIN_DIV:
 		LANE_LOOP2(int64_t d = (b == 0 || (b == -1 && a == INT64_MIN)) ? 1 : b;
 		           bad |= (uint64_t)(d != b); r = a / d);
@@ -1382,9 +1390,13 @@ static bool fast_scatter_store(Machine *m, const int32_t *idx, int32_t n, const 
 /* ST to shared memory in two passes (check, then write) in the case that
 ** leaves the rule nothing to decide: int64 addresses strictly increasing or
 ** decreasing over the active lanes (no two lanes on one cell: no race, no
-** order to choose), int64 values, every cell on a page that exists and holds
-** no value beyond int64 (nothing to allocate). False when some lane needs
-** the general rule below; nothing changed then. */
+** order to choose), int64 values, every cell on a page that holds no value
+** beyond int64. Absent pages are made in lane order, as the general rule
+** makes them, after the same checks (--max-cells, then the budget for the
+** pages: a page per key, the keys being monotonic too): a first store to
+** fresh memory by many threads needs none of the general rule's scratch
+** rows (44 bytes a lane, faulted in at 2^20 threads). False when some lane
+** needs the general rule below; nothing changed then. */
 static bool fast_store(Machine *m, Warp *w, const Ins *ins)
 {
 	if (m->opt.atomic_any || m->lane_choice != 0 || m->opt.lane_order == ORDER_RANDOM)
@@ -1398,7 +1410,7 @@ static bool fast_store(Machine *m, Warp *w, const Ins *ins)
 		return false; /* every lane on one cell */
 	/* check, by runs of lanes on consecutive cells of one page (an affine
 	** store is a few runs: its cells' bits and values a range at a time) */
-	uint64_t fresh = 0;
+	uint64_t fresh = 0, nnew = 0;
 	int64_t prev = -1, last_key = -1;
 	int dir = 0;
 	const MemPage *pg = NULL;
@@ -1421,8 +1433,12 @@ static bool fast_store(Machine *m, Warp *w, const Ins *ins)
 		prev = a + (e - k - 1);
 		if (a >> MEM_PAGE_BITS != last_key) {
 			last_key = a >> MEM_PAGE_BITS;
-			if (!(pg = mem_find(&m->shared, last_key)))
-				return false;
+			pg = mem_find(&m->shared, last_key);
+			nnew += !pg;
+		}
+		if (!pg) {
+			fresh += (uint64_t)(e - k);
+			continue;
 		}
 		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
 		if (m->shared.nbig && pg->big)
@@ -1431,7 +1447,7 @@ static bool fast_store(Machine *m, Warp *w, const Ins *ins)
 					return false;
 		fresh += (uint64_t)(e - k - bits_count_range(pg->init, off, e - k));
 	}
-	if (fresh && (m->cells + fresh > m->opt.max_cells || !budget_allows(m, 0)))
+	if (fresh && (m->cells + fresh > m->opt.max_cells || !budget_allows(m, nnew * PAGE_BYTES)))
 		return false; /* the general rule reports it */
 	/* write */
 	MemPage *wp = NULL;
@@ -1441,7 +1457,7 @@ static bool fast_store(Machine *m, Warp *w, const Ins *ins)
 		e = address_run(A.p, idx, k, n, a);
 		if (a >> MEM_PAGE_BITS != last_key) {
 			last_key = a >> MEM_PAGE_BITS;
-			wp = mem_find(&m->shared, last_key);
+			wp = mem_page(&m->shared, last_key, &m->heap_bytes);
 		}
 		int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));
 		int64_t *cell = wp->val + off;

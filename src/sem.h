@@ -327,6 +327,11 @@ typedef struct Machine {
 	** until flush_lazy (sem.c) writes it, before anything else reads them
 	** (0: every Warp.pc is right; sem_run never returns with one pending). */
 	int32_t lazy_k, lazy_pc;
+	/* sem_run's strips (sem.c, run_strips): per pc, how many data
+	** instructions from pc on a strip may run (made with the first try, for
+	** machines of STRIP_MIN_LANES threads or more) */
+	int32_t *straight;
+	uint64_t strip_steps;    /* the steps run in strips (counted among cohort_steps) */
 } Machine;
 
 /* Build the initial state (semantics.md §1). Problems with the options

@@ -83,7 +83,9 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	** and per thread the rows beside them: the scratch of the data rules
 	** (tmp, res, order, addr, chain, cellpage: 52 bytes), from_block, the
 	** local-memory pointer, the rows of tid/laneid/warpid (up to 24), the
-	** cohorts' (about 9; sem.c) */
+	** cohorts' (about 9; sem.c); per instruction the counts (visits,
+	** divergences, a block's executions) and AWARE's reconvergence pcs or
+	** the strips' runs (sem.c), never both */
 	uint64_t max_mem = opt->max_memory ? opt->max_memory : SEM_DEFAULT_MAX_MEMORY;
 	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 104) + (uint64_t)p->nins * 32 +
 	                 SEM_ROW_PAD * (9 + 3 * 8); /* the rows' padding */
@@ -315,6 +317,7 @@ void sem_free(Machine *m)
 	free(m->cohort.active);
 	free(m->cohort.idx);
 	free(m->cohort_warps);
+	free(m->straight);
 	free(m->cohort_split);
 	free(m->fx_edge);
 	free(m->fx_lanes);
@@ -409,6 +412,7 @@ Machine *sem_clone(const Machine *s)
 	m->cohort = (Warp){0}; /* and the cohort's: with the first cohort (sem_run) */
 	m->cohort_warps = NULL;
 	m->cohort_split = NULL;
+	m->straight = NULL; /* and the strips': with the first try */
 	m->kept_k = 0;
 	m->lazy_k = 0;
 	m->kept_union = false;

@@ -62,6 +62,8 @@ static char *outcome(Machine *m)
 	return buf_steal(&b);
 }
 
+static uint64_t last_strip_steps; /* same_both_ways's run's (Machine.strip_steps) */
+
 /* Runs p both ways under opt and compares; returns the cohort steps taken. */
 static uint64_t same_both_ways(const Program *p, const SemOptions *opt, const char *what)
 {
@@ -80,6 +82,7 @@ static uint64_t same_both_ways(const Program *p, const SemOptions *opt, const ch
 	char *a = outcome(one), *b = outcome(coh);
 	cr_expect_str_eq(b, a, "%s: cohorts (first) differ from single steps (second)", what);
 	uint64_t n = coh->cohort_steps;
+	last_strip_steps = coh->strip_steps;
 	free(a);
 	free(b);
 	sem_free(one);
@@ -320,4 +323,82 @@ Test(cohort, barriers_and_concurrent_programs, .init = watchdog_120)
 		buf_free(&b);
 	}
 	cr_expect_gt(cohorts, 1000);
+}
+
+/* Strips (sem.c, run_strips): from 32768 threads on, straight runs of
+** arithmetic run a strip of warps at a time, then every warp moves on; the
+** state must be the round robin's. Runs of every kind of operator, by
+** literals and special variables; values beyond int64 made inside a run
+** (later runs that read them take no strip); warps partly active; an
+** operand unassigned in some lanes (no strip: the rule reports it as
+** steps one by one do); the step limit near a run; a memory budget too
+** small for what a run may make; warps of one (mimd, warp size 1). */
+Test(cohort, strips_end_as_single_steps, .init = watchdog_240)
+{
+	static const struct {
+		const char *src;
+		int32_t warpsize;
+		uint64_t max_steps, max_memory;
+		bool strips_sync, strips_mimd; /* some run took a strip (under ipdom, none may) */
+	} cases[] = {
+		{".threads 32768\n x = tid\n acc = 0\n i = 0\nL: p = i < 3\n bz p, done\n x = x * 1103515245\n"
+		 " x = x + 12345\n x = x & 0x7fffffff\n y = x >> 16\n acc = acc + y\n q = acc / 7\n r = acc % 5\n"
+		 " s = -r\n t = !s\n u = ~t\n v = min(u, q)\n w = max(v, laneid)\n z = w == warpid\n c = z\n"
+		 " i = i + 1\n jump L\ndone: mem[tid] = acc\n stop\n",
+		 1024, 0, 0, true, true},
+		/* values beyond int64 from the third round on */
+		{".threads 32768\n x = tid + 3037000000\n i = 0\nL: p = i < 4\n bz p, done\n x = x * x\n y = x - 1\n"
+		 " i = i + 1\n jump L\ndone: stop\n",
+		 256, 0, 0, true, true},
+		/* a third of the lanes inactive, then a run over the others (under
+		** mimd the threads that skip are ahead: no round finds all at one pc) */
+		{".threads 40000\n x = tid * 3\n p = tid % 3\n bz p, skip\n y = x + 5\n z = y * y\n w = z - x\n"
+		 "skip: sync\n a = x + 1\n b = a * 2\n stop\n",
+		 1024, 0, 0, true, false},
+		/* y unassigned in lane 7 of every warp (all warps alike, in step): no
+		** strip reads it; MV in thread 7 as steps report it */
+		{".threads 32768\n p = laneid == 7\n bnz p, L\n y = tid\nL: sync\n z = tid + 1\n a = y + z\n b = a * 2\n"
+		 " stop\n",
+		 1024, 0, 0, false, false},
+		/* the step limit: strips stop short of it, steps reach it (under
+		** mimd a round of 32768 steps is past it: no strip) */
+		{".threads 32768\nL: x = tid + 1\n y = x * 3\n z = y - x\n jump L\n", 1024, 1000, 0, true, false},
+		{".threads 32768\nL: x = tid + 1\n y = x * 3\n z = y - x\n jump L\n", 1024, 700, 0, true, false},
+		/* a budget too small for the values beyond int64 a run may make:
+		** no strip, and the exact path stops the run where steps stop it */
+		{".threads 32768\n x = tid + 4611686018427387904\n y = x * x\n z = y * y\n stop\n", 1024, 0, 8 << 20,
+		 false, false},
+		/* a shift by a variable takes no strip: negative in thread 0; */
+		{".threads 32768\n x = tid\n y = laneid - 1000\n z = x + 1\n s = z << y\n w = s + 1\n stop\n", 1024, 0, 0,
+		 true, true},
+		{".threads 32768\n x = tid\n y = laneid - 1000\n z = x + 1\n s = z >> y\n w = s + 1\n stop\n", 1024, 0, 0,
+		 true, true},
+		/* nor a division by one: 0 in thread 1000 */
+		{".threads 32768\n x = tid\n y = laneid - 1000\n z = x + 1\n s = z / y\n w = s + 1\n stop\n", 1024, 0, 0,
+		 true, true},
+		{".threads 32768\n x = tid\n y = laneid - 1000\n z = x + 1\n s = z % y\n w = s + 1\n stop\n", 1024, 0, 0,
+		 true, true},
+		/* warps of one */
+		{".threads 32768\n x = tid\n y = x * 7\n z = y + x\n w = z >> 1\n stop\n", 1, 0, 0, true, true},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		Prog r = load(cases[i].src);
+		for (int k = 0; cohort_models[k]; k++) {
+			SemOptions o = {0};
+			o.model = cohort_models[k];
+			o.warpsize = cases[i].warpsize;
+			o.max_steps = cases[i].max_steps;
+			o.max_memory = cases[i].max_memory;
+			Buf b = {0};
+			buf_printf(&b, "case %zu, model %s", i, cohort_models[k]->name);
+			same_both_ways(r.p, &o, buf_str(&b));
+			bool want = cohort_models[k] == &model_sync   ? cases[i].strips_sync
+			            : cohort_models[k] == &model_mimd ? cases[i].strips_mimd
+			                                              : false;
+			cr_expect_eq(last_strip_steps > 0, want, "%s: %llu steps in strips", buf_str(&b),
+			             (unsigned long long)last_strip_steps);
+			buf_free(&b);
+		}
+		unload(&r);
+	}
 }
