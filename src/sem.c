@@ -1154,7 +1154,7 @@ static bool run_cohort(Machine *m, int32_t first)
 ** thread instruction cost 3.8x what it costs with 1024 threads. */
 
 #define STRIP_MIN_LANES 32768 /* fewer: the rows stay in the cache (L2) anyway */
-#define STRIP_LANES 8192      /* a strip's span of threads: its rows' parts in L2 */
+#define STRIP_LANES 4096      /* a strip's span of threads: its rows' parts in L2 */
 #define STRIP_MAX_RUN 64      /* instructions of a run taken at once */
 #define STRIP_MAX_BITS 4096   /* values the run may make, in bits (else no strips) */
 
