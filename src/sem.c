@@ -762,10 +762,12 @@ static int32_t active_count(Machine *m, Warp *w)
 
 /* A union of lanes costs in proportion to them, a step in proportion to
 ** the warps: with more than this many active lanes per warp, steps one by
-** one (whose lists of active threads stay made) are cheaper (warps of 32
-** running half their lanes were 10% slower in cohorts, warps of 16 10%
-** faster). */
-#define COHORT_LANES 16
+** one (whose lists of active threads stay made) are cheaper. Since a
+** partly active union runs its lanes by mask (data.c, span_arith), warps
+** of 32 to 128 running half their lanes are 13-19% faster in cohorts
+** (divergent.simd); warps of 1024 in cohorts were 6% slower at 2^16
+** threads. */
+#define COHORT_LANES 128
 
 /* The runnable warp after w (sem_pick's next choice, not wrapping), or -1;
 ** first the neighbour, the usual case. */
