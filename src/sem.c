@@ -743,15 +743,10 @@ static CohortKind cohort_kind(const Machine *m, int32_t pc)
 	}
 }
 
-/* |Θ| of a cohort's warp. A small warp's list of active threads is made
-** and kept (sem_active_list): warps of one never change Θ, so they count
-** once, not at every step. */
+/* |Θ| of a cohort's warp. */
 static int32_t active_count(Machine *m, Warp *w)
 {
-	if (!w->idx_ok && w->nw == 1) {
-		int32_t n;
-		sem_active_list(m, w, &n);
-	}
+	(void)m;
 	return w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
 }
 
@@ -843,7 +838,7 @@ static Warp *cohort_warp(Machine *m, int32_t k)
 	c->base = w0->base;
 	c->size = wl->base + wl->size - w0->base;
 	c->nw = bits_words(c->size);
-	int32_t n = (int32_t)m->cohort_nlanes, word = 0;
+	int32_t n = (int32_t)m->cohort_nlanes;
 	if (n == c->size) { /* every thread of the span: dense */
 		memset(c->active, 0xff, (size_t)c->nw * sizeof *c->active);
 		if (c->size & 63)
@@ -854,26 +849,22 @@ static Warp *cohort_warp(Machine *m, int32_t k)
 		c->idx_ok = true;
 		return c;
 	}
+	/* the warps' words moved to their place in the span; the list of
+	** lanes made when a rule asks for it (sem_active_list): a union run
+	** by mask (data.c, span_arith) never does */
 	bits_clear(c->active, c->nw);
-	n = 0;
-	uint64_t bits = 0; /* c->active[word], kept in a register: ascending lanes */
 	for (int32_t i = 0; i < k; i++) {
 		const Warp *w = &m->warps[m->cohort_warps[i]];
-		for (int32_t j = 0; j < w->nw; j++)
-			for (uint64_t a = w->active[j]; a; a &= a - 1) {
-				int32_t l = w->base - c->base + j * 64 + __builtin_ctzll(a);
-				c->idx[n++] = c->base + l;
-				if (l >> 6 != word) {
-					c->active[word] = bits;
-					word = l >> 6;
-					bits = 0;
-				}
-				bits |= 1ull << (l & 63);
-			}
+		int32_t off = w->base - c->base, sh = off & 63;
+		uint64_t *d = c->active + (off >> 6);
+		for (int32_t j = 0; j < w->nw; j++) {
+			uint64_t a = w->active[j];
+			d[j] |= a << sh;
+			if (sh && a >> (64 - sh))
+				d[j + 1] |= a >> (64 - sh);
+		}
 	}
-	c->active[word] = bits;
-	c->nidx = n;
-	c->idx_ok = true;
+	c->idx_ok = false;
 	return c;
 }
 
