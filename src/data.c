@@ -300,15 +300,22 @@ LANE_CLONES static void blend_active(int64_t *restrict d, const int64_t *restric
 		uint64_t a = active[j];
 		if (a == ~0ull)
 			memcpy(d, s, 64 * sizeof *d);
-		else
-			while (a) { /* by runs of active lanes */
-				int32_t b = __builtin_ctzll(a);
-				uint64_t rest = ~a >> b;
-				int32_t e = rest ? b + __builtin_ctzll(rest) : 64;
-				for (int32_t i = b; i < e; i++)
-					d[i] = s[i];
-				a = e < 64 ? a & (~0ull << e) : 0;
+		else if (a) {
+			/* the word's bits as 64 bytes (8 at a time by a multiply),
+			** then a select the vector unit does under a mask */
+			uint8_t z[64];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			for (int32_t i = 0; i < 8; i++) {
+				uint64_t x = (((a >> (8 * i)) & 0xff) * 0x0101010101010101ull) & 0x8040201008040201ull;
+				memcpy(z + 8 * i, &x, 8); /* byte k: bit k of the chunk */
 			}
+#else
+			for (int32_t b = 0; b < 64; b++)
+				z[b] = (a >> b) & 1;
+#endif
+			for (int32_t b = 0; b < 64; b++)
+				d[b] = z[b] ? s[b] : d[b];
+		}
 	}
 }
 
