@@ -55,20 +55,6 @@ static const bool plain[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-/* '"', the n bytes of s (nothing to escape), '"' then the tail's nt bytes,
-** in one write. */
-static inline void put_quoted(Buf *b, const char *s, size_t n, const char *tail, size_t nt)
-{
-	if (b->len + n + nt + 2 > b->cap)
-		buf_reserve(b, n + nt + 1);
-	char *d = b->s + b->len;
-	d[0] = '"';
-	memcpy(d + 1, s, n);
-	memcpy(d + 1 + n, tail, nt);
-	b->len += n + 1 + nt;
-	b->s[b->len] = 0;
-}
-
 /* The same when something needs an escape. */
 static void put_escaped(Buf *b, const char *s, const char *tail, size_t nt)
 {
@@ -115,7 +101,7 @@ static inline void put_string(Buf *b, const char *s, const char *tail, size_t nt
 	while (plain[*e])
 		e++;
 	if (!*e)
-		put_quoted(b, s, (size_t)(e - (const unsigned char *)s), tail, nt);
+		json_put_quoted(b, s, (size_t)(e - (const unsigned char *)s), tail, nt);
 	else
 		put_escaped(b, s, tail, nt);
 }
@@ -125,24 +111,9 @@ void json_escape(Buf *b, const char *s)
 	put_string(b, s, "\"", 1);
 }
 
-/* Separator before a value or key at the current depth. */
-static inline void sep(Json *j)
-{
-	if (j->after_key) {
-		j->after_key = false;
-		return;
-	}
-	bool comma = j->need_comma[j->depth];
-	if (j->depth == 1)
-		buf_putn(j->b, &",\n  "[!comma], comma ? 4 : 3);
-	else if (comma)
-		buf_putn(j->b, ", ", 2);
-	j->need_comma[j->depth] = true;
-}
-
 static void open_(Json *j, char c)
 {
-	sep(j);
+	json_sep(j);
 	buf_putc(j->b, c);
 	if (j->depth < 31)
 		j->depth++;
@@ -168,21 +139,15 @@ void json_arr_end(Json *j) { close_(j, ']'); }
 
 void json_key_any(Json *j, const char *k)
 {
-	sep(j);
+	json_sep(j);
 	put_string(j->b, k, "\": ", 3);
 	j->after_key = true;
 }
 
-void json_key_plain(Json *j, const char *k, size_t n)
-{
-	sep(j);
-	put_quoted(j->b, k, n, "\": ", 3);
-	j->after_key = true;
-}
 
 void json_str(Json *j, const char *s)
 {
-	sep(j);
+	json_sep(j);
 	if (s)
 		json_escape(j->b, s);
 	else
@@ -192,14 +157,14 @@ void json_str(Json *j, const char *s)
 
 void json_int(Json *j, int64_t v)
 {
-	sep(j);
+	json_sep(j);
 	buf_put_int(j->b, v);
 }
 
 
 void json_ranges(Json *j, const uint64_t *set, int32_t n, int64_t base)
 {
-	sep(j);
+	json_sep(j);
 	/* formatted in a local chunk: a set may have thousands of ranges */
 	char chunk[4096], *p = chunk;
 	*p++ = '[';
@@ -226,13 +191,13 @@ void json_ranges(Json *j, const uint64_t *set, int32_t n, int64_t base)
 
 void json_num(Json *j, Num v)
 {
-	sep(j);
+	json_sep(j);
 	num_buf(j->b, v);
 }
 
 void json_real(Json *j, double v)
 {
-	sep(j);
+	json_sep(j);
 	if (isfinite(v))
 		buf_printf(j->b, "%.4f", v);
 	else
@@ -241,12 +206,12 @@ void json_real(Json *j, double v)
 
 void json_bool(Json *j, bool v)
 {
-	sep(j);
+	json_sep(j);
 	buf_puts(j->b, v ? "true" : "false");
 }
 
 void json_null(Json *j)
 {
-	sep(j);
+	json_sep(j);
 	buf_puts(j->b, "null");
 }

@@ -11,6 +11,8 @@
 #include "num.h"
 #include "util.h"
 
+#include <string.h>
+
 typedef struct Json {
 	Buf *b;
 	int depth;
@@ -24,8 +26,41 @@ void json_obj_end(Json *j); /* } */
 void json_arr(Json *j);     /* [ */
 void json_arr_end(Json *j); /* ] */
 void json_key_any(Json *j, const char *k);
+/* Separator before a value or key at the current depth (inline: a trace
+** writes several keys and values per step). */
+static inline void json_sep(Json *j)
+{
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	bool comma = j->need_comma[j->depth];
+	if (j->depth == 1)
+		buf_putn(j->b, &",\n  "[!comma], comma ? 4 : 3);
+	else if (comma)
+		buf_putn(j->b, ", ", 2);
+	j->need_comma[j->depth] = true;
+}
+/* '"', the n bytes of s (nothing to escape), '"' then the tail's nt bytes,
+** in one write. */
+static inline void json_put_quoted(Buf *b, const char *s, size_t n, const char *tail, size_t nt)
+{
+	if (b->len + n + nt + 2 > b->cap)
+		buf_reserve(b, n + nt + 1);
+	char *d = b->s + b->len;
+	d[0] = '"';
+	memcpy(d + 1, s, n);
+	memcpy(d + 1 + n, tail, nt);
+	b->len += n + 1 + nt;
+	b->s[b->len] = 0;
+}
 /* A key of n bytes that needs no escape. */
-void json_key_plain(Json *j, const char *k, size_t n);
+static inline void json_key_plain(Json *j, const char *k, size_t n)
+{
+	json_sep(j);
+	json_put_quoted(j->b, k, n, "\": ", 3);
+	j->after_key = true;
+}
 /* A key. A string literal (musimd's keys are plain names: no quote, no
 ** backslash, no control character) is written without scanning it: the
 ** trace writes several keys per step. */

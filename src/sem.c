@@ -324,8 +324,14 @@ void sem_keep_edge(Machine *m, Warp *w, int32_t from_pc, const uint64_t *movers)
 				fb[l] = blk;
 			continue;
 		}
-		for (; a; a &= a - 1)
-			fb[__builtin_ctzll(a)] = blk;
+		while (a) { /* by runs of lanes (the usual case: one run a word) */
+			int32_t b = __builtin_ctzll(a);
+			uint64_t rest = ~a >> b;
+			int32_t e = rest ? b + __builtin_ctzll(rest) : 64;
+			for (int32_t l = b; l < e; l++)
+				fb[l] = blk;
+			a = e < 64 ? a & (~0ull << e) : 0;
+		}
 	}
 }
 
