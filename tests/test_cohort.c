@@ -402,3 +402,42 @@ Test(cohort, strips_end_as_single_steps, .init = watchdog_240)
 		unload(&r);
 	}
 }
+
+/* Random structured programs at 32768 threads (warps of 1024 and of 256
+** under sync, warps of one under mimd): strips run wherever every warp
+** stands at the start of a straight run, and the state must be the round
+** robin's wherever the program goes (loads, stores, atomics, branches,
+** limits). */
+Test(cohort, random_programs_by_strips, .init = watchdog_240)
+{
+	uint64_t strips = 0;
+	for (int s = 1; s <= 24; s++) {
+		GenOptions o = {0};
+		o.seed = (uint64_t)s * 104729u;
+		o.size = 20 + s % 40;
+		Buf b = {0};
+		gen_program(&b, &o);
+		Prog r = load(buf_str(&b));
+		static const struct {
+			const Model *model;
+			int32_t warpsize;
+			uint64_t max_steps;
+		} ways[] = {{&model_sync, 1024, 20000}, {&model_sync, 256, 40000}, {&model_mimd, 0, 400000}};
+		for (size_t i = 0; i < sizeof ways / sizeof *ways; i++) {
+			SemOptions so = {0};
+			so.model = ways[i].model;
+			so.threads = 32768;
+			so.warpsize = ways[i].warpsize;
+			so.max_steps = ways[i].max_steps;
+			Buf what = {0};
+			buf_printf(&what, "seed %d, model %s, warpsize %d\n%s", s, ways[i].model->name, ways[i].warpsize,
+			           buf_str(&b));
+			same_both_ways(r.p, &so, buf_str(&what));
+			strips += last_strip_steps;
+			buf_free(&what);
+		}
+		unload(&r);
+		buf_free(&b);
+	}
+	cr_expect_gt(strips, 1000, "random programs took %llu steps in strips", (unsigned long long)strips);
+}
