@@ -166,7 +166,7 @@ def main():
                 pair(q(simd["divergent_gsa"]), q(simd["divergent"]), reps), "<= 1.5")
         if want("trace"):
             for f, label in [(lcg, "lcg, 10^5 steps x 1024 threads"),
-                             (simd["divergent"], "divergent, 4*10^5 steps x <= 64 thr")]:
+                             (simd["divergent"], "divergent, 1.65*10^6 steps x <= 64 thr")]:
                 a = [M, "run", f, "--json", "--trace", "--trace-limit", "0"]
                 b = [M, "run", f, "--json"]
                 row("run --json --trace / run --json (%s)" % label, pair(a, b, reps), "<= 10")
