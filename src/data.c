@@ -1851,9 +1851,125 @@ static bool gsa_group_int64(Machine *m, Warp *w, int32_t pc, int32_t count)
 	return true;
 }
 
+/* γ(p, b, c) over n consecutive lanes (operands as rows or constants). */
+LANE_CLONES static void gamma_span(Src P, Src B, Src C, size_t n, int64_t *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		int64_t p = P.p ? P.p[i] : P.k, b = B.p ? B.p[i] : B.k, c = C.p ? C.p[i] : C.k;
+		out[i] = p != 0 ? b : c;
+	}
+}
+
+/* The lanes of a word of 64 whose int32 is v. */
+LANE_CLONES static uint64_t equal_lanes64(const int32_t *x, int32_t v)
+{
+	uint8_t z[64];
+	for (int32_t b = 0; b < 64; b++)
+		z[b] = x[b] == v;
+	return pack_bytes64(z);
+}
+
+/* Whether operand o is assigned in the lanes of sel (words of the warp
+** that starts at thread base). */
+static bool assigned_in(const Machine *m, const Opnd *o, const uint64_t *sel, int32_t nw, int32_t base)
+{
+	if (o->kind != OPND_VAR || m->ndef[o->var] == m->nthreads)
+		return true;
+	const uint8_t *d = defrow(m, o->var) + base;
+	for (int32_t j = 0; j < nw; j++, d += 64) /* past the warp's lanes: masked (SEM_ROW_PAD) */
+		if (sel[j] && (sel[j] & ~defined_lanes64(d)))
+			return false;
+	return true;
+}
+
+/* Src of o shifted to the warp's first lane. */
+static bool src_at(const Machine *m, const Opnd *o, int32_t base, Src *s)
+{
+	if (!src_of(m, o, s))
+		return false;
+	if (s->p)
+		s->p += base;
+	return true;
+}
+
+/* The GSA group over every lane of a warp of 32 lanes or more (a quarter or
+** more of them active) by mask: per instruction a row over the warp's lanes
+** (γ by a select the vector unit runs, η and a μ or φ a copy of the one
+** operand every active lane selects), definedness checked by words, then
+** every destination takes its active lanes' values (the parallel copy). No
+** list of lanes is made. False, nothing changed, when some lane needs the
+** lane-by-lane rules: a nested γ, a value beyond int64, an unassigned
+** predicate or selected operand, active lanes of a μ or φ that came by
+** different edges. */
+static bool gsa_group_span(Machine *m, Warp *w, int32_t pc, int32_t count)
+{
+	int32_t size = w->size, nw = w->nw, lo = w->base;
+	if (size < 32)
+		return false;
+	int32_t n = w->idx_ok ? w->nidx : bits_count(w->active, nw);
+	if (n == 0 || n * 4 < size)
+		return false;
+	const uint64_t *act = w->active;
+	int32_t blk = m->cfg->block_of[pc], t0 = lo + bits_next(act, size, 0, true);
+	size_t stride = (size_t)nw * 64;
+	/* count rows of nw words' lanes, then a word set (17 bytes a slot) */
+	int64_t *val = gsa_scratch(m, count + 1, (int32_t)stride);
+	uint64_t *sel = (uint64_t *)(val + (size_t)count * stride);
+	for (int32_t j = 0; j < count; j++) {
+		const Ins *ins = &m->prog->ins[pc + j];
+		int64_t *out = val + (size_t)j * stride;
+		if (m->nbig[ins->dst] > 0 || ins->dst == m->watch_var)
+			return false;
+		if (ins->op == OP_GAMMA) {
+			Src P, B, C;
+			if (ins->nargs != 0 || !src_at(m, &ins->a, lo, &P) || !src_at(m, &ins->b, lo, &B) ||
+			    !src_at(m, &ins->c, lo, &C) || !assigned_in(m, &ins->a, act, nw, lo))
+				return false;
+			gamma_span(P, B, C, (size_t)size, out);
+			for (int32_t k = 0; k < nw; k++) /* the lanes that select b */
+				sel[k] = act[k] & (P.p ? ~zero_lanes64(P.p + 64 * k) : P.k ? ~0ull : 0);
+			if (!assigned_in(m, &ins->b, sel, nw, lo))
+				return false;
+			for (int32_t k = 0; k < nw; k++)
+				sel[k] = act[k] & ~sel[k];
+			if (!assigned_in(m, &ins->c, sel, nw, lo))
+				return false;
+			continue;
+		}
+		if (ins->op == OP_MU || ins->op == OP_PHI) { /* every active lane by one edge */
+			const int32_t *fb = m->from_block + lo;
+			int32_t from = m->from_block[t0];
+			for (int32_t k = 0; k < nw; k++) {
+				uint64_t a = act[k];
+				if (64 * k + 64 <= size ? a & ~equal_lanes64(fb + 64 * k, from) : 0)
+					return false;
+				if (64 * k + 64 > size)
+					for (; a; a &= a - 1)
+						if (fb[64 * k + __builtin_ctzll(a)] != from)
+							return false;
+			}
+		}
+		const Opnd *o = sem_gsa_operand(m, ins, blk, t0);
+		Src S;
+		if (!o || !src_at(m, o, lo, &S) || !assigned_in(m, o, act, nw, lo))
+			return false;
+		if (S.p)
+			memcpy(out, S.p, (size_t)size * sizeof *out);
+		else
+			for (int32_t i = 0; i < size; i++)
+				out[i] = S.k;
+	}
+	for (int32_t j = 0; j < count; j++) {
+		int32_t dst = m->prog->ins[pc + j].dst;
+		blend_active(row(m, dst) + lo, val + (size_t)j * stride, act, nw);
+		commit_marks(m, w, NULL, 0, dst);
+	}
+	return true;
+}
+
 bool sem_gsa_group(Machine *m, Warp *w, int32_t pc, int32_t count)
 {
-	if (gsa_group_int64(m, w, pc, count))
+	if (gsa_group_span(m, w, pc, count) || gsa_group_int64(m, w, pc, count))
 		return true;
 	int32_t n = sem_lane_order(m, w);
 	const Cfg *g = m->cfg;

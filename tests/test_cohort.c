@@ -441,3 +441,121 @@ Test(cohort, random_programs_by_strips, .init = watchdog_240)
 	}
 	cr_expect_gt(strips, 1000, "random programs took %llu steps in strips", (unsigned long long)strips);
 }
+
+static void cell_text(void *ctx, int64_t addr, Num v)
+{
+	char *s = num_str(v);
+	buf_printf(ctx, "%lld=%s ", (long long)addr, s);
+	free(s);
+}
+
+/* Every variable of every thread ("-": unassigned) and Σ, as text. */
+static char *values_text(const Machine *m)
+{
+	Buf b = {0};
+	for (int32_t v = 0; v < m->prog->nvars; v++)
+		for (int32_t t = 0; t < m->nthreads; t++) {
+			Num x;
+			if (!sem_get(m, v, t, &x)) {
+				buf_puts(&b, "- ");
+				continue;
+			}
+			char *s = num_str(x);
+			buf_printf(&b, "%s ", s);
+			free(s);
+		}
+	mem_each(&m->shared, cell_text, &b);
+	return buf_steal(&b);
+}
+
+static char *memory_text(const Machine *m)
+{
+	Buf b = {0};
+	mem_each(&m->shared, cell_text, &b);
+	return buf_steal(&b);
+}
+
+/* Runs p under sync with `threads` threads in warps of ws; the values (or
+** Σ alone) as text, or NULL when the run did not end well. */
+static char *end_text(const Program *p, const Model *model, int32_t threads, int32_t ws, bool sigma_only)
+{
+	SemOptions so = {0};
+	so.model = model;
+	so.threads = threads;
+	so.warpsize = ws;
+	so.max_steps = 200000;
+	Diags d;
+	diag_init(&d, "t.simd", "", 0);
+	Machine *m = sem_new(p, &so, &d);
+	diag_free(&d);
+	cr_assert_not_null(m);
+	sem_run(m, NULL, NULL);
+	char *text = m->status != SEM_OK ? NULL : sigma_only ? memory_text(m) : values_text(m);
+	sem_free(m);
+	return text;
+}
+
+/* The GSA group by mask (data.c, gsa_group_span: warps of 32 lanes or more)
+** leaves what the rules lane by lane leave: random deterministic programs
+** (a result no schedule can change, written to Σ), 128 threads in warps of
+** 64, their GSA form against their plain form, structured ones under sync
+** and unstructured ones under ipdom (lanes reach a μ or φ by different
+** edges); and γs whose selected operand some active lanes never assigned
+** (their result unassigned there), in warps of 64 (and 100 threads in
+** warps of 50) against warps of one. */
+Test(cohort, gsa_groups_by_mask_leave_what_the_rules_lane_by_lane_leave, .init = watchdog_120)
+{
+	static const char *const directed[] = {
+		/* γ(p.0, y.0, y.undef) at L: unassigned where p is 0 */
+		".threads 128\n p = tid % 3\n bz p, L\n y = tid * 2\nL: sync\n q = p == 0\n bz q, M\n y = 5\n"
+		"M: sync\n mem[tid] = y\n stop\n",
+		/* the same with the branch the other way: γ(p.0, y.undef, y.0) */
+		".threads 128\n p = tid % 3\n bnz p, L\n y = tid * 2\nL: sync\n q = p != 0\n bz q, M\n y = 5\n"
+		"M: sync\n mem[tid] = y\n stop\n",
+		/* under ipdom: threads 0..69 reach the loop's φ by the branch (its
+		** operand assigned in every thread), the others by the fall (one row
+		** each), then all by the back edge */
+		".threads 128\n i = 0\n n = 0\n p = tid >= 70\n bz p, H\n i = 5\nH: i = i + 1\n n = n + 1\n c = i < 10\n"
+		" bnz c, H\n mem[tid] = n\n stop\n",
+	};
+	int ndirected = (int)(sizeof directed / sizeof *directed);
+	int compared = 0;
+	for (int s = -ndirected; s <= 60; s++) {
+		GenOptions o = {0};
+		o.seed = (uint64_t)s * 6007u;
+		o.size = 20 + s % 50;
+		o.deterministic = true;
+		o.unstructured = s > 30;
+		Buf b = {0};
+		if (s < 0)
+			buf_puts(&b, directed[s + ndirected]);
+		else
+			gen_program(&b, &o);
+		Prog r = load(buf_str(&b));
+		Diags d;
+		diag_init(&d, "t.simd", r.src, strlen(r.src));
+		Program *g = gsa_build(r.p, &d);
+		cr_assert(g && d.nerrors == 0, "seed %d: no GSA form", s);
+		const Model *md = o.unstructured || s == -1 ? &model_ipdom : &model_sync;
+		char *a = end_text(g, md, 128, 64, s >= 0),
+		     *c = s >= 0 ? end_text(r.p, md, 128, 64, true) : end_text(g, md, 128, 1, false);
+		if (a && c) {
+			cr_expect_str_eq(a, c, "seed %d: the GSA form in warps of 64 (first) differs\n%s", s, buf_str(&b));
+			compared++;
+		}
+		if (s < 0) { /* 100 threads in warps of 50: words of the lanes only in part */
+			char *e = end_text(g, md, 100, 50, false), *one = end_text(g, md, 100, 1, false);
+			cr_expect(e && one && !strcmp(e, one), "directed program %d: warps of 50 differ", s + ndirected);
+			free(e);
+			free(one);
+		}
+		cr_expect(s >= 0 || (a && c), "directed program %d ended badly", s + ndirected);
+		free(a);
+		free(c);
+		ir_free(g);
+		diag_free(&d);
+		unload(&r);
+		buf_free(&b);
+	}
+	cr_expect_gt(compared, 30, "%d programs compared", compared);
+}
