@@ -1325,6 +1325,19 @@ static bool choose_order(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_
 ** keeps its address and page (m->addr, m->cellpage); on a page whose cells
 ** are all initialised (mem_dense) no bit is read or written. False, with
 ** nothing changed, when some lane needs the general rule. */
+/* Lane k, on cell a, into the lane table (lane_table: slot, mask) and
+** addr[k]; false when a lane already there is on cell a. */
+static inline bool lane_table_put(int32_t *slot, uint32_t mask, int64_t *addr, int32_t k, int64_t a)
+{
+	uint32_t h = mem_hash(a) & mask;
+	for (; slot[h] >= 0; h = (h + 1) & mask)
+		if (addr[slot[h]] == a)
+			return false;
+	slot[h] = k;
+	addr[k] = a;
+	return true;
+}
+
 /* fast_scatter_store's case when every cell is on a page whose cells are all
 ** initialised (mem_dense; no value beyond int64 anywhere): one pass that
 ** writes as it checks, keeping each lane's old value (m->tmp); a second lane
@@ -1346,12 +1359,8 @@ static bool scatter_store_dense(Machine *m, const int32_t *idx, int32_t n, const
 		MemCacheSlot *c = &cache[(uint64_t)key & (MEM_CACHE - 1)];
 		if (a < 0 || c->key != key || !c->pg || !(c->full || (c->full = mem_page_full(c->pg))))
 			break;
-		uint32_t h = mem_hash(a) & mask;
-		for (; slot[h] >= 0; h = (h + 1) & mask)
-			if (addr[slot[h]] == a)
-				goto undo; /* two lanes on one cell */
-		slot[h] = k;
-		addr[k] = a;
+		if (!lane_table_put(slot, mask, addr, k, a))
+			goto undo; /* two lanes on one cell */
 		pgs[k] = c->pg;
 		int64_t *cell = &c->pg->val[a & (MEM_PAGE_SIZE - 1)];
 		old[k] = *cell;
@@ -1388,12 +1397,8 @@ static bool fast_scatter_store(Machine *m, const int32_t *idx, int32_t n, const 
 			if (!(pg = mem_find_dense(&m->shared, last_key, &dense)))
 				return false;
 		}
-		uint32_t h = mem_hash(a) & mask;
-		for (; slot[h] >= 0; h = (h + 1) & mask)
-			if (addr[slot[h]] == a)
-				return false; /* two lanes on one cell */
-		slot[h] = k;
-		addr[k] = a;
+		if (!lane_table_put(slot, mask, addr, k, a))
+			return false; /* two lanes on one cell */
 		pgs[k] = pg;
 		if (!dense) {
 			int32_t off = (int32_t)(a & (MEM_PAGE_SIZE - 1));

@@ -442,39 +442,6 @@ Test(cohort, random_programs_by_strips, .init = watchdog_240)
 	cr_expect_gt(strips, 1000, "random programs took %llu steps in strips", (unsigned long long)strips);
 }
 
-static void cell_text(void *ctx, int64_t addr, Num v)
-{
-	char *s = num_str(v);
-	buf_printf(ctx, "%lld=%s ", (long long)addr, s);
-	free(s);
-}
-
-/* Every variable of every thread ("-": unassigned) and Σ, as text. */
-static char *values_text(const Machine *m)
-{
-	Buf b = {0};
-	for (int32_t v = 0; v < m->prog->nvars; v++)
-		for (int32_t t = 0; t < m->nthreads; t++) {
-			Num x;
-			if (!sem_get(m, v, t, &x)) {
-				buf_puts(&b, "- ");
-				continue;
-			}
-			char *s = num_str(x);
-			buf_printf(&b, "%s ", s);
-			free(s);
-		}
-	mem_each(&m->shared, cell_text, &b);
-	return buf_steal(&b);
-}
-
-static char *memory_text(const Machine *m)
-{
-	Buf b = {0};
-	mem_each(&m->shared, cell_text, &b);
-	return buf_steal(&b);
-}
-
 /* Runs p under sync with `threads` threads in warps of ws; the values (or
 ** Σ alone) as text, or NULL when the run did not end well. */
 static char *end_text(const Program *p, const Model *model, int32_t threads, int32_t ws, bool sigma_only)
@@ -490,7 +457,7 @@ static char *end_text(const Program *p, const Model *model, int32_t threads, int
 	diag_free(&d);
 	cr_assert_not_null(m);
 	sem_run(m, NULL, NULL);
-	char *text = m->status != SEM_OK ? NULL : sigma_only ? memory_text(m) : values_text(m);
+	char *text = m->status != SEM_OK ? NULL : values_text(m, !sigma_only, true);
 	sem_free(m);
 	return text;
 }

@@ -2862,24 +2862,6 @@ static char *store_outcome(const char *src, LaneOrder order, uint64_t max_cells)
 	return buf_steal(&b);
 }
 
-/* Every variable of every thread as text ("-" unassigned). */
-static char *regs_text(const Machine *m)
-{
-	Buf b = {0};
-	for (int32_t v = 0; v < m->prog->nvars; v++)
-		for (int32_t t = 0; t < m->nthreads; t++) {
-			Num x;
-			if (!sem_get(m, v, t, &x)) {
-				buf_puts(&b, "- ");
-				continue;
-			}
-			char *text = num_str(x);
-			buf_printf(&b, "%s ", text);
-			free(text);
-		}
-	return buf_steal(&b);
-}
-
 /* Arithmetic in a warp of 1024 with some lanes inactive runs over all its
 ** lanes and commits the active ones by mask (data.c, span_arith): it leaves
 ** what warps of one thread leave. Active lanes of a third, of two thirds,
@@ -2917,7 +2899,7 @@ Test(sem, arithmetic_over_a_partly_active_warp_leaves_what_warps_of_one_leave)
 		Run r = start(src);
 		sem_run(r.m, NULL, NULL);
 		cr_assert_eq(r.m->status, SEM_OK, "warp size %d: %s", i ? 1 : 1024, r.m->err.msg);
-		text[i] = regs_text(r.m);
+		text[i] = values_text(r.m, true, false);
 		finish(&r);
 	}
 	cr_expect_str_eq(text[0], text[1]);

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "testlib.h"
+#include "mem.h"
+#include "sem.h"
 #include "xform/xform.h"
 
 #define WATCHDOG_DEF(n) \
@@ -132,4 +134,30 @@ void free_names(char **v, int n)
 	for (int i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+static void cell_text(void *ctx, int64_t addr, Num v)
+{
+	char *s = num_str(v);
+	buf_printf(ctx, "%lld=%s ", (long long)addr, s);
+	free(s);
+}
+
+char *values_text(const Machine *m, bool vars, bool sigma)
+{
+	Buf b = {0};
+	for (int32_t v = 0; vars && v < m->prog->nvars; v++)
+		for (int32_t t = 0; t < m->nthreads; t++) {
+			Num x;
+			if (!sem_get(m, v, t, &x)) {
+				buf_puts(&b, "- ");
+				continue;
+			}
+			char *s = num_str(x);
+			buf_printf(&b, "%s ", s);
+			free(s);
+		}
+	if (sigma)
+		mem_each(&m->shared, cell_text, &b);
+	return buf_steal(&b);
 }

@@ -47,6 +47,12 @@ bool example_has_calls(const char *path);
 bool example_irreducible(const char *path);
 void unload(Prog *r);
 
+struct Machine;
+/* With vars, every variable of every thread as text ("-": unassigned);
+** with sigma, the initialised cells of shared memory: equal texts, equal
+** ends. */
+char *values_text(const struct Machine *m, bool vars, bool sigma);
+
 /* ElTantawy 2018, Figure 5.2 (nested divergence), laid out so that the
 ** not-taken side of each branch is the side the figure runs first. */
 #define FIG_5_2 \
