@@ -290,16 +290,17 @@ static void commit_fast(Machine *m, Warp *w, int32_t dst, const int64_t *out)
 }
 
 /* A word of 64 lanes: lane b of d takes s[b] where bit b of a is set. With
-** AVX-512, eight masked stores (inactive lanes untouched); else a select
-** under a byte mask the vector unit uses. */
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__) && \
-    !defined(MUSIMD_NO_CLONES)
+** AVX-512, eight masked loads and stores (inactive lanes neither read nor
+** written); else a select under a byte mask the vector unit uses, which
+** reads every lane of the word (rows end with SEM_ROW_PAD lanes, tmp too). */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(MUSIMD_NO_CLONES)
 #include <immintrin.h>
 #define BLEND_AVX512 1
 __attribute__((target("avx512f"))) static void blend_word_avx512(int64_t *d, const int64_t *s, uint64_t a)
 {
 	for (int i = 0; i < 8; i++)
-		_mm512_mask_storeu_epi64(d + 8 * i, (__mmask8)(a >> (8 * i)), _mm512_loadu_si512(s + 8 * i));
+		_mm512_mask_storeu_epi64(d + 8 * i, (__mmask8)(a >> (8 * i)),
+		                         _mm512_maskz_loadu_epi64((__mmask8)(a >> (8 * i)), s + 8 * i));
 }
 #endif
 

@@ -553,7 +553,7 @@ static inline void count_step(Machine *m, int32_t pc, const Ins *ins, Rule rule,
 static void make_scratch(Machine *m)
 {
 	size_t n = (size_t)m->nthreads;
-	m->tmp = xcalloc_rows(n, sizeof *m->tmp);
+	m->tmp = xcalloc_rows(n + SEM_ROW_PAD, sizeof *m->tmp); /* a blend reads words of 64 lanes */
 	m->res = xmalloc(n * sizeof *m->res);
 	m->order = xmalloc(n * sizeof *m->order);
 	m->addr = xmalloc(n * sizeof *m->addr);

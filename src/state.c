@@ -88,7 +88,7 @@ Machine *sem_new(const Program *p, const SemOptions *opt, Diags *d)
 	** the strips' runs (sem.c), never both */
 	uint64_t max_mem = opt->max_memory ? opt->max_memory : SEM_DEFAULT_MAX_MEMORY;
 	uint64_t fixed = (uint64_t)nthreads * ((uint64_t)p->nvars * 9 + 104) + (uint64_t)p->nins * 32 +
-	                 SEM_ROW_PAD * (9 + 3 * 8); /* the rows' padding */
+	                 SEM_ROW_PAD * (9 + 4 * 8); /* the rows' padding (values, tid/laneid/warpid, tmp) */
 	/* the return stacks: a depth, a scratch pc and the slots per thread */
 	int32_t ret_cap = p->has_calls && p->cfg ? p->cfg->max_call_depth : 0;
 	if (ret_cap)
