@@ -142,17 +142,24 @@ LANE_CLONES static uint64_t defined_lanes64(const uint8_t *d)
 	return pack_bytes64(z);
 }
 
-bool sem_all_defined(const Machine *m, const Warp *w, int32_t v)
+/* Whether variable v is assigned in the lanes of sel, nw words of the
+** lanes from thread base on. */
+static bool defined_in(const Machine *m, int32_t v, const uint64_t *sel, int32_t nw, int32_t base)
 {
 	if (m->ndef[v] == m->nthreads)
 		return true;
-	const uint8_t *df = defrow(m, v) + w->base;
-	for (int32_t j = 0; j < w->nw; j++, df += 64) {
-		uint64_t a = w->active[j];
+	const uint8_t *df = defrow(m, v) + base;
+	for (int32_t j = 0; j < nw; j++, df += 64) {
+		uint64_t a = sel[j];
 		if (a && (a & ~defined_lanes64(df))) /* past the warp's lanes: masked (SEM_ROW_PAD) */
 			return false;
 	}
 	return true;
+}
+
+bool sem_all_defined(const Machine *m, const Warp *w, int32_t v)
+{
+	return defined_in(m, v, w->active, w->nw, w->base);
 }
 
 /* Returns false if some lane overflows int64 or fails (then nothing that
@@ -352,7 +359,7 @@ static bool span_arith(Machine *m, Warp *w, const Ins *ins, Src A, Src B)
 	int32_t dst = ins->dst;
 	if (w->size < 256 || m->nbig[dst] > 0 || dst == m->watch_var)
 		return false;
-	int32_t n = w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
+	int32_t n = sem_active_count(w);
 	if (n == w->size || n * 8 < w->size)
 		return false; /* every lane (the dense loops), or few (their list) */
 	int32_t lo = w->base, hi = w->base + w->size;
@@ -1320,12 +1327,6 @@ static bool choose_order(Machine *m, Warp *w, int32_t pc, const Ins *ins, int32_
 	return true;
 }
 
-/* fast_store's case when the addresses are in no order (a hash, a
-** permutation): a lane at a time, in two passes. The check pass puts each
-** lane in a table by address (two lanes on one cell: the general rule) and
-** keeps its address and page (m->addr, m->cellpage); on a page whose cells
-** are all initialised (mem_dense) no bit is read or written. False, with
-** nothing changed, when some lane needs the general rule. */
 /* Lane k, on cell a, into the lane table (lane_table: slot, mask) and
 ** addr[k]; false when a lane already there is on cell a. */
 static inline bool lane_table_put(int32_t *slot, uint32_t mask, int64_t *addr, int32_t k, int64_t a)
@@ -1352,18 +1353,17 @@ static bool scatter_store_dense(Machine *m, const int32_t *idx, int32_t n, const
 	int64_t *addr = m->addr, *old = m->tmp;
 	uint32_t mask = lane_table(m, n);
 	int32_t *slot = m->hslot;
-	MemCacheSlot *cache = m->shared.cache;
 	int32_t k = 0;
 	for (; k < n; k++) {
 		int32_t t = idx[n - 1 - k];
-		int64_t a = A->p[t], key = a >> MEM_PAGE_BITS;
-		MemCacheSlot *c = &cache[(uint64_t)key & (MEM_CACHE - 1)];
-		if (a < 0 || c->key != key || !c->pg || !(c->full || (c->full = mem_page_full(c->pg))))
+		int64_t a = A->p[t];
+		MemPage *pg = a < 0 ? NULL : mem_dense(&m->shared, a >> MEM_PAGE_BITS);
+		if (!pg)
 			break;
 		if (!lane_table_put(slot, mask, addr, k, a))
 			goto undo; /* two lanes on one cell */
-		pgs[k] = c->pg;
-		int64_t *cell = &c->pg->val[a & (MEM_PAGE_SIZE - 1)];
+		pgs[k] = pg;
+		int64_t *cell = &pg->val[a & (MEM_PAGE_SIZE - 1)];
 		old[k] = *cell;
 		*cell = B->p ? B->p[t] : B->k;
 	}
@@ -1378,9 +1378,16 @@ undo:
 	return false;
 }
 
+/* fast_store's case when the addresses are in no order (a hash, a
+** permutation): on pages whose cells are all set, scatter_store_dense;
+** else a lane at a time, in two passes. The check pass puts each lane in
+** the lane table by address (two lanes on one cell: the general rule) and
+** keeps its address and page (m->addr, m->cellpage); on a page whose cells
+** are all initialised (mem_dense) no bit is read or written. False, with
+** nothing changed, when some lane needs the general rule. */
 static bool fast_scatter_store(Machine *m, const int32_t *idx, int32_t n, const Src *A, const Src *B)
 {
-	if (m->shared.cache && !m->shared.nbig && scatter_store_dense(m, idx, n, A, B))
+	if (m->shared.cache && scatter_store_dense(m, idx, n, A, B))
 		return true;
 	MemPage **pgs = m->cellpage, *pg = NULL;
 	int64_t *addr = m->addr;
@@ -1427,10 +1434,9 @@ static bool fast_scatter_store(Machine *m, const int32_t *idx, int32_t n, const 
 ** order to choose), int64 values, every cell on a page that holds no value
 ** beyond int64. Absent pages are made in lane order, as the general rule
 ** makes them, after the same checks (--max-cells, then the budget for the
-** pages: a page per key, the keys being monotonic too): a first store to
-** fresh memory by many threads needs none of the general rule's scratch
-** rows (44 bytes a lane, faulted in at 2^20 threads). False when some lane
-** needs the general rule below; nothing changed then. */
+** pages: a page per key, the keys being monotonic too), so that a first
+** store to fresh memory runs here too. False when some lane needs the
+** general rule below; nothing changed then. */
 static bool fast_store(Machine *m, Warp *w, const Ins *ins)
 {
 	if (m->opt.atomic_any || m->lane_choice != 0 || m->opt.lane_order == ORDER_RANDOM)
@@ -1896,17 +1902,10 @@ LANE_CLONES static uint64_t equal_lanes64(const int32_t *x, int32_t v)
 	return pack_bytes64(z);
 }
 
-/* Whether operand o is assigned in the lanes of sel (words of the warp
-** that starts at thread base). */
+/* Whether operand o is assigned in the lanes of sel (defined_in's). */
 static bool assigned_in(const Machine *m, const Opnd *o, const uint64_t *sel, int32_t nw, int32_t base)
 {
-	if (o->kind != OPND_VAR || m->ndef[o->var] == m->nthreads)
-		return true;
-	const uint8_t *d = defrow(m, o->var) + base;
-	for (int32_t j = 0; j < nw; j++, d += 64) /* past the warp's lanes: masked (SEM_ROW_PAD) */
-		if (sel[j] && (sel[j] & ~defined_lanes64(d)))
-			return false;
-	return true;
+	return o->kind != OPND_VAR || defined_in(m, o->var, sel, nw, base);
 }
 
 /* Src of o shifted to the warp's first lane. */
@@ -1933,7 +1932,7 @@ static bool gsa_group_span(Machine *m, Warp *w, int32_t pc, int32_t count)
 	int32_t size = w->size, nw = w->nw, lo = w->base;
 	if (size < 32)
 		return false;
-	int32_t n = w->idx_ok ? w->nidx : bits_count(w->active, nw);
+	int32_t n = sem_active_count(w);
 	if (n == 0 || n * 4 < size)
 		return false;
 	const uint64_t *act = w->active;
@@ -1968,12 +1967,14 @@ static bool gsa_group_span(Machine *m, Warp *w, int32_t pc, int32_t count)
 			int32_t from = m->from_block[t0];
 			for (int32_t k = 0; k < nw; k++) {
 				uint64_t a = act[k];
-				if (64 * k + 64 <= size ? a & ~equal_lanes64(fb + 64 * k, from) : 0)
-					return false;
-				if (64 * k + 64 > size)
-					for (; a; a &= a - 1)
-						if (fb[64 * k + __builtin_ctzll(a)] != from)
-							return false;
+				if (64 * k + 64 <= size) { /* a whole word of the warp's lanes */
+					if (a & ~equal_lanes64(fb + 64 * k, from))
+						return false;
+					continue;
+				}
+				for (; a; a &= a - 1) /* its last, in part (from_block has no padding) */
+					if (fb[64 * k + __builtin_ctzll(a)] != from)
+						return false;
 			}
 		}
 		const Opnd *o = sem_gsa_operand(m, ins, blk, t0);

@@ -144,7 +144,6 @@ void json_key_any(Json *j, const char *k)
 	j->after_key = true;
 }
 
-
 void json_str(Json *j, const char *s)
 {
 	json_sep(j);

@@ -283,6 +283,11 @@ static inline void model_go_along(Machine *m, Warp *w, int32_t from, int32_t to)
 void sem_set_active(Warp *w, const uint64_t *s);
 /* The active threads, ascending. */
 const int32_t *sem_active_list(Machine *m, Warp *w, int32_t *n);
+/* |Θ|: the list's length when it is made, else a count of Θ's bits. */
+static inline int32_t sem_active_count(const Warp *w)
+{
+	return w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
+}
 /* The step gets stuck: status st, the rule's name, a message. */
 void sem_error(Machine *m, SemStatus st, const char *rule, int32_t pc, int32_t w, const int32_t *threads,
                int32_t nthreads, const char *fmt, ...) MU_PRINTF(8, 9);

@@ -615,7 +615,7 @@ SemStatus sem_step(Machine *m, int32_t wi, StepInfo *info)
 	if (MU_UNLIKELY(!m->tmp))
 		make_scratch(m);
 	m->fx_nedge = m->fx_ncell = 0;
-	int32_t nactive = w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
+	int32_t nactive = sem_active_count(w);
 	Rule rule = RULE_IT;
 	if (!fire(m, w, pc, ins, nactive, &rule))
 		return m->status;
@@ -749,13 +749,6 @@ static CohortKind cohort_kind(const Machine *m, int32_t pc)
 	}
 }
 
-/* |Θ| of a cohort's warp. */
-static int32_t active_count(Machine *m, Warp *w)
-{
-	(void)m;
-	return w->idx_ok ? w->nidx : bits_count(w->active, w->nw);
-}
-
 /* The threads a cohort spans at most: its union's lane list and the rows'
 ** parts it reads and writes stay in the caches (2^20 threads in warps of
 ** 1024 ran 15% slower in cohorts of all of them). */
@@ -806,7 +799,7 @@ static int32_t cohort_members(Machine *m, int32_t first, int32_t pc, bool lanes,
 		if (m->steps + (uint64_t)k >= m->check_steps || work >= m->check_work ||
 		    m->warps[w].base + m->warps[w].size - m->warps[first].base > COHORT_MAX_SPAN)
 			break;
-		nact[k] = active_count(m, &m->warps[w]);
+		nact[k] = sem_active_count(&m->warps[w]);
 		if (lanes && work + (uint64_t)nact[k] - m->thread_instructions > COHORT_LANES * (uint64_t)(k + 1))
 			break; /* too many lanes for a union (COHORT_LANES) */
 		work += (uint64_t)nact[k];
@@ -1315,7 +1308,7 @@ static bool run_strips(Machine *m, int32_t first)
 	for (int32_t w = first; w >= 0; w = next_runnable(m, w + 1)) {
 		if (m->warps[w].pc != pc)
 			return false;
-		lanes += active_count(m, &m->warps[w]);
+		lanes += sem_active_count(&m->warps[w]);
 		nrun++;
 		last = w;
 	}
@@ -1339,7 +1332,7 @@ static bool run_strips(Machine *m, int32_t first)
 				return true; /* cannot happen (strip_ready): the rule's error stops the run */
 			kc = 0;
 		}
-		nact[kc] = active_count(m, &m->warps[w]);
+		nact[kc] = sem_active_count(&m->warps[w]);
 		m->cohort_warps[kc++] = w;
 	}
 	if (!run_strip(m, kc, pc, k))

@@ -34,8 +34,7 @@ void *xcalloc(size_t n, size_t size);
 /* n bytes on a boundary of align (a power of two), not zeroed. */
 void *xaligned(size_t align, size_t n);
 /* A zeroed array on a 64-byte boundary (the lane rows: their vector loops
-** then run the same whatever the heap held before; a big one is fresh
-** pages, touched only when used, as with calloc). Freed by xfree_rows. */
+** then run the same whatever the heap held before). Freed by xfree_rows. */
 void *xcalloc_rows(size_t n, size_t size);
 /* The same, not zeroed (a copy's). */
 void *xmalloc_rows(size_t n, size_t size);
