@@ -1270,8 +1270,10 @@ static bool strip_ready(Machine *m, int32_t pc, int32_t k, int64_t lanes)
 	return budget_allows(m, bytes);
 }
 
-/* The data rule of the k instructions from pc over the union of the kc
-** warps in m->cohort_warps (their active counts after them). */
+/* The k instructions from pc for the kc warps in m->cohort_warps (their
+** active counts after them): each one's data rule over their union of
+** lanes, then the k steps of each warp as a cohort's moves (cohort_moves:
+** the model's go along and count_step's counts). False when a rule failed. */
 static bool run_strip(Machine *m, int32_t kc, int32_t pc, int32_t k)
 {
 	count_lanes(m, kc);
@@ -1281,6 +1283,10 @@ static bool run_strip(Machine *m, int32_t kc, int32_t pc, int32_t k)
 		if (!sem_data_rule(m, c, pc + j, &m->prog->ins[pc + j]))
 			return false;
 	}
+	for (int32_t j = 0; j < k; j++)
+		cohort_moves(m, kc, pc + j, RULE_IT, pc + j, pc + j + 1, false);
+	m->cohort_steps += (uint64_t)k * (uint64_t)kc;
+	m->strip_steps += (uint64_t)k * (uint64_t)kc;
 	return true;
 }
 
@@ -1337,22 +1343,6 @@ static bool run_strips(Machine *m, int32_t first)
 	}
 	if (!run_strip(m, kc, pc, k))
 		return true;
-	/* every warp's k steps: count_step's counts, go along to pc + k (no
-	** block entered: only the first step may start a block execution) */
-	uint64_t entered = 0;
-	for (int32_t w = first; w >= 0; w = next_runnable(m, w + 1)) {
-		Warp *wp = &m->warps[w];
-		entered += wp->entered;
-		wp->entered = false;
-		wp->pc = pc + k;
-	}
-	uint64_t steps = (uint64_t)k * (uint64_t)nrun;
-	m->steps += steps;
-	m->cohort_steps += steps;
-	m->strip_steps += steps;
-	m->thread_instructions += (uint64_t)k * (uint64_t)lanes;
-	m->rule_count[RULE_IT] += steps;
-	m->block_execs[m->cfg->block_of[pc]] += entered;
 	sem_advance(m, last); /* the round robin's next pick: first again */
 	return true;
 }
