@@ -1030,9 +1030,7 @@ static char *load_then_compute(int rounds)
 	for (int j = 0; j < 8; j++)
 		buf_printf(&b, "       y%d = v + %d\n", j, j);
 	buf_printf(&b, "       i = i + 1\n       p = i < %d\n       bnz p, loop\n       stop\n", rounds);
-	char *s = xstrdup(buf_str(&b));
-	buf_free(&b);
-	return s;
+	return buf_steal(&b);
 }
 
 Test(sm, e16_gto_hides_load_latency_that_lrr_waits_for)
